@@ -1,0 +1,72 @@
+//===- TcContractionOps.td - matmul, batch matmul and convolution --------===//
+//
+// The anchors of compute-bound fusion groups.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_DIALECT_TC_IR_TCCONTRACTIONOPS_TD
+#define TC_DIALECT_TC_IR_TCCONTRACTIONOPS_TD
+
+include "tc/Dialect/Tc/IR/TcBase.td"
+
+def Tc_MatmulOp : Tc_Op<"matmul", [Tc_InferResultType,
+                                   AllElementTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "2-D matrix multiplication";
+  let description = Tc_Doc<[{
+    `result[m, n] = sum_k lhs[m, k] * rhs[k, n]`, in the operands' element
+    type (code generation may accumulate in a wider type). Integer matmuls
+    with a wider result (ONNX `MatMulInteger`) cast their operands first.
+  }], "%r = tc.matmul %a, %b : (tensor<?x64xf32>, tensor<64x32xf32>) -> tensor<?x32xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$lhs, Tc_Tensor:$rhs);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Tc_BatchMatmulOp : Tc_Op<"batch_matmul", [Tc_InferResultType,
+    AllElementTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "batched matrix multiplication with broadcast batch dims";
+  let description = Tc_Doc<[{
+    Both operands have the same rank R >= 3: `lhs` is `[batch..., M, K]` and
+    `rhs` is `[batch..., K, N]`. The batch dimensions broadcast like numpy
+    and the result is `[batch..., M, N]`, in the operands' element type.
+  }], "%r = tc.batch_matmul %q, %k : (tensor<2x8x16x64xf32>, tensor<2x8x64x16xf32>) -> tensor<2x8x16x16xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$lhs, Tc_Tensor:$rhs);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Tc_ConvOp : Tc_Op<"conv", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "filter"]>]> {
+  let summary = "N-D grouped convolution over NCHW-style tensors";
+  let description = Tc_Doc<[{
+    A convolution (cross-correlation) with S >= 1 spatial dimensions.
+    `input` is `[N, C, D1..DS]`, `filter` is `[F, C / groups, K1..KS]` and
+    the optional `bias` is `[F]`. `strides` and `dilations` have S entries,
+    `padding` has 2*S: all the begin pads, then all the end pads (ONNX
+    order). Each output size is
+    `floor((D + pad_begin + pad_end - dilation * (K - 1) - 1) / stride) + 1`.
+    `groups` divides both C and F; depthwise convolution is `groups = C`.
+  }], [{%r = tc.conv %x, %w, %b {strides = array<i64: 2, 2>,
+       padding = array<i64: 1, 1, 1, 1>}
+     : (tensor<1x3x224x224xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>)
+     -> tensor<1x32x112x112xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_Tensor:$filter,
+                       Optional<Tc_Tensor>:$bias,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// Number of spatial dimensions.
+    int64_t getSpatialRank() {
+      return getInput().getType().getRank() - 2;
+    }
+  }];
+}
+
+#endif // TC_DIALECT_TC_IR_TCCONTRACTIONOPS_TD

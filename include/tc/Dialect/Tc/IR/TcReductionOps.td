@@ -1,0 +1,46 @@
+//===- TcReductionOps.td - reductions over axes and arg-reductions -------===//
+
+#ifndef TC_DIALECT_TC_IR_TCREDUCTIONOPS_TD
+#define TC_DIALECT_TC_IR_TCREDUCTIONOPS_TD
+
+include "tc/Dialect/Tc/IR/TcBase.td"
+
+class Tc_ReduceOp<string mnemonic, string what, Type type>
+    : Tc_Op<mnemonic, [Tc_InferResultType, SameOperandsAndResultElementType]> {
+  let summary = what # " over the given axes";
+  let description = Tc_Doc<
+    "Reduces `input` with " # what # " over `axes` (distinct, in "
+    # "`[0, rank)`). With `keepdims` each reduced dimension stays with size 1; "
+    # "otherwise it is dropped. Empty `axes` reduce nothing.",
+    "%r = tc." # mnemonic # " %x {axes = array<i64: 1>, keepdims} "
+    # ": (tensor<4x?x8xf32>) -> tensor<4x1x8xf32>">.doc;
+  let arguments = (ins type:$input, DenseI64ArrayAttr:$axes, UnitAttr:$keepdims);
+  let results = (outs type:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Tc_ReduceSumOp : Tc_ReduceOp<"reduce_sum", "sum", Tc_Tensor>;
+def Tc_ReduceMeanOp : Tc_ReduceOp<"reduce_mean", "arithmetic mean", Tc_Tensor>;
+def Tc_ReduceMaxOp : Tc_ReduceOp<"reduce_max", "maximum", Tc_Tensor>;
+def Tc_ReduceMinOp : Tc_ReduceOp<"reduce_min", "minimum", Tc_Tensor>;
+def Tc_ReduceProdOp : Tc_ReduceOp<"reduce_prod", "product", Tc_Tensor>;
+
+class Tc_ArgReduceOp<string mnemonic, string what>
+    : Tc_Op<mnemonic, [Tc_InferResultType]> {
+  let summary = "index of the " # what # " along an axis";
+  let description = Tc_Doc<
+    "Yields the `i64` index of the " # what # " of `input` along `axis`; "
+    # "ties resolve to the first occurrence, or the last with "
+    # "`select_last_index`. `keepdims` keeps the axis with size 1.",
+    "%r = tc." # mnemonic # " %x {axis = 1 : i64} : (tensor<4x10xf32>) -> tensor<4xi64>">.doc;
+  let arguments = (ins Tc_Tensor:$input, I64Attr:$axis, UnitAttr:$keepdims,
+                       UnitAttr:$select_last_index);
+  let results = (outs TensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Tc_ArgMaxOp : Tc_ArgReduceOp<"argmax", "maximum">;
+def Tc_ArgMinOp : Tc_ArgReduceOp<"argmin", "minimum">;
+
+#endif // TC_DIALECT_TC_IR_TCREDUCTIONOPS_TD

@@ -1,0 +1,140 @@
+//===- TcShapeOps.td - ops that move data without arithmetic -------------===//
+//
+// Reshape, transpose, concat, slice, gather, broadcast, pad and shape_of.
+// Fusion turns many of them into views (index remapping) instead of copies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_DIALECT_TC_IR_TCSHAPEOPS_TD
+#define TC_DIALECT_TC_IR_TCSHAPEOPS_TD
+
+include "tc/Dialect/Tc/IR/TcBase.td"
+
+def Tc_ReshapeOp : Tc_Op<"reshape", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "reinterpret the elements under a new shape";
+  let description = Tc_Doc<[{
+    Keeps the elements in row-major order and gives them the result type's
+    shape. When both shapes are static their element counts must agree. A
+    result with one dynamic dimension gets it from the element count; with
+    more, the optional 1-D `shape` operand supplies the runtime sizes.
+  }], [{%r = tc.reshape %x : (tensor<?x4x8xf32>) -> tensor<?x32xf32>
+%s = tc.reshape %y, %shape : (tensor<?x?x64xf32>, tensor<4xi64>) -> tensor<?x?x4x16xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, Optional<Tc_ShapeTensor>:$shape);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input (`,` $shape^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tc_TransposeOp : Tc_Op<"transpose", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "permute dimensions";
+  let description = Tc_Doc<[{
+    `result` dimension `i` is `input` dimension `permutation[i]`.
+  }], "%r = tc.transpose %x {permutation = array<i64: 0, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tc_ConcatOp : Tc_Op<"concat", [Tc_InferResultType,
+                                   SameOperandsAndResultElementType]> {
+  let summary = "join tensors along an axis";
+  let description = Tc_Doc<[{
+    Concatenates one or more tensors of equal rank along `axis` (in
+    `[0, rank)`); every other dimension must agree.
+  }], "%r = tc.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>">.doc;
+  let arguments = (ins Variadic<Tc_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Tc_SliceOp : Tc_Op<"slice", [Tc_InferResultType,
+                                 AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "strided slice with one start, end and step per dimension";
+  let description = Tc_Doc<[{
+    Takes, in every dimension `i`, the indices `starts[i], starts[i] +
+    steps[i], ...` up to but excluding `ends[i]`. Steps are non-zero and may
+    be negative. For a static dimension of size D the bounds are already
+    clamped: `0 <= start <= D` and `0 <= end <= D` for positive steps,
+    `0 <= start < D` and `-1 <= end < D` for negative steps. A dynamic
+    dimension keeps ONNX's unclamped bounds and gives a dynamic size.
+  }], [{%r = tc.slice %x {starts = array<i64: 0, 1>, ends = array<i64: 4, 7>,
+       steps = array<i64: 1, 2>} : (tensor<4x8xf32>) -> tensor<4x3xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Tc_GatherOp : Tc_Op<"gather", [Tc_InferResultType,
+                                   AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "take slices of a tensor at indices along one axis";
+  let description = Tc_Doc<[{
+    ONNX `Gather`: the result shape is `input.shape[:axis] + indices.shape +
+    input.shape[axis+1:]`. Negative indices count from the end of the axis.
+  }], "%r = tc.gather %table, %ids {axis = 0 : i64} : (tensor<30522x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Tc_BroadcastOp : Tc_Op<"broadcast", [
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "broadcast to a larger shape";
+  let description = Tc_Doc<[{
+    Stretches `input` to the result shape by numpy rules: the input's
+    dimensions align with the result's trailing ones, and each is 1 or equal
+    to the result's size. Dynamic result sizes come from the optional 1-D
+    `shape` operand (ONNX `Expand`).
+  }], "%r = tc.broadcast %x : (tensor<1x8xf32>) -> tensor<4x3x8xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, Optional<Tc_ShapeTensor>:$shape);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input (`,` $shape^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tc_PadOp : Tc_Op<"pad", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "pad the edges of a tensor";
+  let description = Tc_Doc<[{
+    Adds `padding[i]` elements before and `padding[rank + i]` after
+    dimension `i` (all non-negative). `mode` is `constant` (fill with the
+    scalar `value`, zero when absent), `reflect` (mirror without the edge),
+    `edge` (repeat the edge) or `wrap` (continue periodically).
+  }], [{%r = tc.pad %x, %zero {padding = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>}
+     : (tensor<1x8x32x32xf32>, tensor<f32>) -> tensor<1x8x34x34xf32>
+%e = tc.pad %x mode(edge) {padding = array<i64: 0, 0, 2, 2, 0, 0, 2, 2>}
+     : (tensor<1x8x32x32xf32>) -> tensor<1x8x36x36xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, Optional<Tc_ScalarTensor>:$value,
+                       DenseI64ArrayAttr:$padding,
+                       DefaultValuedAttr<Tc_PadMode,
+                         "::mlir::tc::PadMode::constant">:$mode);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input (`,` $value^)? (`mode` `(` $mode^ `)`)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Tc_ShapeOfOp : Tc_Op<"shape_of", [Tc_InferResultType]> {
+  let summary = "the shape of a tensor as a 1-D i64 tensor";
+  let description = Tc_Doc<[{
+    ONNX `Shape` without `start`/`end` (use `tc.slice` on the result). Folds
+    to a constant when the input shape is static.
+  }], "%s = tc.shape_of %x : (tensor<?x128xf32>) -> tensor<2xi64>">.doc;
+  let arguments = (ins Tc_Tensor:$input);
+  let results = (outs TensorRankOf<[I64], [1]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+#endif // TC_DIALECT_TC_IR_TCSHAPEOPS_TD

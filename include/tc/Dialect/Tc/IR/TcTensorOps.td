@@ -1,0 +1,35 @@
+//===- TcTensorOps.td - constants and element type casts -----------------===//
+
+#ifndef TC_DIALECT_TC_IR_TCTENSOROPS_TD
+#define TC_DIALECT_TC_IR_TCTENSOROPS_TD
+
+include "tc/Dialect/Tc/IR/TcBase.td"
+
+def Tc_ConstantOp : Tc_Op<"constant", [ConstantLike, Tc_InferResultType]> {
+  let summary = "a constant tensor";
+  let description = Tc_Doc<[{
+    Materializes `value`, any elements attribute with a static shape. Model
+    weights use `dense_resource` blobs so that large tensors are neither
+    printed nor parsed as text.
+  }], [{%w = tc.constant dense_resource<conv1_weight> : tensor<32x3x3x3xf32>
+%c = tc.constant dense<[1, 2, 3]> : tensor<3xi64>}]>.doc;
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Tc_CastOp : Tc_Op<"cast", [SameOperandsAndResultShape]> {
+  let summary = "convert element type";
+  let description = Tc_Doc<[{
+    Converts every element to the result's element type. Float to integer
+    truncates toward zero; to `i1` anything non-zero is true; float
+    narrowing rounds to nearest even.
+  }], "%r = tc.cast %x : (tensor<4x?xf32>) -> tensor<4x?xf16>">.doc;
+  let arguments = (ins Tc_Tensor:$input);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+#endif // TC_DIALECT_TC_IR_TCTENSOROPS_TD

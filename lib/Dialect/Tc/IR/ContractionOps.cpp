@@ -1,0 +1,133 @@
+//===- ContractionOps.cpp - matmul, batch_matmul and conv inference -------===//
+
+#include "OpUtils.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::detail;
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType lhs = getRankedType(adaptor.getLhs());
+  RankedTensorType rhs = getRankedType(adaptor.getRhs());
+  if (lhs.getRank() != 2 || rhs.getRank() != 2)
+    return emitInferError(loc, getOperationName(),
+                          "expects 2-D lhs and rhs, got ranks ",
+                          lhs.getRank(), " and ", rhs.getRank(),
+                          " (tc.batch_matmul takes batches)");
+  if (!areCompatibleSizes(lhs.getDimSize(1), rhs.getDimSize(0)))
+    return emitInferError(loc, getOperationName(),
+                          "contraction size mismatch: lhs dimension 1 is ",
+                          lhs.getDimSize(1), " but rhs dimension 0 is ",
+                          rhs.getDimSize(0));
+  inferred.push_back(RankedTensorType::get(
+      {lhs.getDimSize(0), rhs.getDimSize(1)}, lhs.getElementType()));
+  return success();
+}
+
+LogicalResult BatchMatmulOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  RankedTensorType lhs = getRankedType(adaptor.getLhs());
+  RankedTensorType rhs = getRankedType(adaptor.getRhs());
+  int64_t rank = lhs.getRank();
+  if (rank < 3 || rhs.getRank() != rank)
+    return emitInferError(loc, getOperationName(),
+                          "expects lhs and rhs of one rank >= 3, got ranks ",
+                          lhs.getRank(), " and ", rhs.getRank());
+  if (!areCompatibleSizes(lhs.getDimSize(rank - 1), rhs.getDimSize(rank - 2)))
+    return emitInferError(loc, getOperationName(),
+                          "contraction size mismatch: lhs dimension ",
+                          rank - 1, " is ", lhs.getDimSize(rank - 1),
+                          " but rhs dimension ", rank - 2, " is ",
+                          rhs.getDimSize(rank - 2));
+  ArrayRef<int64_t> lhsBatch = lhs.getShape().drop_back(2);
+  ArrayRef<int64_t> rhsBatch = rhs.getShape().drop_back(2);
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(lhsBatch, rhsBatch);
+  if (!shape)
+    return emitInferError(
+        loc, getOperationName(), "batch dimensions do not broadcast: ",
+        describeBroadcastMismatch(lhsBatch, "lhs", rhsBatch, "rhs"));
+  shape->push_back(lhs.getDimSize(rank - 2));
+  shape->push_back(rhs.getDimSize(rank - 1));
+  inferred.push_back(RankedTensorType::get(*shape, lhs.getElementType()));
+  return success();
+}
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType filter = getRankedType(adaptor.getFilter());
+  int64_t rank = input.getRank();
+  if (rank < 3)
+    return emitInferError(loc, name, "expects input of rank >= 3 ([N, C, "
+                          "spatial...]), got rank ", rank);
+  if (filter.getRank() != rank)
+    return emitInferError(loc, name, "expects filter of rank ", rank,
+                          " like the input, got rank ", filter.getRank());
+  int64_t spatial = rank - 2;
+  FailureOr<WindowParams> window =
+      readWindowParams(loc, name, spatial, adaptor.getStrides(),
+                       adaptor.getDilations(), adaptor.getPadding());
+  if (failed(window))
+    return failure();
+  ArrayRef<int64_t> strides = window->strides, dilations = window->dilations,
+                    padding = window->padding;
+
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return emitInferError(loc, name, "groups must be >= 1, got ", groups);
+  int64_t channels = input.getDimSize(1), filters = filter.getDimSize(0);
+  if (!ShapedType::isDynamic(channels) && channels % groups != 0)
+    return emitInferError(loc, name, "input channels (", channels,
+                          ") are not divisible by groups (", groups, ")");
+  if (!ShapedType::isDynamic(filters) && filters % groups != 0)
+    return emitInferError(loc, name, "filter count (", filters,
+                          ") is not divisible by groups (", groups, ")");
+  if (!ShapedType::isDynamic(channels) &&
+      !areCompatibleSizes(channels / groups, filter.getDimSize(1)))
+    return emitInferError(loc, name, "filter dimension 1 is ",
+                          filter.getDimSize(1), " but input channels / groups is ",
+                          channels / groups);
+  if (Value bias = adaptor.getBias()) {
+    RankedTensorType biasType = getRankedType(bias);
+    if (biasType.getRank() != 1 ||
+        !areCompatibleSizes(biasType.getDimSize(0), filters))
+      return emitInferError(loc, name, "expects bias of shape [", filters,
+                            "], got [", formatShape(biasType.getShape()), "]");
+    if (biasType.getElementType() != input.getElementType())
+      return emitInferError(loc, name, "bias element type ",
+                            biasType.getElementType(),
+                            " differs from the input's ",
+                            input.getElementType());
+  }
+
+  SmallVector<int64_t> shape = {input.getDimSize(0), filters};
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t window = filter.getDimSize(2 + i);
+    if (ShapedType::isDynamic(window)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    std::optional<int64_t> size = getWindowedOutputSize(
+        input.getDimSize(2 + i), window, strides[i], dilations[i], padding[i],
+        padding[spatial + i], /*ceilMode=*/false);
+    if (!size)
+      return emitInferError(loc, name, "kernel of size ", window,
+                            " (dilation ", dilations[i],
+                            ") does not fit spatial dimension ", i,
+                            " of size ", input.getDimSize(2 + i),
+                            " with its padding");
+    shape.push_back(*size);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}

@@ -1,0 +1,385 @@
+//===- ShapeOps.cpp - reshape, transpose, concat, slice, gather, ... ------===//
+
+#include "OpUtils.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::detail;
+
+namespace {
+/// Checks the optional 1-D shape operand of reshape and broadcast.
+LogicalResult verifyShapeOperand(Operation *op, Value shape, int64_t rank) {
+  if (!shape)
+    return success();
+  int64_t length = getRankedType(shape).getDimSize(0);
+  if (!ShapedType::isDynamic(length) && length != rank)
+    return op->emitOpError("shape operand has ")
+           << length << " elements but the result has rank " << rank;
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getType();
+  if (failed(verifyShapeOperand(*this, getShape(), result.getRank())))
+    return failure();
+  std::optional<int64_t> inCount = getStaticElementCount(input.getShape());
+  std::optional<int64_t> outCount = getStaticElementCount(result.getShape());
+  if (inCount && outCount && *inCount != *outCount)
+    return emitOpError() << "input has " << *inCount
+                         << " elements but the result type has " << *outCount;
+  if (getShape())
+    return success();
+  int64_t dynamic = result.getNumDynamicDims();
+  if (dynamic > 1)
+    return emitOpError() << "result has " << dynamic
+                         << " dynamic dimensions; a shape operand must "
+                            "supply them";
+  if (dynamic == 1 && inCount) {
+    int64_t known = 1;
+    for (int64_t size : result.getShape())
+      if (!ShapedType::isDynamic(size))
+        known *= size;
+    if (known == 0 || *inCount % known != 0)
+      return emitOpError() << "input has " << *inCount
+                           << " elements, which the static result sizes ("
+                           << known << " elements) do not divide";
+  }
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    if (getType().hasStaticShape())
+      return dense.reshape(getType());
+  return {};
+}
+
+namespace {
+/// reshape(reshape(x)) -> reshape(x): only the last shape matters.
+struct FoldReshapeChain : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<ReshapeOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "input is not a tc.reshape");
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getInputMutable().assign(inner.getInput()); });
+    return success();
+  }
+};
+} // namespace
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<FoldReshapeChain>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return emitInferError(loc, getOperationName(), "permutation has ",
+                          perm.size(), " entries but the input has rank ",
+                          input.getRank());
+  llvm::SmallBitVector seen(perm.size());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (!isValidAxis(p, input.getRank()) || seen.test(p))
+      return emitInferError(loc, getOperationName(), "permutation [",
+                            formatShape(perm),
+                            "] is not a permutation of the input dimensions");
+    seen.set(p);
+    shape.push_back(input.getDimSize(p));
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  if (llvm::equal(getPermutation(),
+                  llvm::seq<int64_t>(0, getPermutation().size())) &&
+      getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat() && getType().hasStaticShape())
+      return dense.resizeSplat(getType());
+  return {};
+}
+
+namespace {
+/// transpose(transpose(x, p), q) -> transpose(x, p o q).
+struct ComposeTransposes : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<TransposeOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "input is not a tc.transpose");
+    SmallVector<int64_t> composed;
+    for (int64_t p : op.getPermutation())
+      composed.push_back(inner.getPermutation()[p]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             inner.getInput(), composed);
+    return success();
+  }
+};
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<ComposeTransposes>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitInferError(loc, name, "expects at least one input");
+  RankedTensorType first = getRankedType(inputs.front());
+  int64_t rank = first.getRank(), axis = adaptor.getAxis();
+  if (!isValidAxis(axis, rank))
+    return emitInferError(loc, name, "axis ", axis,
+                          " is out of range for inputs of rank ", rank);
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [index, input] : llvm::enumerate(inputs.drop_front())) {
+    RankedTensorType type = getRankedType(input);
+    if (type.getRank() != rank)
+      return emitInferError(loc, name, "input #", index + 1, " has rank ",
+                            type.getRank(), " but input #0 has rank ", rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == axis) {
+        shape[d] = ShapedType::isDynamic(shape[d]) ||
+                           ShapedType::isDynamic(size)
+                       ? ShapedType::kDynamic
+                       : shape[d] + size;
+        continue;
+      }
+      if (!areCompatibleSizes(shape[d], size))
+        return emitInferError(loc, name, "input #", index + 1,
+                              " has size ", size, " in dimension ", d,
+                              " but the inputs before it have ", shape[d]);
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = size;
+    }
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs().front().getType() == getType())
+    return getInputs().front();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// SliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  ArrayRef<int64_t> starts = adaptor.getStarts(), ends = adaptor.getEnds(),
+                    steps = adaptor.getSteps();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(starts.size()) != rank ||
+      static_cast<int64_t>(ends.size()) != rank ||
+      static_cast<int64_t>(steps.size()) != rank)
+    return emitInferError(loc, name, "expects ", rank,
+                          " starts, ends and steps (one per dimension), got ",
+                          starts.size(), ", ", ends.size(), " and ",
+                          steps.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = input.getDimSize(d), start = starts[d], end = ends[d],
+            step = steps[d];
+    if (step == 0)
+      return emitInferError(loc, name, "step of dimension ", d, " is zero");
+    if (ShapedType::isDynamic(size)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    bool inRange = step > 0 ? (0 <= start && start <= size && 0 <= end &&
+                               end <= size)
+                            : (0 <= start && start < size && -1 <= end &&
+                               end < size);
+    if (!inRange && !(step < 0 && size == 0))
+      return emitInferError(loc, name, "bounds [", start, ", ", end,
+                            ") with step ", step, " of dimension ", d,
+                            " are not clamped to its size ", size);
+    int64_t count = step > 0 ? (end - start + step - 1) / step
+                             : (start - end + (-step) - 1) / (-step);
+    shape.push_back(std::max<int64_t>(count, 0));
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  RankedTensorType input = getInput().getType();
+  if (input != getType() || !input.hasStaticShape())
+    return {};
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (getStarts()[d] != 0 || getSteps()[d] != 1 ||
+        getEnds()[d] != input.getDimSize(d))
+      return {};
+  return getInput();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType indices = getRankedType(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis();
+  if (!isValidAxis(axis, input.getRank()))
+    return emitInferError(loc, getOperationName(), "axis ", axis,
+                          " is out of range for an input of rank ",
+                          input.getRank());
+  SmallVector<int64_t> shape(input.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, input.getShape().drop_front(axis + 1));
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getType();
+  if (failed(verifyShapeOperand(*this, getShape(), result.getRank())))
+    return failure();
+  if (!isBroadcastableTo(input.getShape(), result.getShape()))
+    return emitOpError() << "input of shape [" << formatShape(input.getShape())
+                         << "] does not broadcast to the result shape ["
+                         << formatShape(result.getShape()) << "]";
+  if (getShape())
+    return success();
+  // Without a shape operand, a dynamic result size must come from a dynamic
+  // input size in the same (trailing-aligned) position.
+  int64_t offset = result.getRank() - input.getRank();
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (result.isDynamicDim(d) &&
+        (d < offset || !input.isDynamicDim(d - offset)))
+      return emitOpError() << "result dimension " << d
+                           << " is dynamic; a shape operand must supply it";
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat() && getType().hasStaticShape())
+      return dense.resizeSplat(getType());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// PadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  ArrayRef<int64_t> padding = adaptor.getPadding();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(padding.size()) != 2 * rank)
+    return emitInferError(loc, name, "expects ", 2 * rank,
+                          " padding values (begin and end per dimension), got ",
+                          padding.size());
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return emitInferError(loc, name, "padding must be >= 0");
+  if (Value value = adaptor.getValue()) {
+    if (getRankedType(value).getElementType() != input.getElementType())
+      return emitInferError(loc, name, "padding value element type ",
+                            getRankedType(value).getElementType(),
+                            " differs from the input's ",
+                            input.getElementType());
+    if (adaptor.getMode() != PadMode::constant)
+      return emitInferError(loc, name, "a padding value is only used with "
+                                       "mode(constant)");
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = input.getDimSize(d);
+    int64_t before = padding[d], after = padding[rank + d];
+    if (adaptor.getMode() == PadMode::reflect && !ShapedType::isDynamic(size) &&
+        (before >= size || after >= size))
+      return emitInferError(loc, name, "reflect padding of dimension ", d,
+                            " must be smaller than its size ", size);
+    shape.push_back(ShapedType::isDynamic(size) ? size : size + before + after);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (llvm::all_of(getPadding(), [](int64_t p) { return p == 0; }) &&
+      getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ShapeOfOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ShapeOfOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location>,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(
+      RankedTensorType::get({getRankedType(adaptor.getInput()).getRank()},
+                            IntegerType::get(context, 64)));
+  return success();
+}
+
+OpFoldResult ShapeOfOp::fold(FoldAdaptor) {
+  RankedTensorType input = getInput().getType();
+  if (!input.hasStaticShape())
+    return {};
+  return DenseIntElementsAttr::get(getType(), input.getShape());
+}

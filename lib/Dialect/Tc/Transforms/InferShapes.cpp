@@ -1,0 +1,129 @@
+//===- InferShapes.cpp - refine tc result types from their operands -------===//
+//
+// Exporters often leave sizes unknown ("?") that follow from the graph once
+// its inputs or constants are known. This pass recomputes result types in
+// program order, so every refinement reaches the users downstream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Dialect/Fusion/IR/FusionDialect.h"
+#include "tc/Dialect/Fusion/IR/FusionOps.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_TCINFERSHAPESPASS
+#include "tc/Dialect/Tc/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+/// The more static of two compatible tensor types, or null when they are not
+/// both ranked tensors of one rank and element type with compatible sizes.
+Type meet(Type current, Type inferred) {
+  auto a = dyn_cast<RankedTensorType>(current);
+  auto b = dyn_cast<RankedTensorType>(inferred);
+  if (!a || !b || a.getElementType() != b.getElementType() ||
+      a.getRank() != b.getRank())
+    return nullptr;
+  SmallVector<int64_t> shape;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape())) {
+    if (!areCompatibleSizes(x, y))
+      return nullptr;
+    shape.push_back(ShapedType::isDynamic(x) ? y : x);
+  }
+  return RankedTensorType::get(shape, a.getElementType(), a.getEncoding());
+}
+
+/// Users outside tc, fusion and func.return may not accept a changed operand
+/// type, so values they read keep their type.
+bool canRefine(Value value) {
+  for (Operation *user : value.getUsers()) {
+    Dialect *dialect = user->getDialect();
+    if (isa<func::ReturnOp>(user) ||
+        isa_and_nonnull<TcDialect, fusion::FusionDialect>(dialect))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Sets `value`'s type to the meet with `inferred`; true if it changed.
+bool refine(Value value, Type inferred) {
+  Type refined = meet(value.getType(), inferred);
+  if (!refined || refined == value.getType() || !canRefine(value))
+    return false;
+  value.setType(refined);
+  return true;
+}
+
+class ShapeRefiner {
+public:
+  void refineBlock(Block &block) {
+    for (Operation &op : block)
+      refineOp(&op);
+  }
+
+private:
+  void refineOp(Operation *op) {
+    if (auto group = dyn_cast<fusion::GroupOp>(op)) {
+      Block &body = group.getBodyBlock();
+      for (auto [arg, input] : llvm::zip(body.getArguments(), group.getInputs()))
+        refine(arg, input.getType());
+      refineBlock(body);
+      for (auto [result, yielded] :
+           llvm::zip(group.getResults(), group.getYield().getValues()))
+        refine(result, yielded.getType());
+      return;
+    }
+    if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
+      SmallVector<Type> inferred;
+      // No location: an op that does not verify keeps its types silently;
+      // the verifier after the pass reports it.
+      if (failed(infer.inferReturnTypes(
+              op->getContext(), std::nullopt, op->getOperands(),
+              op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+              op->getRegions(), inferred)))
+        return;
+      for (auto [result, type] : llvm::zip(op->getResults(), inferred))
+        refine(result, type);
+      return;
+    }
+    // Casts keep their element type but take over refined sizes.
+    if (op->hasTrait<OpTrait::SameOperandsAndResultShape>() &&
+        op->getNumOperands() > 0) {
+      auto shape = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+      if (!shape)
+        return;
+      for (OpResult result : op->getResults())
+        if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+          refine(result, type.clone(shape.getShape()));
+    }
+  }
+};
+
+struct TcInferShapesPass
+    : tc::impl::TcInferShapesPassBase<TcInferShapesPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    for (Block &block : func.getBody())
+      ShapeRefiner().refineBlock(block);
+    // Returned values may now be more static than the signature says. Only a
+    // public single-block function (an entry point such as @main) changes its
+    // signature: call sites elsewhere would otherwise disagree with it.
+    if (!func.isPublic() || !func.getBody().hasOneBlock())
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    FunctionType type = func.getFunctionType();
+    SmallVector<Type> results(ret.getOperandTypes());
+    if (results != SmallVector<Type>(type.getResults()))
+      func.setType(FunctionType::get(&getContext(), type.getInputs(), results));
+  }
+};
+} // namespace

@@ -1,0 +1,17 @@
+//===- InitAllPasses.cpp - pass registration for the tools ----------------===//
+
+#include "tc/InitAllPasses.h"
+
+#include "mlir/InitAllPasses.h"
+#include "tc/Dialect/Fusion/Transforms/Passes.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
+
+void mlir::tc::registerTcPasses() {
+  tc::registerTcTransformsPasses();
+  fusion::registerFusionTransformsPasses();
+}
+
+void mlir::tc::registerAllTcToolPasses() {
+  registerTcPasses();
+  mlir::registerAllPasses();
+}

@@ -1,0 +1,31 @@
+//===- tc-translate.cpp - convert between ONNX, MLIR and binaries ---------===//
+//
+// The registration point for tc's translations. Upstream's LLVM IR
+// translations are here today; the ONNX importer (--import-onnx) and the
+// model serializations register next to them as they land.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllTranslations.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "tc/InitAllDialects.h"
+
+int main(int argc, char **argv) {
+  mlir::registerToLLVMIRTranslation();
+  mlir::registerFromLLVMIRTranslation();
+  // Print MLIR back out unchanged: lets tc-translate check that a file
+  // parses and verifies with every tc dialect loaded.
+  mlir::TranslateFromMLIRRegistration roundTrip(
+      "tc-roundtrip", "parse, verify and print MLIR with the tc dialects",
+      [](mlir::Operation *op, llvm::raw_ostream &os) {
+        op->print(os);
+        os << '\n';
+        return mlir::success();
+      },
+      [](mlir::DialectRegistry &registry) {
+        mlir::tc::registerAllTcToolDialects(registry);
+      });
+  return mlir::failed(mlir::mlirTranslateMain(argc, argv, "tc translation driver\n"));
+}
