@@ -39,36 +39,60 @@ Type meet(Type current, Type inferred) {
   return RankedTensorType::get(shape, a.getElementType(), a.getEncoding());
 }
 
-/// Users outside tc, fusion and func.return may not accept a changed operand
-/// type, so values they read keep their type.
-bool canRefine(Value value) {
+/// Users outside tc and fusion may not accept a changed operand type, so
+/// values they read keep their type. func.return accepts one only when the
+/// function's signature is updated with it.
+bool canRefine(Value value, bool signatureFollows) {
   for (Operation *user : value.getUsers()) {
-    Dialect *dialect = user->getDialect();
-    if (isa<func::ReturnOp>(user) ||
-        isa_and_nonnull<TcDialect, fusion::FusionDialect>(dialect))
+    if (isa<func::ReturnOp>(user) ? signatureFollows
+                                  : isa_and_nonnull<TcDialect,
+                                                    fusion::FusionDialect>(
+                                        user->getDialect()))
       continue;
     return false;
   }
   return true;
 }
 
-/// Sets `value`'s type to the meet with `inferred`; true if it changed.
-bool refine(Value value, Type inferred) {
-  Type refined = meet(value.getType(), inferred);
-  if (!refined || refined == value.getType() || !canRefine(value))
-    return false;
-  value.setType(refined);
-  return true;
-}
-
 class ShapeRefiner {
 public:
+  explicit ShapeRefiner(bool signatureFollows)
+      : signatureFollows(signatureFollows) {}
+
   void refineBlock(Block &block) {
     for (Operation &op : block)
       refineOp(&op);
   }
 
 private:
+  /// Sets `value`'s type to the meet with `inferred`.
+  void refine(Value value, Type inferred) {
+    Type refined = meet(value.getType(), inferred);
+    if (refined && refined != value.getType() &&
+        canRefine(value, signatureFollows))
+      value.setType(refined);
+  }
+
+  /// A reshape's one dynamic size follows from a static input's count.
+  void refineReshape(ReshapeOp op) {
+    RankedTensorType result = op.getType();
+    std::optional<int64_t> count =
+        getStaticElementCount(op.getInput().getType().getShape());
+    if (!count || op.getShape() || result.getNumDynamicDims() != 1)
+      return;
+    int64_t known = 1;
+    for (int64_t size : result.getShape())
+      if (!ShapedType::isDynamic(size))
+        known *= size;
+    if (known == 0 || *count % known != 0)
+      return; // the verifier reports it
+    SmallVector<int64_t> shape(result.getShape());
+    for (int64_t &size : shape)
+      if (ShapedType::isDynamic(size))
+        size = *count / known;
+    refine(op.getResult(), result.clone(shape));
+  }
+
   void refineOp(Operation *op) {
     if (auto group = dyn_cast<fusion::GroupOp>(op)) {
       Block &body = group.getBodyBlock();
@@ -93,8 +117,12 @@ private:
         refine(result, type);
       return;
     }
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      refineReshape(reshape);
+      return;
+    }
     // Casts keep their element type but take over refined sizes.
-    if (op->hasTrait<OpTrait::SameOperandsAndResultShape>() &&
+    if (op->hasTrait<mlir::OpTrait::SameOperandsAndResultShape>() &&
         op->getNumOperands() > 0) {
       auto shape = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
       if (!shape)
@@ -104,6 +132,8 @@ private:
           refine(result, type.clone(shape.getShape()));
     }
   }
+
+  bool signatureFollows;
 };
 
 struct TcInferShapesPass
@@ -112,12 +142,13 @@ struct TcInferShapesPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    for (Block &block : func.getBody())
-      ShapeRefiner().refineBlock(block);
-    // Returned values may now be more static than the signature says. Only a
+    // Returned values may become more static than the signature says. Only a
     // public single-block function (an entry point such as @main) changes its
     // signature: call sites elsewhere would otherwise disagree with it.
-    if (!func.isPublic() || !func.getBody().hasOneBlock())
+    bool signatureFollows = func.isPublic() && func.getBody().hasOneBlock();
+    for (Block &block : func.getBody())
+      ShapeRefiner(signatureFollows).refineBlock(block);
+    if (!signatureFollows)
       return;
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     FunctionType type = func.getFunctionType();

@@ -73,13 +73,18 @@ class Tc_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tc_Dialect, mnemonic, !listconcat(traits, [Pure])>;
 
 // Result-type inference that accepts a declared result type which is more
-// static than the inferred one (see the dialect description).
-def Tc_InferResultType : InferTypeOpAdaptorBase<[{
+// static than the inferred one (see the dialect description). Verification
+// runs the inference first, so its precise diagnostics are the ones reported.
+def Tc_VerifyByInference : NativeOpTrait<"VerifyByInference"> {
+  let cppNamespace = "::mlir::tc::OpTrait";
+}
+def Tc_InferResultType : TraitList<
+    [Tc_VerifyByInference] # InferTypeOpAdaptorBase<[{
     static bool isCompatibleReturnTypes(::mlir::TypeRange l,
                                         ::mlir::TypeRange r) {
       return ::mlir::tc::areCompatibleReturnTypes(l, r);
     }
-  }]>;
+  }]>.traits>;
 
 // Produces a description with an example from the pieces each op supplies.
 class Tc_Doc<string text, string example> {

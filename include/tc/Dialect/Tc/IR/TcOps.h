@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tc/Dialect/Tc/IR/ShapeUtils.h"
 #include "tc/Dialect/Tc/IR/TcDialect.h"
+#include "tc/Dialect/Tc/IR/TcTraits.h"
 
 #include "tc/Dialect/Tc/IR/TcEnums.h.inc"
 
