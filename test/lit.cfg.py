@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tc_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unittests"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "unittests", "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
@@ -20,3 +20,13 @@ tool_dirs = [config.tc_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tc-opt", "tc-translate"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tc_tools_dir, append_path=True)
+
+# Python with the onnx package (the project virtualenv) builds test models.
+config.substitutions.append(("%pyonnx", config.python_executable))
+config.substitutions.append(("%models", os.path.join(config.tc_src_root, "test", "Frontend", "Onnx", "Inputs", "models.py")))
+
+# The real exported models live beside the repository when a machine has them.
+shared_models = os.path.join(os.path.dirname(config.tc_src_root), "shared", "models")
+if os.path.isdir(shared_models):
+    config.available_features.add("shared-models")
+    config.substitutions.append(("%shared_models", shared_models))

@@ -1,8 +1,8 @@
 //===- tc-translate.cpp - convert between ONNX, MLIR and binaries ---------===//
 //
-// The registration point for tc's translations. Upstream's LLVM IR
-// translations are here today; the ONNX importer (--import-onnx) and the
-// model serializations register next to them as they land.
+// The registration point for tc's translations: the ONNX importer
+// (--import-onnx), upstream's LLVM IR translations, and the model
+// serializations as they land.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,9 +10,11 @@
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "tc/Frontend/Onnx/Importer.h"
 #include "tc/InitAllDialects.h"
 
 int main(int argc, char **argv) {
+  mlir::tc::onnx::registerOnnxImportTranslation();
   mlir::registerToLLVMIRTranslation();
   mlir::registerFromLLVMIRTranslation();
   // Print MLIR back out unchanged: lets tc-translate check that a file

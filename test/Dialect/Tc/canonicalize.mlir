@@ -64,7 +64,7 @@ func.func @fold_constants() -> tensor<2xf32> {
 
 // -----
 
-// Integer division is not folded: a zero divisor has no value.
+// Integer division by zero is not folded: it has no value.
 // CHECK-LABEL: func @no_int_div_fold
 // CHECK: tc.div
 func.func @no_int_div_fold() -> tensor<2xi32> {
@@ -206,4 +206,72 @@ func.func @dead_code(%x: tensor<4xf32>) {
   %0 = tc.exp %x : tensor<4xf32>
   %1 = tc.softmax %0 {axis = 0 : i64} : tensor<4xf32>
   return
+}
+
+// -----
+
+// Integer division truncates toward zero; constants broadcast while folding
+// (shape arithmetic: a gathered size divided by a scalar).
+// CHECK-LABEL: func @int_div_broadcast_fold
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<[3, -3, 2]> : tensor<3xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @int_div_broadcast_fold() -> tensor<3xi64> {
+  %a = tc.constant dense<[7, -7, 5]> : tensor<3xi64>
+  %b = tc.constant dense<2> : tensor<i64>
+  %0 = tc.div %a, %b : (tensor<3xi64>, tensor<i64>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @broadcast_fold
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<{{\[}}[11, 12], [21, 22]]> : tensor<2x2xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @broadcast_fold() -> tensor<2x2xi32> {
+  %a = tc.constant dense<[[10], [20]]> : tensor<2x1xi32>
+  %b = tc.constant dense<[1, 2]> : tensor<2xi32>
+  %0 = tc.add %a, %b : (tensor<2x1xi32>, tensor<2xi32>) -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
+}
+
+// -----
+
+// Data movement on small constants folds (shape arithmetic).
+// CHECK-LABEL: func @shape_arith
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<[8, 6, 2]> : tensor<3xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @shape_arith(%x: tensor<2x3x4xf32>) -> tensor<3xi64> {
+  %s = tc.shape_of %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %i = tc.constant dense<[2, 1]> : tensor<2xi64>
+  %g = tc.gather %s, %i {axis = 0 : i64} : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %two = tc.constant dense<2> : tensor<i64>
+  %m = tc.mul %g, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %first = tc.slice %m {starts = array<i64: 0>, ends = array<i64: 2>, steps = array<i64: 1>} : (tensor<2xi64>) -> tensor<2xi64>
+  %r = tc.slice %s {starts = array<i64: 0>, ends = array<i64: 1>, steps = array<i64: 1>} : (tensor<3xi64>) -> tensor<1xi64>
+  %c = tc.concat %first, %r {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %i32 = tc.cast %c : (tensor<3xi64>) -> tensor<3xi32>
+  %back = tc.cast %i32 : (tensor<3xi32>) -> tensor<3xi64>
+  return %back : tensor<3xi64>
+}
+
+// -----
+
+// The attention-mask arithmetic exporters emit folds away.
+// CHECK-LABEL: func @mask_arith
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<[2, 32, 1]> : tensor<3xi64>
+// CHECK-NEXT: %[[B:.*]] = tc.constant dense<[true, false, true]> : tensor<3xi1>
+// CHECK-NEXT: return %[[C]], %[[B]]
+func.func @mask_arith() -> (tensor<3xi64>, tensor<3xi1>) {
+  %ones = tc.constant dense<1> : tensor<3xi64>
+  %neg = tc.constant dense<-1> : tensor<i64>
+  %m = tc.mul %ones, %neg : (tensor<3xi64>, tensor<i64>) -> tensor<3xi64>
+  %target = tc.constant dense<[2, -1, 1]> : tensor<3xi64>
+  %eq = tc.compare eq, %target, %m : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  %full = tc.constant dense<[2, 32, 1]> : tensor<3xi64>
+  %r = tc.select %eq, %ones, %full : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %fixed = tc.select %eq, %full, %full : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %u1 = tc.constant dense<[1, 200, 3]> : tensor<3xui8>
+  %u2 = tc.constant dense<[2, 100, 3]> : tensor<3xui8>
+  %lt = tc.compare ge, %u2, %u1 : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
+  return %fixed, %lt : tensor<3xi64>, tensor<3xi1>
 }

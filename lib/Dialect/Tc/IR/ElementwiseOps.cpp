@@ -112,21 +112,97 @@ LogicalResult ModOp::verify() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Folds a binary op whose operands and result all have one static type.
-template <typename FloatFn, typename IntFn>
-OpFoldResult foldSameTypeConstants(Operation *op, ArrayRef<Attribute> operands,
-                                   FloatFn floatFn, IntFn intFn) {
-  Type type = op->getResult(0).getType();
-  if (op->getOperand(0).getType() != type ||
-      op->getOperand(1).getType() != type)
+/// Index into a broadcast operand of shape `shape` for the result position
+/// whose multi-index is `index` (aligned at the trailing dimension).
+int64_t broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> index) {
+  int64_t linear = 0, offset = index.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + (shape[d] == 1 ? 0 : index[offset + d]);
+  return linear;
+}
+
+/// Folds a binary op on two constants with numpy broadcasting. Large
+/// results are left alone: folding them would copy weights at compile time.
+template <typename ElementT, typename AttrElementT, typename Fn>
+Attribute foldBroadcast(DenseElementsAttr lhs, DenseElementsAttr rhs,
+                        RankedTensorType result, Fn fn) {
+  if (!result.hasStaticShape() || result.getNumElements() > 1024)
     return {};
-  Type element = cast<ShapedType>(type).getElementType();
+  if (lhs.isSplat() && rhs.isSplat()) {
+    std::optional<ElementT> v =
+        fn(lhs.getSplatValue<ElementT>(), rhs.getSplatValue<ElementT>());
+    return v ? DenseElementsAttr::get(result, *v) : Attribute();
+  }
+  SmallVector<ElementT> a(lhs.getValues<ElementT>());
+  SmallVector<ElementT> b(rhs.getValues<ElementT>());
+  ArrayRef<int64_t> shape = result.getShape();
+  SmallVector<int64_t> index(shape.size(), 0);
+  SmallVector<ElementT> out;
+  for (int64_t i = 0; i < result.getNumElements(); ++i) {
+    int64_t rest = i;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    auto ai = lhs.isSplat() ? 0 : broadcastIndex(lhs.getType().getShape(), index);
+    auto bi = rhs.isSplat() ? 0 : broadcastIndex(rhs.getType().getShape(), index);
+    std::optional<ElementT> v = fn(a[ai], b[bi]);
+    if (!v)
+      return {};
+    out.push_back(*v);
+  }
+  return DenseElementsAttr::get(result, out);
+}
+
+/// Evaluates `fn` elementwise over small constants with numpy broadcasting;
+/// `fn` sees one element attribute per operand and returns the result's.
+Attribute
+evaluateBroadcast(ArrayRef<Attribute> operands, RankedTensorType result,
+                  function_ref<Attribute(ArrayRef<Attribute>)> fn) {
+  SmallVector<DenseElementsAttr> dense;
+  for (Attribute operand : operands) {
+    auto d = dyn_cast_if_present<DenseElementsAttr>(operand);
+    if (!d)
+      return {};
+    dense.push_back(d);
+  }
+  if (!result.hasStaticShape() || result.getNumElements() > 1024)
+    return {};
+  ArrayRef<int64_t> shape = result.getShape();
+  SmallVector<int64_t> index(shape.size(), 0);
+  SmallVector<Attribute> out, args(dense.size());
+  for (int64_t i = 0; i < result.getNumElements(); ++i) {
+    int64_t rest = i;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    for (auto [k, d] : llvm::enumerate(dense))
+      args[k] = d.getValues<Attribute>()[d.isSplat() ? 0
+                                                     : broadcastIndex(
+                                                           d.getType().getShape(),
+                                                           index)];
+    Attribute v = fn(args);
+    if (!v)
+      return {};
+    out.push_back(v);
+  }
+  return DenseElementsAttr::get(result, out);
+}
+
+template <typename FloatFn, typename IntFn>
+OpFoldResult foldConstants(Operation *op, ArrayRef<Attribute> operands,
+                           FloatFn floatFn, IntFn intFn) {
+  auto lhs = dyn_cast_if_present<DenseElementsAttr>(operands[0]);
+  auto rhs = dyn_cast_if_present<DenseElementsAttr>(operands[1]);
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!lhs || !rhs || lhs.getElementType() != rhs.getElementType())
+    return {};
+  Type element = result.getElementType();
   if (isa<FloatType>(element))
-    return constFoldBinaryOp<FloatAttr, APFloat, /*PoisonAttr=*/void>(
-        operands, floatFn);
+    return foldBroadcast<APFloat, FloatAttr>(lhs, rhs, result, floatFn);
   if (isa<IntegerType>(element))
-    return constFoldBinaryOp<IntegerAttr, APInt, /*PoisonAttr=*/void>(
-        operands, intFn);
+    return foldBroadcast<APInt, IntegerAttr>(lhs, rhs, result, intFn);
   return {};
 }
 
@@ -150,41 +226,57 @@ bool isIdentityOperand(Value lhs, Value rhs, Type resultType, double identity) {
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   if (isIdentityOperand(getLhs(), getRhs(), getType(), 0.0))
     return getLhs();
-  return foldSameTypeConstants(
+  return foldConstants(
       *this, adaptor.getOperands(),
-      [](const APFloat &a, const APFloat &b) { return a + b; },
-      [](const APInt &a, const APInt &b) { return a + b; });
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a + b;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a + b;
+      });
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   if (isIdentityOperand(getLhs(), getRhs(), getType(), 0.0))
     return getLhs();
-  return foldSameTypeConstants(
+  return foldConstants(
       *this, adaptor.getOperands(),
-      [](const APFloat &a, const APFloat &b) { return a - b; },
-      [](const APInt &a, const APInt &b) { return a - b; });
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a - b;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      });
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
   if (isIdentityOperand(getLhs(), getRhs(), getType(), 1.0))
     return getLhs();
-  return foldSameTypeConstants(
+  return foldConstants(
       *this, adaptor.getOperands(),
-      [](const APFloat &a, const APFloat &b) { return a * b; },
-      [](const APInt &a, const APInt &b) { return a * b; });
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a * b;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a * b;
+      });
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   if (isIdentityOperand(getLhs(), getRhs(), getType(), 1.0))
     return getLhs();
-  // Integer division by zero has no value to fold to; only floats fold.
-  if (!isa<FloatType>(getType().getElementType()))
-    return {};
-  return foldSameTypeConstants(
+  // Integer division truncates toward zero (unsigned types divide
+  // unsigned); a zero divisor has no value to fold to.
+  bool isUnsigned = getType().getElementType().isUnsignedInteger();
+  return foldConstants(
       *this, adaptor.getOperands(),
-      [](const APFloat &a, const APFloat &b) { return a / b; },
-      [](const APInt &, const APInt &) -> std::optional<APInt> {
-        return std::nullopt;
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a / b;
+      },
+      [isUnsigned](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero())
+          return std::nullopt;
+        return isUnsigned ? a.udiv(b) : a.sdiv(b);
       });
 }
 
@@ -192,4 +284,53 @@ OpFoldResult NegOp::fold(FoldAdaptor) {
   if (auto inner = getInput().getDefiningOp<NegOp>())
     return inner.getInput();
   return {};
+}
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  ComparePredicate predicate = getPredicate();
+  bool isUnsigned = getLhs().getType().getElementType().isUnsignedInteger();
+  Type i1 = getType().getElementType();
+  return evaluateBroadcast(
+      adaptor.getOperands(), getType(), [&](ArrayRef<Attribute> v) -> Attribute {
+        bool r;
+        if (auto a = dyn_cast<IntegerAttr>(v[0])) {
+          APInt x = a.getValue(), y = cast<IntegerAttr>(v[1]).getValue();
+          switch (predicate) {
+          case ComparePredicate::eq: r = x == y; break;
+          case ComparePredicate::ne: r = x != y; break;
+          case ComparePredicate::lt: r = isUnsigned ? x.ult(y) : x.slt(y); break;
+          case ComparePredicate::le: r = isUnsigned ? x.ule(y) : x.sle(y); break;
+          case ComparePredicate::gt: r = isUnsigned ? x.ugt(y) : x.sgt(y); break;
+          case ComparePredicate::ge: r = isUnsigned ? x.uge(y) : x.sge(y); break;
+          }
+        } else {
+          APFloat::cmpResult c = cast<FloatAttr>(v[0]).getValue().compare(
+              cast<FloatAttr>(v[1]).getValue());
+          switch (predicate) {
+          case ComparePredicate::eq: r = c == APFloat::cmpEqual; break;
+          case ComparePredicate::ne: r = c != APFloat::cmpEqual; break;
+          case ComparePredicate::lt: r = c == APFloat::cmpLessThan; break;
+          case ComparePredicate::le:
+            r = c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
+            break;
+          case ComparePredicate::gt: r = c == APFloat::cmpGreaterThan; break;
+          case ComparePredicate::ge:
+            r = c == APFloat::cmpGreaterThan || c == APFloat::cmpEqual;
+            break;
+          }
+        }
+        return IntegerAttr::get(i1, r ? 1 : 0);
+      });
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  // Both branches the same value: the condition does not matter.
+  if (getOnTrue() == getOnFalse() && getOnTrue().getType() == getType())
+    return getOnTrue();
+  return evaluateBroadcast(adaptor.getOperands(), getType(),
+                           [](ArrayRef<Attribute> v) -> Attribute {
+                             return cast<IntegerAttr>(v[0]).getValue().isZero()
+                                        ? v[2]
+                                        : v[1];
+                           });
 }

@@ -13,6 +13,26 @@ using namespace mlir::tc;
 using namespace mlir::tc::detail;
 
 namespace {
+/// Constant folding of data movement works on small dense constants only:
+/// shape vectors and scalars, which is what shape arithmetic needs. Large
+/// tensors stay as they are rather than being copied at compile time.
+constexpr int64_t kMaxFoldElements = 1024;
+
+DenseElementsAttr getSmallDense(Attribute attr) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
+  if (!dense || dense.getNumElements() > kMaxFoldElements)
+    return nullptr;
+  return dense;
+}
+
+/// Row-major strides of a static shape.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
 /// Checks the optional 1-D shape operand of reshape and broadcast.
 LogicalResult verifyShapeOperand(Operation *op, Value shape, int64_t rank) {
   if (!shape)
@@ -195,10 +215,32 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs().front().getType() == getType())
     return getInputs().front();
-  return {};
+  RankedTensorType type = getType();
+  if (!type.hasStaticShape() || type.getNumElements() > kMaxFoldElements)
+    return {};
+  SmallVector<DenseElementsAttr> parts;
+  for (Attribute attr : adaptor.getInputs()) {
+    DenseElementsAttr dense = getSmallDense(attr);
+    if (!dense)
+      return {};
+    parts.push_back(dense);
+  }
+  // Interleave the inputs' rows: the outer dimensions are shared.
+  int64_t axis = getAxis(), outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= type.getDimSize(d);
+  SmallVector<Attribute> elements;
+  for (int64_t o = 0; o < outer; ++o)
+    for (DenseElementsAttr part : parts) {
+      auto values = part.getValues<Attribute>();
+      int64_t chunk = part.getNumElements() / std::max<int64_t>(outer, 1);
+      for (int64_t i = 0; i < chunk; ++i)
+        elements.push_back(values[o * chunk + i]);
+    }
+  return DenseElementsAttr::get(type, elements);
 }
 
 //===----------------------------------------------------------------------===//
@@ -247,15 +289,32 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult SliceOp::fold(FoldAdaptor) {
-  RankedTensorType input = getInput().getType();
-  if (input != getType() || !input.hasStaticShape())
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType input = getInput().getType(), result = getType();
+  if (!input.hasStaticShape() || !result.hasStaticShape())
     return {};
+  bool identity = input == result;
   for (int64_t d = 0; d < input.getRank(); ++d)
-    if (getStarts()[d] != 0 || getSteps()[d] != 1 ||
-        getEnds()[d] != input.getDimSize(d))
-      return {};
-  return getInput();
+    identity &= getStarts()[d] == 0 && getSteps()[d] == 1 &&
+                getEnds()[d] == input.getDimSize(d);
+  if (identity)
+    return getInput();
+  DenseElementsAttr dense = getSmallDense(adaptor.getInput());
+  if (!dense)
+    return {};
+  auto values = dense.getValues<Attribute>();
+  SmallVector<int64_t> inStrides = stridesOf(input.getShape());
+  SmallVector<int64_t> outStrides = stridesOf(result.getShape());
+  SmallVector<Attribute> elements;
+  for (int64_t i = 0; i < result.getNumElements(); ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < result.getRank(); ++d) {
+      int64_t index = (i / outStrides[d]) % result.getDimSize(d);
+      offset += (getStarts()[d] + index * getSteps()[d]) * inStrides[d];
+    }
+    elements.push_back(values[offset]);
+  }
+  return DenseElementsAttr::get(result, elements);
 }
 
 //===----------------------------------------------------------------------===//
@@ -278,6 +337,37 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   llvm::append_range(shape, input.getShape().drop_front(axis + 1));
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr input = getSmallDense(adaptor.getInput());
+  DenseElementsAttr indices = getSmallDense(adaptor.getIndices());
+  RankedTensorType result = getType();
+  if (!input || !indices || !result.hasStaticShape())
+    return {};
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  int64_t axis = getAxis(), size = shape[axis];
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1; d < static_cast<int64_t>(shape.size()); ++d)
+    inner *= shape[d];
+  SmallVector<int64_t> picks;
+  for (const APInt &index : indices.getValues<APInt>()) {
+    int64_t i = index.getSExtValue();
+    if (i < 0)
+      i += size;
+    if (i < 0 || i >= size)
+      return {}; // out of range: left for run time to report
+    picks.push_back(i);
+  }
+  auto values = input.getValues<Attribute>();
+  SmallVector<Attribute> elements;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t p : picks)
+      for (int64_t i = 0; i < inner; ++i)
+        elements.push_back(values[(o * size + p) * inner + i]);
+  return DenseElementsAttr::get(result, elements);
 }
 
 //===----------------------------------------------------------------------===//

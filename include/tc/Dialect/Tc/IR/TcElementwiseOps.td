@@ -179,6 +179,7 @@ def Tc_CompareOp : Tc_Op<"compare", [Tc_InferResultType,
   let results = (outs Tc_BoolTensor:$result);
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -197,6 +198,7 @@ def Tc_SelectOp : Tc_Op<"select", [Tc_InferResultType,
   let results = (outs Tc_Tensor:$result);
   let assemblyFormat = "$condition `,` $on_true `,` $on_false attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Tc_ClampOp : Tc_Op<"clamp", [Tc_InferResultType,

@@ -84,6 +84,7 @@ def Tc_GatherOp : Tc_Op<"gather", [Tc_InferResultType,
   let results = (outs Tc_Tensor:$result);
   let assemblyFormat = "$input `,` $indices attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Tc_BroadcastOp : Tc_Op<"broadcast", [

@@ -1,0 +1,29 @@
+//===- HandlerUtils.h - helpers shared by the ONNX op handlers ------------===//
+
+#ifndef TC_LIB_FRONTEND_ONNX_HANDLERS_HANDLERUTILS_H
+#define TC_LIB_FRONTEND_ONNX_HANDLERS_HANDLERUTILS_H
+
+#include "../NodeContext.h"
+
+namespace mlir::tc::onnx {
+
+/// `v` reshaped to `shape` (at most one dynamic size), or `v` itself.
+Value reshapeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> shape);
+
+/// Explicit begin/end pads of a windowed op: from `pads` for
+/// auto_pad=NOTSET, computed for SAME_UPPER/SAME_LOWER, zero for VALID.
+FailureOr<SmallVector<int64_t>>
+resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpatial,
+                  ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                  ArrayRef<int64_t> dilations);
+
+/// Axes given as an attribute (older opsets) or as a constant input
+/// (newer ones), normalized against `rank` and sorted. std::nullopt when
+/// neither is given; failure (recorded) when an input is not constant or an
+/// axis is out of range.
+FailureOr<std::optional<SmallVector<int64_t>>>
+readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
+
+} // namespace mlir::tc::onnx
+
+#endif // TC_LIB_FRONTEND_ONNX_HANDLERS_HANDLERUTILS_H

@@ -1,0 +1,352 @@
+//===- ShapeHandlers.cpp - ONNX shape and data-movement ops to tc ---------===//
+//
+// Reshape, Expand, Slice, Squeeze and friends take their shapes and indices
+// as inputs. Exporters compute those with Shape/Gather/Concat chains, which
+// fold to constants while importing when sizes are static; what is still not
+// constant here is reported as unsupported rather than guessed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandlerUtils.h"
+
+#include "tc/Dialect/Tc/IR/ShapeUtils.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+constexpr int64_t kDyn = ShapedType::kDynamic;
+
+LogicalResult reshape(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1);
+  if (failed(x) || failed(shapeIn))
+    return failure();
+  std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
+  if (!target)
+    return ctx.unsupported("a target shape computed at run time");
+  auto type = NodeContext::typeOf(*x);
+  bool allowZero = ctx.getInt("allowzero", 0) != 0;
+  SmallVector<int64_t> shape;
+  int64_t inferIndex = -1;
+  for (auto [i, size] : llvm::enumerate(*target)) {
+    if (size == 0 && !allowZero) {
+      if (static_cast<int64_t>(i) >= type.getRank())
+        return ctx.invalid("a 0 in the shape copies a dimension the input "
+                           "lacks");
+      shape.push_back(type.getDimSize(i));
+    } else if (size == -1) {
+      if (inferIndex >= 0)
+        return ctx.invalid("the shape has more than one -1");
+      inferIndex = i;
+      shape.push_back(kDyn);
+    } else if (size < 0) {
+      return ctx.invalid(llvm::formatv("shape value {0} is negative", size));
+    } else {
+      shape.push_back(size);
+    }
+  }
+  if (inferIndex >= 0) {
+    std::optional<int64_t> total = getStaticElementCount(type.getShape());
+    int64_t known = 1;
+    bool knownStatic = true;
+    for (auto [i, size] : llvm::enumerate(shape))
+      if (static_cast<int64_t>(i) != inferIndex) {
+        knownStatic &= !ShapedType::isDynamic(size);
+        if (!ShapedType::isDynamic(size))
+          known *= size;
+      }
+    if (total && knownStatic) {
+      if (known == 0 || *total % known != 0)
+        return ctx.invalid(llvm::formatv(
+            "cannot reshape {0} elements into [{1}]", *total,
+            formatShape(shape)));
+      shape[inferIndex] = *total / known;
+    }
+  }
+  int64_t dynamic = llvm::count_if(shape, ShapedType::isDynamic);
+  if (dynamic > 1)
+    return ctx.unsupported("a reshape that leaves several sizes dynamic");
+  results.push_back(reshapeTo(ctx, *x, shape));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult flatten(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  int64_t axis = ctx.getInt("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return ctx.invalid(llvm::formatv("axis {0} is out of range", axis));
+  auto product = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d) {
+      if (type.isDynamicDim(d))
+        return kDyn;
+      p *= type.getDimSize(d);
+    }
+    return p;
+  };
+  SmallVector<int64_t> shape = {product(0, axis), product(axis, rank)};
+  if (llvm::count_if(shape, ShapedType::isDynamic) > 1)
+    return ctx.unsupported("flattening with dynamic sizes on both sides");
+  results.push_back(reshapeTo(ctx, *x, shape));
+  return success(results.back() != nullptr);
+}
+
+/// Squeeze-1/11 and Unsqueeze-1/11 take `axes` as an attribute, -13 as an
+/// input.
+LogicalResult squeeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  auto axes = readAxes(ctx, ctx.opset >= 13, 1, type.getRank());
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t size = type.getDimSize(d);
+    bool listed = *axes && llvm::is_contained(**axes, d);
+    if (listed && size != 1 && !ShapedType::isDynamic(size))
+      return ctx.invalid(llvm::formatv("dimension {0} has size {1}, not 1",
+                                       d, size));
+    if (!*axes && ShapedType::isDynamic(size))
+      return ctx.unsupported("squeezing all unit dims of a dynamic shape");
+    if (listed || (!*axes && size == 1))
+      continue;
+    shape.push_back(size);
+  }
+  results.push_back(reshapeTo(ctx, *x, shape));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult unsqueeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  std::optional<SmallVector<int64_t>> raw =
+      ctx.opset >= 13 ? (ctx.input(1) ? ctx.getConstantInts(ctx.input(1))
+                                      : std::nullopt)
+                      : ctx.getInts("axes");
+  if (!raw)
+    return ctx.unsupported("Unsqueeze needs constant axes");
+  int64_t rank = type.getRank() + raw->size();
+  SmallVector<bool> inserted(rank, false);
+  for (int64_t axis : *raw) {
+    FailureOr<int64_t> a = ctx.normalizeAxis(axis, rank);
+    if (failed(a))
+      return failure();
+    if (inserted[*a])
+      return ctx.invalid("an axis is repeated");
+    inserted[*a] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : type.getDimSize(next++));
+  results.push_back(reshapeTo(ctx, *x, shape));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult transpose(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  SmallVector<int64_t> perm = ctx.getInts("perm").value_or(
+      llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank))));
+  results.push_back(ctx.build<TransposeOp>(
+      {*x}, {ctx.namedAttr("permutation", ctx.i64Array(perm))}));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult concat(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  if (ctx.numInputs() == 0 || llvm::is_contained(ctx.allInputs(), Value()))
+    return ctx.invalid("expects one or more inputs");
+  int64_t rank = NodeContext::typeOf(ctx.input(0)).getRank();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  results.push_back(ctx.build<ConcatOp>(
+      ctx.allInputs(),
+      {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))}));
+  return success(results.back() != nullptr);
+}
+
+/// Slice-1 takes starts/ends/axes attributes; Slice-10+ takes them, and
+/// steps, as inputs. Bounds are clamped the way the spec says.
+LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  std::optional<SmallVector<int64_t>> starts, ends, axes, steps;
+  if (ctx.opset < 10) {
+    starts = ctx.getInts("starts");
+    ends = ctx.getInts("ends");
+    axes = ctx.getInts("axes");
+  } else {
+    auto constInput = [&](size_t i) -> std::optional<SmallVector<int64_t>> {
+      return ctx.input(i) ? ctx.getConstantInts(ctx.input(i)) : std::nullopt;
+    };
+    starts = constInput(1);
+    ends = constInput(2);
+    axes = constInput(3);
+    steps = constInput(4);
+    for (size_t i = 1; i <= 4; ++i)
+      if (ctx.input(i) && !ctx.getConstantInts(ctx.input(i)))
+        return ctx.unsupported("slice bounds computed at run time");
+  }
+  if (!starts || !ends || starts->size() != ends->size())
+    return ctx.invalid("starts and ends must be given with equal lengths");
+  size_t n = starts->size();
+  if (!axes)
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  if (!steps)
+    steps = SmallVector<int64_t>(n, 1);
+  if (axes->size() != n || steps->size() != n)
+    return ctx.invalid("starts, ends, axes and steps differ in length");
+  SmallVector<int64_t> s(rank, 0), e(rank), st(rank, 1);
+  for (int64_t d = 0; d < rank; ++d)
+    e[d] = type.isDynamicDim(d) ? std::numeric_limits<int64_t>::max()
+                                : type.getDimSize(d);
+  SmallVector<bool> seen(rank, false);
+  for (size_t i = 0; i < n; ++i) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis((*axes)[i], rank);
+    if (failed(axis))
+      return failure();
+    if (seen[*axis])
+      return ctx.invalid("an axis is repeated");
+    seen[*axis] = true;
+    int64_t step = (*steps)[i], start = (*starts)[i], end = (*ends)[i];
+    if (step == 0)
+      return ctx.invalid("a step is zero");
+    int64_t dim = type.getDimSize(*axis);
+    if (ShapedType::isDynamic(dim)) {
+      // Only the whole dimension is expressible without its size.
+      if (step != 1 || start != 0 || end < (int64_t(1) << 62))
+        return ctx.unsupported("slicing part of a dynamic dimension");
+      continue;
+    }
+    if (start < 0)
+      start += dim;
+    if (end < 0)
+      end += dim;
+    if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+    } else {
+      start = std::clamp<int64_t>(start, 0, std::max<int64_t>(dim - 1, 0));
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+    }
+    s[*axis] = start;
+    e[*axis] = end;
+    st[*axis] = step;
+  }
+  results.push_back(ctx.build<SliceOp>(
+      {*x}, {ctx.namedAttr("starts", ctx.i64Array(s)),
+             ctx.namedAttr("ends", ctx.i64Array(e)),
+             ctx.namedAttr("steps", ctx.i64Array(st))}));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult gather(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), indices = ctx.requireInput(1);
+  if (failed(x) || failed(indices))
+    return failure();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(
+      ctx.getInt("axis", 0), NodeContext::typeOf(*x).getRank());
+  if (failed(axis))
+    return failure();
+  results.push_back(ctx.build<GatherOp>(
+      {*x, *indices},
+      {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))}));
+  return success(results.back() != nullptr);
+}
+
+/// Expand broadcasts in both directions: the result is the broadcast of the
+/// input's shape and the given one.
+LogicalResult expand(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1);
+  if (failed(x) || failed(shapeIn))
+    return failure();
+  std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
+  if (!target)
+    return ctx.unsupported("a target shape computed at run time");
+  auto type = NodeContext::typeOf(*x);
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(type.getShape(), *target);
+  if (!shape)
+    return ctx.invalid("the input does not broadcast to the given shape");
+  // A dynamic input size against a target of 1 stays what it is at run time.
+  int64_t offset = shape->size() - type.getRank();
+  for (int64_t d = 0; d < static_cast<int64_t>(shape->size()); ++d)
+    if (ShapedType::isDynamic((*shape)[d]) &&
+        (d < offset || !type.isDynamicDim(d - offset)))
+      return ctx.unsupported("expanding to a size known only at run time");
+  results.push_back(ctx.build<BroadcastOp>(
+      {*x}, {}, RankedTensorType::get(*shape, type.getElementType())));
+  return success(results.back() != nullptr);
+}
+
+/// Shape-15 takes optional start/end attributes.
+LogicalResult shape(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  Value full = ctx.build<ShapeOfOp>({*x});
+  if (!full)
+    return failure();
+  int64_t start = ctx.getInt("start", 0), end = ctx.getInt("end", rank);
+  start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+  end = std::max(start, end);
+  if (start == 0 && end == rank) {
+    results.push_back(full);
+    return success();
+  }
+  results.push_back(ctx.build<SliceOp>(
+      {full}, {ctx.namedAttr("starts", ctx.i64Array({start})),
+               ctx.namedAttr("ends", ctx.i64Array({end})),
+               ctx.namedAttr("steps", ctx.i64Array({1}))}));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult size(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  std::optional<int64_t> count =
+      getStaticElementCount(NodeContext::typeOf(*x).getShape());
+  if (!count)
+    return ctx.unsupported("Size of a dynamically shaped tensor");
+  results.push_back(ctx.constantI64({*count}, /*scalar=*/true));
+  return success();
+}
+} // namespace
+
+void mlir::tc::onnx::registerShapeHandlers(OpRegistry &r) {
+  r.add("Reshape", 5, reshape);
+  r.add("Flatten", 1, flatten);
+  r.add("Squeeze", 1, squeeze);
+  r.add("Unsqueeze", 1, unsqueeze);
+  r.add("Transpose", 1, transpose);
+  r.add("Concat", 4, concat);
+  r.add("Slice", 1, slice);
+  r.add("Gather", 1, gather);
+  r.add("Expand", 8, expand);
+  r.add("Shape", 1, shape);
+  r.add("Size", 1, size);
+}

@@ -1,0 +1,121 @@
+//===- TensorHandlers.cpp - Constant, ConstantOfShape, Cast to tc ---------===//
+
+#include "HandlerUtils.h"
+
+#include "../TensorImport.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+LogicalResult constant(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  MLIRContext *context = ctx.builder.getContext();
+  if (const auto *a = ctx.attr("value")) {
+    // The tensor is copied so that the node stays untouched.
+    ::onnx::TensorProto tensor = a->t();
+    if (tensor.name().empty())
+      tensor.set_name(ctx.node.output(0));
+    std::string error, unsupported;
+    TensorImporter importer(context, /*externalDataDir=*/"", 16);
+    ElementsAttr attr = importer.import(tensor, error, unsupported);
+    if (!attr)
+      return error.empty() ? ctx.unsupported(unsupported) : ctx.invalid(error);
+    results.push_back(ConstantOp::create(ctx.builder, ctx.loc, attr));
+    return success();
+  }
+  Type f32 = ctx.builder.getF32Type();
+  if (const auto *a = ctx.attr("value_float")) {
+    results.push_back(ctx.scalar(f32, a->f()));
+    return success();
+  }
+  if (const auto *a = ctx.attr("value_int")) {
+    results.push_back(ctx.constantI64({a->i()}, /*scalar=*/true));
+    return success();
+  }
+  if (const auto *a = ctx.attr("value_floats")) {
+    SmallVector<float> values(a->floats().begin(), a->floats().end());
+    results.push_back(ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({(int64_t)values.size()}, f32),
+        ArrayRef<float>(values))));
+    return success();
+  }
+  if (const auto *a = ctx.attr("value_ints")) {
+    SmallVector<int64_t> values(a->ints().begin(), a->ints().end());
+    results.push_back(ctx.constantI64(values));
+    return success();
+  }
+  if (ctx.hasAttr("sparse_value"))
+    return ctx.unsupported("sparse constants");
+  if (ctx.hasAttr("value_string") || ctx.hasAttr("value_strings"))
+    return ctx.unsupported("string constants");
+  return ctx.invalid("a Constant needs a value attribute");
+}
+
+/// ConstantOfShape: a splat of `value` (default float 0) shaped by a
+/// constant input.
+LogicalResult constantOfShape(NodeContext &ctx,
+                              SmallVectorImpl<Value> &results) {
+  FailureOr<Value> shapeIn = ctx.requireInput(0);
+  if (failed(shapeIn))
+    return failure();
+  std::optional<SmallVector<int64_t>> shape = ctx.getConstantInts(*shapeIn);
+  if (!shape)
+    return ctx.unsupported("a shape computed at run time");
+  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+    return ctx.invalid("the shape has a negative size");
+  DenseElementsAttr value;
+  if (const auto *a = ctx.attr("value")) {
+    ::onnx::TensorProto tensor = a->t();
+    std::string error, unsupported;
+    TensorImporter importer(ctx.builder.getContext(), "", 16);
+    value = dyn_cast_if_present<DenseElementsAttr>(
+        importer.import(tensor, error, unsupported));
+    if (!value || value.getNumElements() != 1)
+      return error.empty() && !unsupported.empty()
+                 ? ctx.unsupported(unsupported)
+                 : ctx.invalid("value must be a one-element tensor");
+  } else {
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({1}, ctx.builder.getF32Type()), 0.0f);
+  }
+  auto type = RankedTensorType::get(*shape, value.getElementType());
+  results.push_back(ctx.constant(
+      DenseElementsAttr::get(type, value.getValues<Attribute>()[0])));
+  return success();
+}
+
+LogicalResult castOp(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  std::string why;
+  Type to = convertElementType(ctx.builder.getContext(),
+                               static_cast<int32_t>(ctx.getInt("to", 0)), why);
+  if (!to)
+    return ctx.unsupported("cast to " + why);
+  auto type = NodeContext::typeOf(*x);
+  results.push_back(ctx.build<CastOp>({*x}, {}, {type.clone(to)}));
+  return success(results.back() != nullptr);
+}
+
+LogicalResult castLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), like = ctx.requireInput(1);
+  if (failed(x) || failed(like))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  results.push_back(ctx.build<CastOp>(
+      {*x}, {}, {type.clone(NodeContext::typeOf(*like).getElementType())}));
+  return success(results.back() != nullptr);
+}
+} // namespace
+
+void mlir::tc::onnx::registerTensorHandlers(OpRegistry &r) {
+  r.add("Constant", 1, constant);
+  r.add("ConstantOfShape", 9, constantOfShape);
+  r.add("Cast", 6, castOp);
+  r.add("CastLike", 15, castLike);
+}

@@ -1,0 +1,155 @@
+//===- Importer.cpp - the public ONNX import entry points -----------------===//
+
+#include "tc/Frontend/Onnx/Importer.h"
+
+#include "GraphImporter.h"
+#include "ModelLoader.h"
+
+#include "tc/Dialect/Tc/IR/TcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::tc::onnx;
+
+namespace {
+/// Opsets of the default domain that tc imports: 7 up to the newest that the
+/// onnx package of the setup scripts defines.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 25;
+
+/// The ONNX node name that a NameLoc built by the importer carries.
+std::string nodeNameOf(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return "";
+}
+std::string opTypeOf(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    if (auto child = dyn_cast<NameLoc>(name.getChildLoc()))
+      return child.getName().str();
+  return "";
+}
+} // namespace
+
+void ImportResult::printErrors(llvm::raw_ostream &os,
+                               llvm::StringRef modelPath) const {
+  if (!fatalError.empty()) {
+    os << modelPath << ": error: " << fatalError << "\n";
+    return;
+  }
+  os << modelPath << ": error: " << issues.size()
+     << (issues.size() == 1 ? " unsupported piece" : " unsupported pieces")
+     << " in the model:\n";
+  for (const ImportIssue &issue : issues)
+    os << "  " << issue.nodeName << " (" << issue.opType
+       << "): " << issue.reason << "\n";
+}
+
+void mlir::tc::onnx::loadImportDialects(MLIRContext &context) {
+  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+}
+
+ImportResult mlir::tc::onnx::importOnnxBytes(MLIRContext &context,
+                                             llvm::StringRef bytes,
+                                             const ImportOptions &options) {
+  ImportResult result;
+  loadImportDialects(context);
+  std::unique_ptr<::onnx::ModelProto> model =
+      parseModel(bytes, result.fatalError);
+  if (!model)
+    return result;
+  int64_t opset = getDefaultOpset(*model);
+  if (opset < kMinOpset || opset > kMaxOpset) {
+    result.issues.push_back(
+        {"<model>", "opset_import",
+         llvm::formatv("default-domain opset {0} is outside the supported "
+                       "range [{1}, {2}]",
+                       opset, kMinOpset, kMaxOpset)});
+    return result;
+  }
+  ::onnx::GraphProto &graph = *model->mutable_graph();
+  if (!checkAndSortGraph(graph, result.fatalError))
+    return result;
+
+  OpBuilder builder(&context);
+  Location loc = NameLoc::get(builder.getStringAttr(
+      graph.name().empty() ? "onnx_graph" : graph.name()));
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, loc, options.functionName,
+                                   builder.getFunctionType({}, {}));
+  GraphImporter importer(&context, options, opset, result);
+  importer.importGraph(graph, func);
+  if (!result.fatalError.empty() || !result.issues.empty())
+    return result;
+
+  // Ops built with explicit result types (reshape, broadcast, ...) are
+  // checked here; each failure names its node.
+  std::vector<ImportIssue> verifyIssues;
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        verifyIssues.push_back({nodeNameOf(diag.getLocation()),
+                                opTypeOf(diag.getLocation()),
+                                "invalid node: " + diag.str()});
+      return success();
+    });
+    if (failed(verify(*module)) && verifyIssues.empty())
+      verifyIssues.push_back({"<model>", "", "the imported IR does not verify"});
+  }
+  if (!verifyIssues.empty()) {
+    result.issues = std::move(verifyIssues);
+    return result;
+  }
+  result.module = std::move(module);
+  return result;
+}
+
+ImportResult mlir::tc::onnx::importOnnxFile(MLIRContext &context,
+                                            llvm::StringRef path,
+                                            const ImportOptions &options) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    ImportResult result;
+    result.fatalError = llvm::formatv("cannot read the model file: {0}",
+                                      file.getError().message());
+    return result;
+  }
+  ImportOptions withDir = options;
+  if (withDir.externalDataDir.empty())
+    withDir.externalDataDir = llvm::sys::path::parent_path(path).str();
+  return importOnnxBytes(context, (*file)->getBuffer(), withDir);
+}
+
+void mlir::tc::onnx::registerOnnxImportTranslation() {
+  TranslateToMLIRRegistration registration(
+      "import-onnx", "import an ONNX model into the tc dialect",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        llvm::StringRef path = buffer->getBufferIdentifier();
+        ImportOptions options;
+        options.externalDataDir = llvm::sys::path::parent_path(path).str();
+        if (options.externalDataDir.empty())
+          options.externalDataDir = ".";
+        ImportResult result =
+            importOnnxBytes(*context, buffer->getBuffer(), options);
+        if (!result.succeeded()) {
+          result.printErrors(llvm::errs(), path);
+          return nullptr;
+        }
+        return OwningOpRef<Operation *>(result.module.release());
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<tc::TcDialect, func::FuncDialect>();
+      });
+}

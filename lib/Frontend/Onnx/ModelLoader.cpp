@@ -1,0 +1,170 @@
+//===- ModelLoader.cpp - parse and sanity-check an ONNX model -------------===//
+//
+// Everything here guards the importer against malformed files: a truncated or
+// foreign file, duplicate names, values nobody produces, cycles. Each gives
+// one message naming the node or value and stops the import.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelLoader.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <climits>
+#include <deque>
+
+using namespace mlir::tc::onnx;
+
+std::unique_ptr<::onnx::ModelProto>
+mlir::tc::onnx::parseModel(llvm::StringRef bytes, std::string &error) {
+  if (bytes.size() > static_cast<size_t>(INT_MAX)) {
+    error = "the model file is larger than protobuf's 2 GiB limit; store "
+            "the weights as external data";
+    return nullptr;
+  }
+  auto model = std::make_unique<::onnx::ModelProto>();
+  google::protobuf::io::ArrayInputStream raw(bytes.data(),
+                                             static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream coded(&raw);
+  coded.SetTotalBytesLimit(INT_MAX);
+  // Protobuf's own recursion guard protects against deeply nested graphs.
+  coded.SetRecursionLimit(256);
+  if (!model->ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
+    error = "not a valid ONNX model: the protobuf is malformed or truncated";
+    return nullptr;
+  }
+  if (!model->has_graph() || model->ir_version() <= 0) {
+    error = "not a valid ONNX model: no graph or no IR version";
+    return nullptr;
+  }
+  return model;
+}
+
+int64_t mlir::tc::onnx::getDefaultOpset(const ::onnx::ModelProto &model) {
+  int64_t opset = -1;
+  for (const auto &import : model.opset_import())
+    if (import.domain().empty() || import.domain() == "ai.onnx")
+      opset = std::max<int64_t>(opset, import.version());
+  // IR version < 3 models carry no opset_import and mean opset 1.
+  if (opset < 0 && model.opset_import_size() == 0)
+    opset = 1;
+  return opset;
+}
+
+static std::string describeNode(const ::onnx::NodeProto &node, int index) {
+  if (!node.name().empty())
+    return llvm::formatv("node '{0}' ({1})", node.name(), node.op_type());
+  return llvm::formatv("node #{0} ({1})", index, node.op_type());
+}
+
+bool mlir::tc::onnx::checkAndSortGraph(::onnx::GraphProto &graph,
+                                       std::string &error) {
+  // Who defines each value: -1 for graph inputs and initializers, otherwise
+  // the index of the producing node.
+  llvm::StringMap<int> producer;
+  auto define = [&](const std::string &name, int who,
+                    llvm::StringRef what) -> bool {
+    if (name.empty())
+      return true; // an omitted optional output
+    auto [it, inserted] = producer.try_emplace(name, who);
+    if (inserted)
+      return true;
+    // ONNX IR < 4 lists initializers among the graph inputs as well.
+    if (who == -1 && it->second == -1 && what == "initializer")
+      return true;
+    error = llvm::formatv("value '{0}' is defined twice (again as {1})", name,
+                          what);
+    return false;
+  };
+  llvm::StringSet<> inputNames;
+  for (const auto &input : graph.input()) {
+    if (!inputNames.insert(input.name()).second) {
+      error = llvm::formatv("graph input '{0}' is declared twice",
+                            input.name());
+      return false;
+    }
+    if (!define(input.name(), -1, "graph input"))
+      return false;
+  }
+  llvm::StringSet<> initNames;
+  for (const auto &init : graph.initializer()) {
+    if (!initNames.insert(init.name()).second) {
+      error = llvm::formatv("initializer '{0}' is declared twice", init.name());
+      return false;
+    }
+    if (!define(init.name(), -1, "initializer"))
+      return false;
+  }
+  int numNodes = graph.node_size();
+  for (int i = 0; i < numNodes; ++i)
+    for (const std::string &out : graph.node(i).output())
+      if (!define(out, i, "an output of " + describeNode(graph.node(i), i)))
+        return false;
+
+  // Kahn's algorithm over node -> node edges. Values from enclosing scopes
+  // are not visible in the main graph; subgraph bodies are checked when they
+  // are imported.
+  std::vector<int> pending(numNodes, 0);
+  std::vector<std::vector<int>> users(numNodes);
+  for (int i = 0; i < numNodes; ++i) {
+    for (const std::string &in : graph.node(i).input()) {
+      if (in.empty())
+        continue; // an omitted optional input
+      auto it = producer.find(in);
+      if (it == producer.end()) {
+        error = llvm::formatv("{0} reads value '{1}', which no graph input, "
+                              "initializer or node produces",
+                              describeNode(graph.node(i), i), in);
+        return false;
+      }
+      if (it->second >= 0) {
+        ++pending[i];
+        users[it->second].push_back(i);
+      }
+    }
+  }
+  std::deque<int> ready;
+  for (int i = 0; i < numNodes; ++i)
+    if (pending[i] == 0)
+      ready.push_back(i);
+  std::vector<int> order;
+  order.reserve(numNodes);
+  while (!ready.empty()) {
+    int n = ready.front();
+    ready.pop_front();
+    order.push_back(n);
+    for (int user : users[n])
+      if (--pending[user] == 0)
+        ready.push_back(user);
+  }
+  if (static_cast<int>(order.size()) != numNodes) {
+    for (int i = 0; i < numNodes; ++i)
+      if (pending[i] != 0) {
+        error = llvm::formatv("the graph has a cycle through {0}",
+                              describeNode(graph.node(i), i));
+        return false;
+      }
+  }
+  bool sorted = true;
+  for (int i = 0; i < numNodes; ++i)
+    sorted &= order[i] == i;
+  if (!sorted) {
+    google::protobuf::RepeatedPtrField<::onnx::NodeProto> nodes;
+    for (int i : order)
+      *nodes.Add() = std::move(*graph.mutable_node(i));
+    graph.mutable_node()->Swap(&nodes);
+  }
+  for (const auto &output : graph.output())
+    if (!producer.count(output.name())) {
+      error = llvm::formatv("graph output '{0}' is produced by no node, "
+                            "input or initializer",
+                            output.name());
+      return false;
+    }
+  return true;
+}

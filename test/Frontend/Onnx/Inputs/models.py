@@ -1,0 +1,296 @@
+"""Small ONNX models for the importer's lit tests.
+
+Usage: models.py NAME OUT.onnx
+
+Each function below builds one model with the onnx package's helpers; the
+lit test that uses it checks the imported IR or the error it produces.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=17, name="g"):
+    graph = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def const(name, values, dtype=np.int64):
+    return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+
+def elementwise():
+    nodes = [
+        helper.make_node("Add", ["a", "b"], ["add"], name="add"),
+        helper.make_node("Sub", ["add", "b"], ["sub"], name="sub"),
+        helper.make_node("Mul", ["sub", "a"], ["mul"], name="mul"),
+        helper.make_node("Div", ["mul", "b"], ["div"], name="div"),
+        helper.make_node("Pow", ["div", "two"], ["pow"], name="pow"),
+        helper.make_node("Relu", ["pow"], ["relu"], name="relu"),
+        helper.make_node("Sigmoid", ["relu"], ["sig"], name="sig"),
+        helper.make_node("LeakyRelu", ["sig"], ["leaky"], name="leaky", alpha=0.1),
+        helper.make_node("Max", ["leaky", "a", "b"], ["max"], name="max"),
+        helper.make_node("Mean", ["max", "a"], ["mean"], name="mean"),
+        helper.make_node("Equal", ["mean", "a"], ["eq"], name="eq"),
+        helper.make_node("Where", ["eq", "mean", "b"], ["where"], name="where"),
+        helper.make_node("Clip", ["where", "lo", ""], ["clip"], name="clip"),
+        helper.make_node("Gelu", ["clip"], ["gelu"], name="gelu", approximate="tanh"),
+    ]
+    inits = [const("two", 2.0, np.float32), const("lo", 0.5, np.float32)]
+    return model(nodes, [vi("a", F, [4, 1]), vi("b", F, [8])],
+                 [vi("gelu", F, [4, 8])], inits, opset=20)
+
+
+def clip_opset6():
+    nodes = [helper.make_node("Clip", ["x"], ["y"], name="relu6", min=0.0, max=6.0)]
+    return model(nodes, [vi("x", F, [2, 3])], [vi("y", F, [2, 3])], opset=7)
+
+
+def matmul():
+    w = const("w", np.ones((16, 8)), np.float32)
+    c = const("c", np.ones((8,)), np.float32)
+    nodes = [
+        helper.make_node("MatMul", ["x2", "w"], ["mm2"], name="mm2"),
+        helper.make_node("MatMul", ["x3", "w"], ["mm3"], name="mm3"),
+        helper.make_node("MatMul", ["v", "w"], ["vec"], name="vec"),
+        helper.make_node("MatMul", ["q", "k"], ["bmm"], name="bmm"),
+        helper.make_node("Gemm", ["x2", "wt", "c"], ["gemm"], name="gemm",
+                         transB=1, alpha=0.5, beta=2.0),
+    ]
+    wt = const("wt", np.ones((8, 16)), np.float32)
+    return model(nodes,
+                 [vi("x2", F, [4, 16]), vi("x3", F, [2, 4, 16]),
+                  vi("q", F, [2, 3, 5, 16]), vi("k", F, [2, 3, 16, 5]), vi("v", F, [16])],
+                 [vi("mm2", F, [4, 8]), vi("mm3", F, [2, 4, 8]), vi("vec", F, [8]),
+                  vi("bmm", F, [2, 3, 5, 5]), vi("gemm", F, [4, 8])],
+                 [w, c, wt])
+
+
+def conv_pool():
+    w = const("w", np.ones((8, 3, 3, 3)), np.float32)
+    b = const("b", np.zeros((8,)), np.float32)
+    dw = const("dw", np.ones((8, 1, 3, 3)), np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c1"], name="conv1",
+                         pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["c1", "dw"], ["c2"], name="depthwise", group=8,
+                         auto_pad="SAME_UPPER", kernel_shape=[3, 3]),
+        helper.make_node("MaxPool", ["c2"], ["p1"], name="maxpool",
+                         kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1),
+        helper.make_node("AveragePool", ["p1"], ["p2"], name="avgpool",
+                         kernel_shape=[2, 2], pads=[0, 0, 1, 1], count_include_pad=1),
+        helper.make_node("GlobalAveragePool", ["p2"], ["gap"], name="gap"),
+    ]
+    return model(nodes, [vi("x", F, [1, 3, 32, 32])], [vi("gap", F, [1, 8, 1, 1])],
+                 [w, b, dw])
+
+
+def reductions():
+    nodes = [
+        helper.make_node("ReduceSum", ["x", "ax"], ["sum"], name="sum", keepdims=0),
+        helper.make_node("ReduceMean", ["x"], ["mean"], name="mean", axes=[-1]),
+        helper.make_node("ReduceMax", ["x"], ["max"], name="max"),
+        helper.make_node("ArgMax", ["x"], ["argmax"], name="argmax", axis=1, keepdims=0),
+        helper.make_node("ReduceLogSumExp", ["x"], ["lse"], name="lse", axes=[1], keepdims=0),
+    ]
+    return model(nodes, [vi("x", F, [2, 3, 4])],
+                 [vi("sum", F, [2, 4]), vi("mean", F, [2, 3, 1]), vi("max", F, [1, 1, 1]),
+                  vi("argmax", I64, [2, 4]), vi("lse", F, [2, 4])],
+                 [const("ax", [1])], opset=13)
+
+
+def normalization():
+    g = const("g", np.ones((16,)), np.float32)
+    s = const("s", np.ones((3,)), np.float32)
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "g", "g"], ["ln"], name="ln",
+                         epsilon=1e-6),
+        helper.make_node("Softmax", ["ln"], ["sm"], name="softmax"),
+        helper.make_node("BatchNormalization", ["img", "s", "s", "s", "s"], ["bn"],
+                         name="bn"),
+    ]
+    return model(nodes, [vi("x", F, [2, 5, 16]), vi("img", F, [1, 3, 4, 4])],
+                 [vi("sm", F, [2, 5, 16]), vi("bn", F, [1, 3, 4, 4])], [g, s])
+
+
+def softmax_opset11():
+    nodes = [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=1)]
+    return model(nodes, [vi("x", F, [2, 3, 4])], [vi("y", F, [2, 3, 4])], opset=11)
+
+
+def shapes():
+    nodes = [
+        helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+        helper.make_node("Transpose", ["r"], ["t"], name="transpose"),
+        helper.make_node("Unsqueeze", ["t", "axes"], ["u"], name="unsqueeze"),
+        helper.make_node("Squeeze", ["u", "axes"], ["sq"], name="squeeze"),
+        helper.make_node("Flatten", ["x"], ["flat"], name="flatten", axis=2),
+        helper.make_node("Concat", ["x", "x"], ["cat"], name="concat", axis=-1),
+        helper.make_node("Slice", ["cat", "starts", "ends", "sl_axes", "steps"], ["sl"],
+                         name="slice"),
+        helper.make_node("Gather", ["x", "idx"], ["ga"], name="gather", axis=1),
+        helper.make_node("Expand", ["one", "eshape"], ["ex"], name="expand"),
+        helper.make_node("Cast", ["x"], ["half"], name="cast", to=TensorProto.FLOAT16),
+    ]
+    inits = [const("shape", [0, -1]), const("axes", [0]),
+             const("starts", [-1, 100]), const("ends", [-1000, -1000]),
+             const("sl_axes", [2, 1]), const("steps", [-2, -1]),
+             const("idx", [[0, 2]]), const("eshape", [2, 1, 4])]
+    return model(nodes, [vi("x", F, [2, 3, 4]), vi("one", F, [3, 1])],
+                 [vi("sq", F, [12, 2]), vi("flat", F, [6, 4]), vi("sl", F, [2, 3, 2]),
+                  vi("ga", F, [2, 1, 2, 4]), vi("ex", F, [2, 3, 4]),
+                  vi("half", TensorProto.FLOAT16, [2, 3, 4])], inits, opset=13)
+
+
+def shape_arith():
+    """The Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain of exporters."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="shape"),
+        helper.make_node("Gather", ["s", "zero"], ["b"], name="batch", axis=0),
+        helper.make_node("Unsqueeze", ["b", "axes"], ["b1"], name="unsq"),
+        helper.make_node("Concat", ["b1", "minus1"], ["target"], name="cat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape"),
+        helper.make_node("Shape", ["x"], ["tail"], name="shape_tail", start=-2),
+        helper.make_node("ConstantOfShape", ["tail"], ["zeros"], name="zeros",
+                         value=numpy_helper.from_array(np.array([0], np.int64))),
+    ]
+    inits = [const("zero", 0), const("axes", [0]), const("minus1", [-1])]
+    return model(nodes, [vi("x", F, [6, 4, 5])],
+                 [vi("y", F, [6, 20]), vi("zeros", I64, [4, 5])], inits)
+
+
+def dynamic_batch():
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("Flatten", ["r"], ["y"], name="flatten")]
+    return model(nodes, [vi("x", F, ["batch", 3, 4]), vi("z", F, ["batch", "seq"])],
+                 [vi("y", F, ["batch", 12])])
+
+
+def weights():
+    big = const("big", np.arange(64, dtype=np.float32).reshape(8, 8), np.float32)
+    small = const("small", [1.0, 2.0], np.float32)
+    nodes = [helper.make_node("MatMul", ["x", "big"], ["m"], name="mm"),
+             helper.make_node("Add", ["m", "bias"], ["y"], name="add"),
+             helper.make_node("Constant", [], ["bias"], name="bias_const",
+                              value=numpy_helper.from_array(np.full((8,), 0.5, np.float32))),
+             helper.make_node("Mul", ["y", "k"], ["z"], name="scale"),
+             helper.make_node("Constant", [], ["k"], name="k", value_float=3.0)]
+    return model(nodes, [vi("x", F, [2, 8])], [vi("z", F, [2, 8])], [big, small])
+
+
+def external_data(out):
+    m = weights()
+    onnx.save_model(m, out, save_as_external_data=True, all_tensors_to_one_file=True,
+                    location=os.path.basename(out) + ".data", size_threshold=16)
+    return None
+
+
+def unsupported():
+    nodes = [
+        helper.make_node("FancyOp", ["x"], ["a"], name="fancy"),
+        helper.make_node("Relu", ["a"], ["b"], name="after_fancy"),
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", auto_pad="WRONG"),
+        helper.make_node("Gelu", ["x"], ["d"], name="gelu", approximate="cubic"),
+        helper.make_node("Foo", ["x"], ["e"], name="vendor_op", domain="com.vendor"),
+    ]
+    w = const("w", np.ones((2, 3, 1, 1)), np.float32)
+    return model(nodes, [vi("x", F, [1, 3, 4, 4])],
+                 [vi("b", F, [1, 3, 4, 4]), vi("c", F, [1, 2, 4, 4]),
+                  vi("d", F, [1, 3, 4, 4]), vi("e", F, [1, 3, 4, 4])], [w], opset=20)
+
+
+def cycle():
+    nodes = [helper.make_node("Relu", ["b"], ["a"], name="first"),
+             helper.make_node("Relu", ["a"], ["b"], name="second")]
+    return model(nodes, [vi("x", F, [2])], [vi("b", F, [2])])
+
+
+def missing_value():
+    nodes = [helper.make_node("Add", ["x", "ghost"], ["y"], name="add")]
+    return model(nodes, [vi("x", F, [2])], [vi("y", F, [2])])
+
+
+def duplicate_output():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="r1"),
+             helper.make_node("Neg", ["x"], ["y"], name="r2")]
+    return model(nodes, [vi("x", F, [2])], [vi("y", F, [2])])
+
+
+def bad_tensor_size():
+    t = TensorProto(name="w", data_type=F, dims=[4, 4], raw_data=b"\0" * 12)
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+    return model(nodes, [vi("x", F, [4, 4])], [vi("y", F, [4, 4])], [t])
+
+
+def escaping_external():
+    t = helper.make_tensor("w", F, [64], vals=[])
+    t.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "../../etc/passwd"), ("offset", "0"), ("length", "256")):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    t.ClearField("float_data")
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+    return model(nodes, [vi("x", F, [64])], [vi("y", F, [64])], [t])
+
+
+def missing_external():
+    m = escaping_external()
+    for e in m.graph.initializer[0].external_data:
+        if e.key == "location":
+            e.value = "no_such_file.bin"
+    return m
+
+
+def negative_dim():
+    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                 [vi("x", F, [2, -3])], [vi("y", F, [2, 3])])
+
+
+def old_opset():
+    return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                 [vi("x", F, [2])], [vi("y", F, [2])], opset=5)
+
+
+def string_input():
+    return model([helper.make_node("Identity", ["x"], ["y"], name="id")],
+                 [vi("x", TensorProto.STRING, [2])], [vi("y", TensorProto.STRING, [2])])
+
+
+def shape_mismatch():
+    nodes = [helper.make_node("MatMul", ["a", "b"], ["y"], name="bad_matmul")]
+    return model(nodes, [vi("a", F, [2, 3]), vi("b", F, [4, 5])], [vi("y", F, [2, 5])])
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    if name == "external_data":
+        external_data(out)
+        return
+    if name == "not_onnx":
+        with open(out, "w") as f:
+            f.write("this is not a model\n")
+        return
+    if name == "truncated":
+        data = weights().SerializeToString()
+        with open(out, "wb") as f:
+            f.write(data[: len(data) // 2])
+        return
+    m = globals()[name]()
+    with open(out, "wb") as f:
+        f.write(m.SerializeToString())
+
+
+if __name__ == "__main__":
+    main()
