@@ -56,13 +56,11 @@ void mlir::tc::onnx::loadImportDialects(MLIRContext &context) {
   context.loadDialect<tc::TcDialect, func::FuncDialect>();
 }
 
-ImportResult mlir::tc::onnx::importOnnxBytes(MLIRContext &context,
-                                             llvm::StringRef bytes,
-                                             const ImportOptions &options) {
-  ImportResult result;
+namespace {
+/// Imports a parsed model (consuming its tensors' bytes).
+ImportResult importModel(MLIRContext &context, ::onnx::ModelProto *model,
+                         const ImportOptions &options, ImportResult result) {
   loadImportDialects(context);
-  std::unique_ptr<::onnx::ModelProto> model =
-      parseModel(bytes, result.fatalError);
   if (!model)
     return result;
   int64_t opset = getDefaultOpset(*model);
@@ -111,22 +109,30 @@ ImportResult mlir::tc::onnx::importOnnxBytes(MLIRContext &context,
   result.module = std::move(module);
   return result;
 }
+} // namespace
+
+ImportResult mlir::tc::onnx::importOnnxBytes(MLIRContext &context,
+                                             llvm::StringRef bytes,
+                                             const ImportOptions &options) {
+  ImportResult result;
+  std::unique_ptr<::onnx::ModelProto> model =
+      parseModel(bytes, result.fatalError);
+  return importModel(context, model.get(), options, std::move(result));
+}
 
 ImportResult mlir::tc::onnx::importOnnxFile(MLIRContext &context,
                                             llvm::StringRef path,
                                             const ImportOptions &options) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file) {
-    ImportResult result;
-    result.fatalError = llvm::formatv("cannot read the model file: {0}",
-                                      file.getError().message());
-    return result;
-  }
   ImportOptions withDir = options;
-  if (withDir.externalDataDir.empty())
+  if (withDir.externalDataDir.empty()) {
     withDir.externalDataDir = llvm::sys::path::parent_path(path).str();
-  return importOnnxBytes(context, (*file)->getBuffer(), withDir);
+    if (withDir.externalDataDir.empty())
+      withDir.externalDataDir = ".";
+  }
+  ImportResult result;
+  std::unique_ptr<::onnx::ModelProto> model =
+      parseModelFile(path, result.fatalError);
+  return importModel(context, model.get(), withDir, std::move(result));
 }
 
 void mlir::tc::onnx::registerOnnxImportTranslation() {

@@ -14,23 +14,25 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <deque>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mlir::tc::onnx;
 
+namespace {
+/// Parses from `stream` and checks the result is a plausible model.
 std::unique_ptr<::onnx::ModelProto>
-mlir::tc::onnx::parseModel(llvm::StringRef bytes, std::string &error) {
-  if (bytes.size() > static_cast<size_t>(INT_MAX)) {
-    error = "the model file is larger than protobuf's 2 GiB limit; store "
-            "the weights as external data";
-    return nullptr;
-  }
+parseFrom(google::protobuf::io::ZeroCopyInputStream &stream,
+          std::string &error) {
   auto model = std::make_unique<::onnx::ModelProto>();
-  google::protobuf::io::ArrayInputStream raw(bytes.data(),
-                                             static_cast<int>(bytes.size()));
-  google::protobuf::io::CodedInputStream coded(&raw);
+  google::protobuf::io::CodedInputStream coded(&stream);
   coded.SetTotalBytesLimit(INT_MAX);
   // Protobuf's own recursion guard protects against deeply nested graphs.
   coded.SetRecursionLimit(256);
@@ -43,6 +45,49 @@ mlir::tc::onnx::parseModel(llvm::StringRef bytes, std::string &error) {
     return nullptr;
   }
   return model;
+}
+} // namespace
+
+std::unique_ptr<::onnx::ModelProto>
+mlir::tc::onnx::parseModelFile(llvm::StringRef path, std::string &error) {
+  std::string p = path.str();
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = llvm::formatv("cannot read the model file: {0}",
+                          std::strerror(errno));
+    return nullptr;
+  }
+  struct stat info;
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    error = "cannot read the model file: not a regular file";
+    return nullptr;
+  }
+  if (info.st_size > INT_MAX) {
+    ::close(fd);
+    error = "the model file is larger than protobuf's 2 GiB limit; store "
+            "the weights as external data";
+    return nullptr;
+  }
+  std::unique_ptr<::onnx::ModelProto> model;
+  {
+    google::protobuf::io::FileInputStream stream(fd, /*block_size=*/1 << 20);
+    model = parseFrom(stream, error);
+  }
+  ::close(fd);
+  return model;
+}
+
+std::unique_ptr<::onnx::ModelProto>
+mlir::tc::onnx::parseModel(llvm::StringRef bytes, std::string &error) {
+  if (bytes.size() > static_cast<size_t>(INT_MAX)) {
+    error = "the model file is larger than protobuf's 2 GiB limit; store "
+            "the weights as external data";
+    return nullptr;
+  }
+  google::protobuf::io::ArrayInputStream raw(bytes.data(),
+                                             static_cast<int>(bytes.size()));
+  return parseFrom(raw, error);
 }
 
 int64_t mlir::tc::onnx::getDefaultOpset(const ::onnx::ModelProto &model) {

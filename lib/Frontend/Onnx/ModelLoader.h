@@ -16,6 +16,12 @@ namespace mlir::tc::onnx {
 std::unique_ptr<::onnx::ModelProto> parseModel(llvm::StringRef bytes,
                                                std::string &error);
 
+/// Parses the model file at `path`, streaming it through a small buffer so
+/// that peak memory stays near the size of the parsed model (no copy of the
+/// whole file next to it).
+std::unique_ptr<::onnx::ModelProto> parseModelFile(llvm::StringRef path,
+                                                   std::string &error);
+
 /// Checks the structure of the main graph before any op is built: unique
 /// value names, every input produced by a graph input, initializer or earlier
 /// node, no cycles. Reorders `graph`'s nodes topologically (ONNX requires
