@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what is missing, builds, and runs every test suite:
 #   lit (check-tc), GoogleTest via ctest, the ONNX import sweep over the
-#   backend test data (fails on a regression), and the generated-docs check.
+#   backend test data (fails on a regression), a bounded fuzzing run of the
+#   importer (TC_FUZZ_SECONDS, default 60), and the generated-docs check.
 # Exits non-zero if anything fails. Usage: utils/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -24,6 +25,22 @@ if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_import_sweep.py" \
     --tc-translate "$TC_BUILD/bin/tc-translate" --check --jobs "$TC_JOBS" \
     2>&1 | tee "$TC_BUILD/import-sweep.log"; then
   status=1
+fi
+
+if [ -x "$TC_BUILD/bin/tc-onnx-import-fuzzer" ]; then
+  seconds="${TC_FUZZ_SECONDS:-60}"
+  tc_log "fuzzing the ONNX importer for ${seconds} s"
+  corpus="$TC_BUILD/fuzz-corpus"
+  "$TC_VENV/bin/python" "$TC_ROOT/test/Frontend/Onnx/Inputs/models.py" --all "$corpus"
+  if ! (cd "$TC_BUILD" && "$TC_BUILD/bin/tc-onnx-import-fuzzer" "$corpus" \
+        -max_total_time="$seconds" -max_len=16384 -timeout=10 \
+        -rss_limit_mb=4096 -print_final_stats=1 > "$TC_BUILD/fuzz.log" 2>&1); then
+    tail -n 40 "$TC_BUILD/fuzz.log"
+    tc_log "the fuzzer found a crash (reproducer in $TC_BUILD)"
+    status=1
+  else
+    grep -E "^Done|stat::number_of_executed_units" "$TC_BUILD/fuzz.log" || true
+  fi
 fi
 
 tc_log "generated reference docs are current"

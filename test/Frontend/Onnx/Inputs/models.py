@@ -1,6 +1,7 @@
 """Small ONNX models for the importer's lit tests.
 
 Usage: models.py NAME OUT.onnx
+       models.py --all DIR      (every model, e.g. as a fuzzing corpus)
 
 Each function below builds one model with the onnx package's helpers; the
 lit test that uses it checks the imported IR or the error it produces.
@@ -273,7 +274,22 @@ def shape_mismatch():
     return model(nodes, [vi("a", F, [2, 3]), vi("b", F, [4, 5])], [vi("y", F, [2, 5])])
 
 
+BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
+            "normalization", "softmax_opset11", "shapes", "shape_arith",
+            "dynamic_batch", "weights", "unsupported", "cycle", "missing_value",
+            "duplicate_output", "bad_tensor_size", "escaping_external",
+            "missing_external", "negative_dim", "old_opset", "string_input",
+            "shape_mismatch"]
+
+
 def main():
+    if sys.argv[1] == "--all":
+        # Every model into one directory: the fuzzer's seed corpus.
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for name in BUILDERS:
+            with open(os.path.join(sys.argv[2], name + ".onnx"), "wb") as f:
+                f.write(globals()[name]().SerializeToString())
+        return
     name, out = sys.argv[1], sys.argv[2]
     if name == "external_data":
         external_data(out)
