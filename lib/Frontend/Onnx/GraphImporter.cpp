@@ -49,6 +49,7 @@ const OpRegistry &OpRegistry::get() {
     registerReductionHandlers(r);
     registerShapeHandlers(r);
     registerTensorHandlers(r);
+    registerLayoutHandlers(r);
     return r;
   }();
   return registry;

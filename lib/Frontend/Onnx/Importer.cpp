@@ -19,9 +19,10 @@ using namespace mlir;
 using namespace mlir::tc::onnx;
 
 namespace {
-/// Opsets of the default domain that tc imports: 7 up to the newest that the
-/// onnx package of the setup scripts defines.
-constexpr int64_t kMinOpset = 7;
+/// Opsets of the default domain that tc imports: every one up to the newest
+/// that the onnx package of the setup scripts defines (handlers register the
+/// version where an op's semantics changed, e.g. broadcasting at 7).
+constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 25;
 
 /// The ONNX node name that a NameLoc built by the importer carries.

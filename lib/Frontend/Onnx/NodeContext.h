@@ -132,6 +132,7 @@ void registerPoolingHandlers(OpRegistry &registry);
 void registerReductionHandlers(OpRegistry &registry);
 void registerShapeHandlers(OpRegistry &registry);
 void registerTensorHandlers(OpRegistry &registry);
+void registerLayoutHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

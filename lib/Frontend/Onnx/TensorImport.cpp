@@ -54,6 +54,17 @@ Type mlir::tc::onnx::convertElementType(MLIRContext *ctx, int32_t dataType,
     return uint(32);
   case TensorProto::UINT64:
     return uint(64);
+  // Newer than Debian's onnx.proto, hence the numbers.
+  case 17:
+    return Float8E4M3FNType::get(ctx);
+  case 18:
+    return Float8E4M3FNUZType::get(ctx);
+  case 19:
+    return Float8E5M2Type::get(ctx);
+  case 20:
+    return Float8E5M2FNUZType::get(ctx);
+  case 24:
+    return Float8E8M0FNUType::get(ctx);
   default:
     why = "element type " + dataTypeName(dataType) + " is not supported";
     return nullptr;
@@ -80,6 +91,12 @@ std::string mlir::tc::onnx::dataTypeName(int32_t dataType) {
     return "INT4";
   case 23:
     return "FLOAT4E2M1";
+  case 24:
+    return "FLOAT8E8M0";
+  case 25:
+    return "UINT2";
+  case 26:
+    return "INT2";
   default:
     return "data type " + std::to_string(dataType);
   }

@@ -190,6 +190,6 @@ LogicalResult conv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 
 void mlir::tc::onnx::registerContractionHandlers(OpRegistry &r) {
   r.add("MatMul", 1, matmul);
-  r.add("Gemm", 7, gemm);
+  r.add("Gemm", 1, gemm);
   r.add("Conv", 1, conv);
 }

@@ -44,17 +44,58 @@ LogicalResult softmax(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
+/// Statistics of a normalization over `axes` (kept as unit dims):
+/// mean and 1 / sqrt(var + epsilon).
+struct Moments {
+  Value mean, invStdDev, centered;
+};
+
+FailureOr<Moments> moments(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
+                           float epsilon) {
+  auto reduceMean = [&](Value v) {
+    return ctx.build<ReduceMeanOp>(
+        {v}, {ctx.namedAttr("axes", ctx.i64Array(axes)),
+              ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
+  };
+  Type element = NodeContext::typeOf(x).getElementType();
+  Moments m;
+  m.mean = reduceMean(x);
+  m.centered = m.mean ? ctx.build<SubOp>({x, m.mean}, {}, {x.getType()}) : nullptr;
+  Value sq = m.centered ? ctx.build<MulOp>({m.centered, m.centered}) : nullptr;
+  Value var = sq ? reduceMean(sq) : nullptr;
+  Value shifted = var ? ctx.build<AddOp>({var, ctx.scalar(element, epsilon)}) : nullptr;
+  m.invStdDev = shifted ? ctx.build<RsqrtOp>({shifted}) : nullptr;
+  if (!m.invStdDev)
+    return failure();
+  return m;
+}
+
 LogicalResult layerNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1);
   if (failed(x) || failed(scale))
     return failure();
-  for (int i = 1; i < ctx.node.output_size(); ++i)
-    if (!ctx.node.output(i).empty())
-      return ctx.unsupported("the Mean and InvStdDev outputs (training)");
-  FailureOr<int64_t> axis = ctx.normalizeAxis(
-      ctx.getInt("axis", -1), NodeContext::typeOf(*x).getRank());
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
   if (failed(axis))
     return failure();
+  bool wantsStats = false;
+  for (int i = 1; i < ctx.node.output_size(); ++i)
+    wantsStats |= !ctx.node.output(i).empty();
+  if (wantsStats) {
+    // The statistics outputs need the pieces: compose from reductions.
+    if (ctx.getInt("stash_type", 1) != 1)
+      return ctx.unsupported("stash_type other than float");
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(*axis, rank));
+    FailureOr<Moments> m = moments(ctx, *x, axes, ctx.getFloat("epsilon", 1e-5f));
+    if (failed(m))
+      return failure();
+    Value y = ctx.build<MulOp>({m->centered, m->invStdDev}, {}, {x->getType()});
+    y = y ? ctx.build<MulOp>({y, *scale}, {}, {x->getType()}) : nullptr;
+    if (y && ctx.input(2))
+      y = ctx.build<AddOp>({y, ctx.input(2)}, {}, {x->getType()});
+    results.append({y, m->mean, m->invStdDev});
+    return success(y != nullptr);
+  }
   SmallVector<Value> operands = {*x, *scale};
   if (Value bias = ctx.input(2))
     operands.push_back(bias);
@@ -63,6 +104,98 @@ LogicalResult layerNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis)),
        ctx.namedAttr("epsilon", ctx.builder.getF32FloatAttr(
                                     ctx.getFloat("epsilon", 1e-5f)))}));
+  return success(results.back() != nullptr);
+}
+
+/// RMSNormalization (23): x / sqrt(mean(x^2) + epsilon) * scale.
+LogicalResult rmsNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1);
+  if (failed(x) || failed(scale))
+    return failure();
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  Type element = NodeContext::typeOf(*x).getElementType();
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(*axis, rank));
+  Value sq = ctx.build<MulOp>({*x, *x});
+  Value ms = sq ? ctx.build<ReduceMeanOp>(
+                      {sq}, {ctx.namedAttr("axes", ctx.i64Array(axes)),
+                             ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())})
+                : nullptr;
+  Value shifted = ms ? ctx.build<AddOp>({ms, ctx.scalar(element, ctx.getFloat("epsilon", 1e-5f))}) : nullptr;
+  Value inv = shifted ? ctx.build<RsqrtOp>({shifted}) : nullptr;
+  Value y = inv ? ctx.build<MulOp>({*x, inv}, {}, {x->getType()}) : nullptr;
+  results.push_back(y ? ctx.build<MulOp>({y, *scale}, {}, {x->getType()}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// InstanceNormalization: per sample and channel over the spatial dims;
+/// scale and bias are per channel.
+LogicalResult instanceNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1),
+                   bias = ctx.requireInput(2);
+  if (failed(x) || failed(scale) || failed(bias))
+    return failure();
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  if (rank < 3)
+    return ctx.invalid("input must have rank >= 3");
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
+  FailureOr<Moments> m = moments(ctx, *x, axes, ctx.getFloat("epsilon", 1e-5f));
+  if (failed(m))
+    return failure();
+  // [C] -> [C, 1, ..., 1] so that it lines up with dimension 1.
+  auto perChannel = [&](Value v) {
+    SmallVector<int64_t> shape(NodeContext::typeOf(v).getShape());
+    shape.resize(rank - 1, 1);
+    return reshapeTo(ctx, v, shape);
+  };
+  Value y = ctx.build<MulOp>({m->centered, m->invStdDev}, {}, {x->getType()});
+  Value s = perChannel(*scale), b = perChannel(*bias);
+  y = y && s ? ctx.build<MulOp>({y, s}, {}, {x->getType()}) : nullptr;
+  results.push_back(y && b ? ctx.build<AddOp>({y, b}, {}, {x->getType()}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// MeanVarianceNormalization: (x - mean) / sqrt(var) over `axes`
+/// (default N, H, W).
+LogicalResult meanVarianceNorm(NodeContext &ctx,
+                               SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  auto axes = readAxes(ctx, /*fromInput=*/false, 0, rank);
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> list = axes->value_or(SmallVector<int64_t>{0, 2, 3});
+  FailureOr<Moments> m = moments(ctx, *x, list, 1e-9f);
+  if (failed(m))
+    return failure();
+  results.push_back(
+      ctx.build<MulOp>({m->centered, m->invStdDev}, {}, {x->getType()}));
+  return success(results.back() != nullptr);
+}
+
+/// LpNormalization: x / norm_p(x) along `axis` (p = 1 or 2).
+LogicalResult lpNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(
+      ctx.getInt("axis", -1), NodeContext::typeOf(*x).getRank());
+  if (failed(axis))
+    return failure();
+  int64_t p = ctx.getInt("p", 2);
+  if (p != 1 && p != 2)
+    return ctx.invalid("p must be 1 or 2");
+  Value mag = p == 1 ? ctx.build<AbsOp>({*x}) : ctx.build<MulOp>({*x, *x});
+  Value sum = mag ? ctx.build<ReduceSumOp>(
+                        {mag}, {ctx.namedAttr("axes", ctx.i64Array({*axis})),
+                                ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())})
+                  : nullptr;
+  Value norm = sum && p == 2 ? ctx.build<SqrtOp>({sum}) : sum;
+  results.push_back(norm ? ctx.build<DivOp>({*x, norm}, {}, {x->getType()}) : nullptr);
   return success(results.back() != nullptr);
 }
 
@@ -90,5 +223,9 @@ void mlir::tc::onnx::registerNormalizationHandlers(OpRegistry &r) {
   r.add("Softmax", 1, softmax<SoftmaxOp>);
   r.add("LogSoftmax", 1, softmax<LogSoftmaxOp>);
   r.add("LayerNormalization", 17, layerNorm);
-  r.add("BatchNormalization", 7, batchNorm);
+  r.add("RMSNormalization", 23, rmsNorm);
+  r.add("InstanceNormalization", 1, instanceNorm);
+  r.add("MeanVarianceNormalization", 9, meanVarianceNorm);
+  r.add("LpNormalization", 1, lpNorm);
+  r.add("BatchNormalization", 1, batchNorm);
 }

@@ -23,10 +23,20 @@ namespace {
 constexpr int64_t kDyn = ShapedType::kDynamic;
 
 LogicalResult reshape(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1);
-  if (failed(x) || failed(shapeIn))
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
     return failure();
-  std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
+  std::optional<SmallVector<int64_t>> target;
+  if (ctx.opset < 5) {
+    target = ctx.getInts("shape");
+    if (!target)
+      return ctx.invalid("the shape attribute is required");
+  } else {
+    FailureOr<Value> shapeIn = ctx.requireInput(1);
+    if (failed(shapeIn))
+      return failure();
+    target = ctx.getConstantInts(*shapeIn);
+  }
   if (!target)
     return ctx.unsupported("a target shape computed at run time");
   auto type = NodeContext::typeOf(*x);
@@ -174,7 +184,9 @@ LogicalResult concat(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (ctx.numInputs() == 0 || llvm::is_contained(ctx.allInputs(), Value()))
     return ctx.invalid("expects one or more inputs");
   int64_t rank = NodeContext::typeOf(ctx.input(0)).getRank();
-  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", 0), rank);
+  // Concat-1 defaulted to axis 1.
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(ctx.getInt("axis", ctx.opset < 4 ? 1 : 0), rank);
   if (failed(axis))
     return failure();
   results.push_back(ctx.build<ConcatOp>(
@@ -338,12 +350,12 @@ LogicalResult size(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 } // namespace
 
 void mlir::tc::onnx::registerShapeHandlers(OpRegistry &r) {
-  r.add("Reshape", 5, reshape);
+  r.add("Reshape", 1, reshape);
   r.add("Flatten", 1, flatten);
   r.add("Squeeze", 1, squeeze);
   r.add("Unsqueeze", 1, unsqueeze);
   r.add("Transpose", 1, transpose);
-  r.add("Concat", 4, concat);
+  r.add("Concat", 1, concat);
   r.add("Slice", 1, slice);
   r.add("Gather", 1, gather);
   r.add("Expand", 8, expand);

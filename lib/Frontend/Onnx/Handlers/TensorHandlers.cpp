@@ -93,8 +93,15 @@ LogicalResult castOp(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (failed(x))
     return failure();
   std::string why;
-  Type to = convertElementType(ctx.builder.getContext(),
-                               static_cast<int32_t>(ctx.getInt("to", 0)), why);
+  int32_t dataType = static_cast<int32_t>(ctx.getInt("to", 0));
+  // Cast-1 named the type with a string.
+  if (const auto *to = ctx.attr("to"); to && to->type() == ::onnx::AttributeProto::STRING) {
+    ::onnx::TensorProto_DataType parsed;
+    if (!::onnx::TensorProto_DataType_Parse(to->s(), &parsed))
+      return ctx.invalid("unknown type name '" + to->s() + "'");
+    dataType = parsed;
+  }
+  Type to = convertElementType(ctx.builder.getContext(), dataType, why);
   if (!to)
     return ctx.unsupported("cast to " + why);
   auto type = NodeContext::typeOf(*x);
@@ -116,6 +123,6 @@ LogicalResult castLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 void mlir::tc::onnx::registerTensorHandlers(OpRegistry &r) {
   r.add("Constant", 1, constant);
   r.add("ConstantOfShape", 9, constantOfShape);
-  r.add("Cast", 6, castOp);
+  r.add("Cast", 1, castOp);
   r.add("CastLike", 15, castLike);
 }

@@ -259,9 +259,9 @@ def negative_dim():
                  [vi("x", F, [2, -3])], [vi("y", F, [2, 3])])
 
 
-def old_opset():
+def future_opset():
     return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
-                 [vi("x", F, [2])], [vi("y", F, [2])], opset=5)
+                 [vi("x", F, [2])], [vi("y", F, [2])], opset=99)
 
 
 def string_input():
@@ -278,8 +278,51 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "normalization", "softmax_opset11", "shapes", "shape_arith",
             "dynamic_batch", "weights", "unsupported", "cycle", "missing_value",
             "duplicate_output", "bad_tensor_size", "escaping_external",
-            "missing_external", "negative_dim", "old_opset", "string_input",
-            "shape_mismatch"]
+            "missing_external", "negative_dim", "future_opset", "string_input",
+            "shape_mismatch", "legacy_broadcast", "layout", "composites"]
+
+
+def legacy_broadcast():
+    """Opset 6: Add with broadcast=1 and axis aligns B inside A."""
+    nodes = [helper.make_node("Add", ["a", "b"], ["y"], name="add", broadcast=1, axis=1),
+             helper.make_node("Reshape", ["y"], ["r"], name="reshape", shape=[2, -1]),
+             helper.make_node("Cast", ["r"], ["c"], name="cast", to="DOUBLE")]
+    return model(nodes, [vi("a", F, [2, 3, 4]), vi("b", F, [3])],
+                 [vi("c", TensorProto.DOUBLE, [2, 12])], opset=1)
+
+
+def layout():
+    nodes = [
+        helper.make_node("Split", ["x", "sizes"], ["s0", "s1"], name="split", axis=1),
+        helper.make_node("Pad", ["x", "pads", "pv"], ["p"], name="pad"),
+        helper.make_node("Pad", ["x", "crop"], ["pe"], name="pad_edge", mode="edge"),
+        helper.make_node("Tile", ["x", "reps"], ["t"], name="tile"),
+        helper.make_node("DepthToSpace", ["img"], ["d2s"], name="d2s", blocksize=2, mode="CRD"),
+        helper.make_node("Dropout", ["x"], ["drop", "mask"], name="dropout"),
+    ]
+    inits = [const("sizes", [1, 3]), const("pads", [0, 1, 0, 2]), const("pv", 7.0, np.float32),
+             const("crop", [0, -1, 1, 0]), const("reps", [2, 1])]
+    return model(nodes, [vi("x", F, [2, 4]), vi("img", F, [1, 8, 2, 3])],
+                 [vi("s0", F, [2, 1]), vi("s1", F, [2, 3]), vi("p", F, [2, 7]),
+                  vi("pe", F, [3, 3]), vi("t", F, [4, 4]), vi("d2s", F, [1, 2, 4, 6]),
+                  vi("drop", F, [2, 4]), vi("mask", TensorProto.BOOL, [2, 4])], inits, opset=13)
+
+
+def composites():
+    s = const("s", np.ones((3,)), np.float32)
+    nodes = [
+        helper.make_node("IsNaN", ["x"], ["nan"], name="isnan"),
+        helper.make_node("IsInf", ["x"], ["inf"], name="isinf", detect_negative=0),
+        helper.make_node("HardSwish", ["x"], ["hs"], name="hardswish"),
+        helper.make_node("InstanceNormalization", ["img", "s", "s"], ["in"], name="instnorm"),
+        helper.make_node("RMSNormalization", ["x", "g"], ["rms"], name="rms"),
+        helper.make_node("LayerNormalization", ["x", "g"], ["ln", "mean", "inv"], name="ln"),
+    ]
+    return model(nodes, [vi("x", F, [2, 4]), vi("img", F, [1, 3, 2, 2])],
+                 [vi("nan", TensorProto.BOOL, [2, 4]), vi("inf", TensorProto.BOOL, [2, 4]),
+                  vi("hs", F, [2, 4]), vi("in", F, [1, 3, 2, 2]), vi("rms", F, [2, 4]),
+                  vi("ln", F, [2, 4]), vi("mean", F, [2, 1]), vi("inv", F, [2, 1])],
+                 [s, const("g", np.ones((4,)), np.float32)], opset=23)
 
 
 def main():

@@ -1,0 +1,234 @@
+//===- LayoutHandlers.cpp - Split, Pad, Tile, DepthToSpace, SpaceToDepth --===//
+
+#include "HandlerUtils.h"
+
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+/// Split into static pieces: sizes from the `split` attribute (< 13) or
+/// input (>= 13), or equal parts (num_outputs at >= 18).
+LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(ctx.getInt("axis", 0), type.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t size = type.getDimSize(*axis);
+  if (ShapedType::isDynamic(size))
+    return ctx.unsupported("splitting a dynamic dimension");
+  std::optional<SmallVector<int64_t>> sizes;
+  if (ctx.opset >= 13 && ctx.input(1)) {
+    sizes = ctx.getConstantInts(ctx.input(1));
+    if (!sizes)
+      return ctx.unsupported("split sizes computed at run time");
+  } else if (ctx.opset < 13) {
+    sizes = ctx.getInts("split");
+  }
+  int64_t outputs = ctx.node.output_size();
+  if (!sizes) {
+    int64_t parts = ctx.opset >= 18 ? ctx.getInt("num_outputs", outputs) : outputs;
+    if (parts <= 0)
+      return ctx.invalid("nothing to split into");
+    // Equal parts, the last one smaller when the size does not divide.
+    int64_t chunk = (size + parts - 1) / parts;
+    sizes.emplace();
+    for (int64_t start = 0; start < size; start += chunk)
+      sizes->push_back(std::min(chunk, size - start));
+    while (static_cast<int64_t>(sizes->size()) < parts)
+      sizes->push_back(0);
+  }
+  int64_t total = 0;
+  for (int64_t s : *sizes)
+    total += s;
+  if (total != size || static_cast<int64_t>(sizes->size()) != outputs)
+    return ctx.invalid(llvm::formatv("split sizes do not cover dimension {0} "
+                                     "of size {1} in {2} outputs",
+                                     *axis, size, outputs));
+  SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
+  SmallVector<int64_t> ends(type.getShape());
+  int64_t offset = 0;
+  for (int64_t s : *sizes) {
+    starts[*axis] = offset;
+    ends[*axis] = offset + s;
+    offset += s;
+    results.push_back(ctx.build<SliceOp>(
+        {*x}, {ctx.namedAttr("starts", ctx.i64Array(starts)),
+               ctx.namedAttr("ends", ctx.i64Array(ends)),
+               ctx.namedAttr("steps", ctx.i64Array(steps))}));
+    if (!results.back())
+      return failure();
+  }
+  return success();
+}
+
+/// Pad-2 takes `pads`/`value` attributes (Pad-1 calls them `paddings`);
+/// Pad-11 takes pads and the constant as inputs; Pad-18 adds `axes`.
+/// Negative pads crop.
+LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  std::optional<SmallVector<int64_t>> pads;
+  Value value;
+  if (ctx.opset < 11) {
+    pads = ctx.getInts(ctx.opset < 2 ? "paddings" : "pads");
+    if (ctx.hasAttr("value"))
+      value = ctx.scalar(type.getElementType(), ctx.getFloat("value", 0));
+  } else {
+    if (!ctx.input(1))
+      return ctx.invalid("pads input is required");
+    pads = ctx.getConstantInts(ctx.input(1));
+    if (!pads)
+      return ctx.unsupported("pads computed at run time");
+    value = ctx.input(2);
+  }
+  if (!pads)
+    return ctx.invalid("pads is required");
+  SmallVector<int64_t> full(2 * rank, 0);
+  if (ctx.opset >= 18 && ctx.input(3)) {
+    std::optional<SmallVector<int64_t>> axes = ctx.getConstantInts(ctx.input(3));
+    if (!axes)
+      return ctx.unsupported("axes computed at run time");
+    if (pads->size() != 2 * axes->size())
+      return ctx.invalid("pads needs two values per axis");
+    for (auto [i, a] : llvm::enumerate(*axes)) {
+      FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
+      if (failed(axis))
+        return failure();
+      full[*axis] = (*pads)[i];
+      full[rank + *axis] = (*pads)[axes->size() + i];
+    }
+  } else {
+    if (static_cast<int64_t>(pads->size()) != 2 * rank)
+      return ctx.invalid(llvm::formatv("pads has {0} values, expected {1}",
+                                       pads->size(), 2 * rank));
+    full = *pads;
+  }
+  std::string mode = ctx.getString("mode", "constant");
+  std::optional<PadMode> padMode = symbolizePadMode(mode);
+  if (!padMode)
+    return ctx.unsupported("mode='" + mode + "'");
+
+  // Negative pads remove elements: slice first, then pad what is left.
+  Value input = *x;
+  if (llvm::any_of(full, [](int64_t p) { return p < 0; })) {
+    SmallVector<int64_t> starts(rank), ends(rank), steps(rank, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (ShapedType::isDynamic(size) && (full[d] < 0 || full[rank + d] < 0))
+        return ctx.unsupported("cropping a dynamic dimension");
+      starts[d] = std::max<int64_t>(0, -full[d]);
+      ends[d] = ShapedType::isDynamic(size)
+                    ? std::numeric_limits<int64_t>::max()
+                    : size - std::max<int64_t>(0, -full[rank + d]);
+      full[d] = std::max<int64_t>(0, full[d]);
+      full[rank + d] = std::max<int64_t>(0, full[rank + d]);
+    }
+    input = ctx.build<SliceOp>({input},
+                               {ctx.namedAttr("starts", ctx.i64Array(starts)),
+                                ctx.namedAttr("ends", ctx.i64Array(ends)),
+                                ctx.namedAttr("steps", ctx.i64Array(steps))});
+    if (!input)
+      return failure();
+  }
+  SmallVector<Value> operands = {input};
+  if (value && *padMode == PadMode::constant) {
+    if (NodeContext::typeOf(value).getRank() != 0)
+      value = reshapeTo(ctx, value, {});
+    operands.push_back(value);
+  }
+  results.push_back(ctx.build<PadOp>(
+      operands, {ctx.namedAttr("padding", ctx.i64Array(full)),
+                 ctx.namedAttr("mode", PadModeAttr::get(ctx.builder.getContext(),
+                                                        *padMode))}));
+  return success(results.back() != nullptr);
+}
+
+/// Tile with constant repeats: insert a unit dimension before each one,
+/// broadcast it to the repeat count, and fold the pairs together.
+LogicalResult tile(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), repeatsIn = ctx.requireInput(1);
+  if (failed(x) || failed(repeatsIn))
+    return failure();
+  std::optional<SmallVector<int64_t>> repeats = ctx.getConstantInts(*repeatsIn);
+  if (!repeats)
+    return ctx.unsupported("repeats computed at run time");
+  auto type = NodeContext::typeOf(*x);
+  if (static_cast<int64_t>(repeats->size()) != type.getRank())
+    return ctx.invalid("repeats needs one value per dimension");
+  if (!type.hasStaticShape())
+    return ctx.unsupported("tiling a dynamically shaped tensor");
+  SmallVector<int64_t> interleaved, broadcast, out;
+  for (auto [size, r] : llvm::zip(type.getShape(), *repeats)) {
+    if (r < 0)
+      return ctx.invalid("a repeat count is negative");
+    interleaved.append({1, size});
+    broadcast.append({r, size});
+    out.push_back(r * size);
+  }
+  Value v = reshapeTo(ctx, *x, interleaved);
+  if (v)
+    v = ctx.build<BroadcastOp>(
+        {v}, {}, RankedTensorType::get(broadcast, type.getElementType()));
+  results.push_back(v ? reshapeTo(ctx, v, out) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// DepthToSpace / SpaceToDepth are a reshape, a transpose and a reshape.
+template <bool toSpace>
+LogicalResult depthSpace(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  if (type.getRank() != 4 || !type.hasStaticShape())
+    return ctx.unsupported("only static 4-D NCHW inputs");
+  int64_t b = ctx.getInt("blocksize", 0);
+  if (b <= 0)
+    return ctx.invalid("blocksize must be positive");
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1),
+          h = type.getDimSize(2), w = type.getDimSize(3);
+  SmallVector<int64_t> first, perm, last;
+  if (toSpace) {
+    if (c % (b * b) != 0)
+      return ctx.invalid("channels are not divisible by blocksize^2");
+    bool crd = ctx.getString("mode", "DCR") == "CRD";
+    first = crd ? SmallVector<int64_t>{n, c / (b * b), b, b, h, w}
+                : SmallVector<int64_t>{n, b, b, c / (b * b), h, w};
+    perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
+               : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
+    last = {n, c / (b * b), h * b, w * b};
+  } else {
+    if (h % b != 0 || w % b != 0)
+      return ctx.invalid("height and width are not divisible by blocksize");
+    first = {n, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    last = {n, c * b * b, h / b, w / b};
+  }
+  Value v = reshapeTo(ctx, *x, first);
+  if (v)
+    v = ctx.build<TransposeOp>({v},
+                               {ctx.namedAttr("permutation", ctx.i64Array(perm))});
+  results.push_back(v ? reshapeTo(ctx, v, last) : nullptr);
+  return success(results.back() != nullptr);
+}
+} // namespace
+
+void mlir::tc::onnx::registerLayoutHandlers(OpRegistry &r) {
+  r.add("Split", 1, split);
+  r.add("Pad", 1, pad);
+  r.add("Tile", 6, tile);
+  r.add("DepthToSpace", 1, depthSpace<true>);
+  r.add("SpaceToDepth", 1, depthSpace<false>);
+}
