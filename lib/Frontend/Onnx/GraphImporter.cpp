@@ -50,6 +50,9 @@ const OpRegistry &OpRegistry::get() {
     registerShapeHandlers(r);
     registerTensorHandlers(r);
     registerLayoutHandlers(r);
+    registerLossHandlers(r);
+    registerAttentionHandlers(r);
+    registerQuantizationHandlers(r);
     return r;
   }();
   return registry;

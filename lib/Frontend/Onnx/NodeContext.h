@@ -133,6 +133,9 @@ void registerReductionHandlers(OpRegistry &registry);
 void registerShapeHandlers(OpRegistry &registry);
 void registerTensorHandlers(OpRegistry &registry);
 void registerLayoutHandlers(OpRegistry &registry);
+void registerLossHandlers(OpRegistry &registry);
+void registerAttentionHandlers(OpRegistry &registry);
+void registerQuantizationHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

@@ -275,3 +275,45 @@ func.func @mask_arith() -> (tensor<3xi64>, tensor<3xi1>) {
   %lt = tc.compare ge, %u2, %u1 : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
   return %fixed, %lt : tensor<3xi64>, tensor<3xi1>
 }
+
+// -----
+
+// CHECK-LABEL: func @range_fold
+// CHECK-DAG: tc.constant dense<[1, 4, 7]> : tensor<3xi64>
+// CHECK-DAG: tc.constant dense<[5.000000e+00, 4.500000e+00, 4.000000e+00]> : tensor<3xf32>
+// CHECK-NOT: tc.range
+func.func @range_fold() -> (tensor<3xi64>, tensor<3xf32>) {
+  %s = tc.constant dense<1> : tensor<i64>
+  %l = tc.constant dense<9> : tensor<i64>
+  %d = tc.constant dense<3> : tensor<i64>
+  %0 = tc.range %s, %l, %d : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+  %fs = tc.constant dense<5.0> : tensor<f32>
+  %fl = tc.constant dense<3.6> : tensor<f32>
+  %fd = tc.constant dense<-0.5> : tensor<f32>
+  %1 = tc.range %fs, %fl, %fd : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3xf32>
+  return %0, %1 : tensor<3xi64>, tensor<3xf32>
+}
+
+// -----
+
+// Equal dynamic types with a shape operand are not the identity.
+// CHECK-LABEL: func @dynamic_shape_operand
+// CHECK: tc.reshape
+// CHECK: tc.broadcast
+func.func @dynamic_shape_operand(%x: tensor<?x?xf32>, %s: tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0 = tc.reshape %x, %s : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %1 = tc.broadcast %x, %s : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fold_neg_abs
+// CHECK-NEXT: %[[C:.*]] = tc.constant dense<[3, 1]> : tensor<2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_neg_abs() -> tensor<2xi64> {
+  %c = tc.constant dense<[-3, 1]> : tensor<2xi64>
+  %0 = tc.neg %c : tensor<2xi64>
+  %1 = tc.abs %0 : tensor<2xi64>
+  return %1 : tensor<2xi64>
+}

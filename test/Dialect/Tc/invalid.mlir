@@ -480,6 +480,38 @@ func.func @gather_indices(%x: tensor<4x8xf32>, %i: tensor<3xf32>) {
 
 // -----
 
+func.func @gather_elements_rank(%x: tensor<4x8xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{'tc.gather_elements' op indices have rank 1 but the input has rank 2}}
+  %0 = tc.gather_elements %x, %i {axis = 0 : i64} : (tensor<4x8xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_axis(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>) {
+  // expected-error @+1 {{'tc.gather_elements' op axis 2 is out of range for an input of rank 2}}
+  %0 = tc.gather_elements %x, %i {axis = 2 : i64} : (tensor<4x8xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_size(%x: tensor<4x8xf32>, %i: tensor<5x2xi64>) {
+  // expected-error @+1 {{'tc.gather_elements' op indices dimension 0 (5) exceeds the input's (4)}}
+  %0 = tc.gather_elements %x, %i {axis = 1 : i64} : (tensor<4x8xf32>, tensor<5x2xi64>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @range_types(%a: tensor<i64>, %b: tensor<i32>) {
+  // expected-error @+1 {{'tc.range' op failed to verify that all of {start, limit, delta} have same type}}
+  %0 = tc.range %a, %b, %a : (tensor<i64>, tensor<i32>, tensor<i64>) -> tensor<?xi64>
+  return
+}
+
+// -----
+
 func.func @broadcast_shapes(%x: tensor<2x8xf32>) {
   // expected-error @+1 {{'tc.broadcast' op input of shape [2x8] does not broadcast to the result shape [4x3x8]}}
   %0 = tc.broadcast %x : (tensor<2x8xf32>) -> tensor<4x3x8xf32>

@@ -244,6 +244,17 @@ func.func @shapes(%x: tensor<?x4x8xf32>, %y: tensor<?x?x64xf32>, %s: tensor<4xi6
   return
 }
 
+// CHECK-LABEL: func @gather_elements_range
+func.func @gather_elements_range(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>, %a: tensor<i64>, %b: tensor<f32>) {
+  // CHECK: tc.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  %0 = tc.gather_elements %x, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  // CHECK: tc.range %{{.*}}, %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  %1 = tc.range %a, %a, %a : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  // CHECK: tc.range {{.*}} -> tensor<7xf32>
+  %2 = tc.range %b, %b, %b : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<7xf32>
+  return
+}
+
 // CHECK-LABEL: func @tensors
 func.func @tensors(%x: tensor<4x?xf32>) {
   // CHECK: tc.constant dense<[1, 2, 3]> : tensor<3xi64>

@@ -280,10 +280,40 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       });
 }
 
-OpFoldResult NegOp::fold(FoldAdaptor) {
+namespace {
+/// Folds a unary op on a small constant (shape arithmetic: -axis, |step|).
+template <typename FloatFn, typename IntFn>
+OpFoldResult foldUnary(Attribute operand, RankedTensorType type,
+                       FloatFn floatFn, IntFn intFn) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(operand);
+  if (!dense || dense.getNumElements() > 1024 || !type.hasStaticShape())
+    return {};
+  if (isa<FloatType>(type.getElementType())) {
+    SmallVector<APFloat> values;
+    for (APFloat v : dense.getValues<APFloat>())
+      values.push_back(floatFn(v));
+    return DenseElementsAttr::get(type, values);
+  }
+  SmallVector<APInt> values;
+  for (APInt v : dense.getValues<APInt>())
+    values.push_back(intFn(v));
+  return DenseElementsAttr::get(type, values);
+}
+} // namespace
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<NegOp>())
     return inner.getInput();
-  return {};
+  return foldUnary(
+      adaptor.getInput(), getType(), [](APFloat v) { return neg(v); },
+      [](APInt v) { return -v; });
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  bool isUnsigned = getType().getElementType().isUnsignedInteger();
+  return foldUnary(
+      adaptor.getInput(), getType(), [](APFloat v) { return abs(v); },
+      [isUnsigned](APInt v) { return isUnsigned ? v : v.abs(); });
 }
 
 OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {

@@ -79,7 +79,10 @@ LogicalResult ReshapeOp::verify() {
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getType() == getType())
+  // With dynamic sizes, equal types do not mean equal shapes: the shape
+  // operand may rearrange them.
+  if (getInput().getType() == getType() &&
+      (!getShape() || getType().hasStaticShape()))
     return getInput();
   if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
     if (getType().hasStaticShape())
@@ -370,6 +373,30 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(result, elements);
 }
 
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType indices = getRankedType(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis(), rank = input.getRank();
+  if (indices.getRank() != rank)
+    return emitInferError(loc, getOperationName(), "indices have rank ",
+                          indices.getRank(), " but the input has rank ", rank);
+  if (!isValidAxis(axis, rank))
+    return emitInferError(loc, getOperationName(), "axis ", axis,
+                          " is out of range for an input of rank ", rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && !input.isDynamicDim(d) && !indices.isDynamicDim(d) &&
+        indices.getDimSize(d) > input.getDimSize(d))
+      return emitInferError(loc, getOperationName(), "indices dimension ", d,
+                            " (", indices.getDimSize(d),
+                            ") exceeds the input's (", input.getDimSize(d),
+                            ")");
+  inferred.push_back(indices.clone(input.getElementType()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // BroadcastOp
 //===----------------------------------------------------------------------===//
@@ -396,7 +423,8 @@ LogicalResult BroadcastOp::verify() {
 }
 
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getType() == getType())
+  if (getInput().getType() == getType() &&
+      (!getShape() || getType().hasStaticShape()))
     return getInput();
   if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
     if (dense.isSplat() && getType().hasStaticShape())

@@ -5,6 +5,8 @@
 
 #include "../NodeContext.h"
 
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
 namespace mlir::tc::onnx {
 
 /// `v` reshaped to `shape` (at most one dynamic size), or `v` itself.
@@ -23,6 +25,13 @@ resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpatial,
 /// axis is out of range.
 FailureOr<std::optional<SmallVector<int64_t>>>
 readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
+
+/// tc.compare with `predicate`.
+Value compareValues(NodeContext &ctx, ComparePredicate predicate, Value lhs,
+                    Value rhs);
+
+/// The run-time shape of `v` as a 1-D i64 tensor.
+Value shapeOf(NodeContext &ctx, Value v);
 
 } // namespace mlir::tc::onnx
 

@@ -223,9 +223,42 @@ LogicalResult depthSpace(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   results.push_back(v ? reshapeTo(ctx, v, last) : nullptr);
   return success(results.back() != nullptr);
 }
+/// Trilu keeps the upper (or lower) triangle of the last two dimensions
+/// from diagonal k on: column - row >= k (or <= k).
+LogicalResult trilu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return ctx.invalid("input must have rank >= 2");
+  int64_t n = type.getDimSize(rank - 2), m = type.getDimSize(rank - 1);
+  if (ShapedType::isDynamic(n) || ShapedType::isDynamic(m))
+    return ctx.unsupported("a dynamically sized matrix");
+  Value k = ctx.input(1) ? ctx.input(1) : ctx.constantI64({0}, true);
+  if (NodeContext::typeOf(k).getRank() != 0)
+    k = reshapeTo(ctx, k, {});
+  if (k && !NodeContext::typeOf(k).getElementType().isInteger(64))
+    k = ctx.build<CastOp>({k}, {}, {NodeContext::typeOf(k).clone(ctx.builder.getI64Type())});
+  SmallVector<int64_t> rows(n), cols(m);
+  for (int64_t i = 0; i < n; ++i)
+    rows[i] = i;
+  for (int64_t j = 0; j < m; ++j)
+    cols[j] = j;
+  Value r = reshapeTo(ctx, ctx.constantI64(rows), {n, 1});
+  Value diff = r ? ctx.build<SubOp>({ctx.constantI64(cols), r}) : nullptr;
+  bool upper = ctx.getInt("upper", 1) != 0;
+  Value keep = compareValues(ctx, upper ? ComparePredicate::ge : ComparePredicate::le,
+                             diff, k);
+  Value zero = ctx.scalar(type.getElementType(), 0);
+  results.push_back(keep ? ctx.build<SelectOp>({keep, *x, zero}, {}, {type}) : nullptr);
+  return success(results.back() != nullptr);
+}
 } // namespace
 
 void mlir::tc::onnx::registerLayoutHandlers(OpRegistry &r) {
+  r.add("Trilu", 14, trilu);
   r.add("Split", 1, split);
   r.add("Pad", 1, pad);
   r.add("Tile", 6, tile);

@@ -19,8 +19,87 @@ using namespace mlir;
 using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
+Value mlir::tc::onnx::compareValues(NodeContext &ctx,
+                                    ComparePredicate predicate, Value lhs,
+                                    Value rhs) {
+  if (!lhs || !rhs)
+    return nullptr;
+  return ctx.build<CompareOp>(
+      {lhs, rhs},
+      {ctx.namedAttr("predicate", ComparePredicateAttr::get(
+                                      ctx.builder.getContext(), predicate))});
+}
+
+Value mlir::tc::onnx::shapeOf(NodeContext &ctx, Value v) {
+  return ctx.build<ShapeOfOp>({v});
+}
+
 namespace {
 constexpr int64_t kDyn = ShapedType::kDynamic;
+
+/// A 1-D i64 shape vector as i64 (casting other integer types).
+Value asI64Shape(NodeContext &ctx, Value shape) {
+  auto type = NodeContext::typeOf(shape);
+  if (type.getElementType().isInteger(64))
+    return shape;
+  return ctx.build<CastOp>({shape}, {}, {type.clone(ctx.builder.getI64Type())});
+}
+
+/// `shape` prefixed with ones to length `rank` (numpy alignment).
+Value padShapeFront(NodeContext &ctx, Value shape, int64_t rank) {
+  int64_t length = NodeContext::typeOf(shape).getDimSize(0);
+  if (length >= rank)
+    return shape;
+  Value ones = ctx.constantI64(SmallVector<int64_t>(rank - length, 1));
+  return ctx.build<ConcatOp>(
+      {ones, shape}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))});
+}
+
+/// Reshape with a shape known only at run time: 0 copies the input's size
+/// (unless allowzero), -1 takes what is left. The result's rank is the
+/// shape vector's length and every size is dynamic.
+Value runtimeReshape(NodeContext &ctx, Value x, Value shape, bool allowZero) {
+  auto type = NodeContext::typeOf(x);
+  int64_t length = NodeContext::typeOf(shape).getDimSize(0);
+  if (ShapedType::isDynamic(length)) {
+    (void)ctx.unsupported("a target shape of unknown length");
+    return nullptr;
+  }
+  Value target = asI64Shape(ctx, shape);
+  Value in = shapeOf(ctx, x);
+  // The input's sizes aligned with the target's positions: truncated, or
+  // padded with ones where the input has fewer dimensions.
+  if (type.getRank() > length)
+    in = ctx.build<SliceOp>({in}, {ctx.namedAttr("starts", ctx.i64Array({0})),
+                                   ctx.namedAttr("ends", ctx.i64Array({length})),
+                                   ctx.namedAttr("steps", ctx.i64Array({1}))});
+  else if (type.getRank() < length)
+    in = ctx.build<ConcatOp>(
+        {in, ctx.constantI64(SmallVector<int64_t>(length - type.getRank(), 1))},
+        {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))});
+  Value zero = ctx.constantI64({0}, true), one = ctx.constantI64({1}, true),
+        minusOne = ctx.constantI64({-1}, true);
+  Value sizes = target;
+  if (!allowZero) {
+    Value isZero = compareValues(ctx, ComparePredicate::eq, target, zero);
+    sizes = isZero ? ctx.build<SelectOp>({isZero, in, target}) : nullptr;
+  }
+  Value isInfer = compareValues(ctx, ComparePredicate::eq, sizes, minusOne);
+  Value known = isInfer ? ctx.build<SelectOp>({isInfer, one, sizes}) : nullptr;
+  auto prod = [&](Value v) {
+    return v ? ctx.build<ReduceProdOp>({v}, {ctx.namedAttr("axes", ctx.i64Array({0}))})
+             : nullptr;
+  };
+  Value total = prod(shapeOf(ctx, x)), knownProd = prod(known);
+  Value inferred = total && knownProd ? ctx.build<DivOp>({total, knownProd}) : nullptr;
+  Value resolved =
+      inferred ? ctx.build<SelectOp>({isInfer, inferred, sizes}) : nullptr;
+  if (!resolved)
+    return nullptr;
+  auto resultType = RankedTensorType::get(SmallVector<int64_t>(length, kDyn),
+                                          type.getElementType());
+  return ctx.build<ReshapeOp>({x, resolved}, {}, resultType);
+}
 
 LogicalResult reshape(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
@@ -37,10 +116,12 @@ LogicalResult reshape(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return failure();
     target = ctx.getConstantInts(*shapeIn);
   }
-  if (!target)
-    return ctx.unsupported("a target shape computed at run time");
-  auto type = NodeContext::typeOf(*x);
   bool allowZero = ctx.getInt("allowzero", 0) != 0;
+  if (!target) {
+    results.push_back(runtimeReshape(ctx, *x, ctx.input(1), allowZero));
+    return success(results.back() != nullptr);
+  }
+  auto type = NodeContext::typeOf(*x);
   SmallVector<int64_t> shape;
   int64_t inferIndex = -1;
   for (auto [i, size] : llvm::enumerate(*target)) {
@@ -273,6 +354,21 @@ LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
+LogicalResult gatherElements(NodeContext &ctx,
+                             SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), indices = ctx.requireInput(1);
+  if (failed(x) || failed(indices))
+    return failure();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(
+      ctx.getInt("axis", 0), NodeContext::typeOf(*x).getRank());
+  if (failed(axis))
+    return failure();
+  results.push_back(ctx.build<GatherElementsOp>(
+      {*x, *indices},
+      {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))}));
+  return success(results.back() != nullptr);
+}
+
 LogicalResult gather(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), indices = ctx.requireInput(1);
   if (failed(x) || failed(indices))
@@ -294,9 +390,32 @@ LogicalResult expand(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (failed(x) || failed(shapeIn))
     return failure();
   std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
-  if (!target)
-    return ctx.unsupported("a target shape computed at run time");
   auto type = NodeContext::typeOf(*x);
+  if (!target) {
+    // Known only at run time: out[i] = input[i] where the target says 1,
+    // the target's size elsewhere (numpy alignment on both sides).
+    int64_t length = NodeContext::typeOf(*shapeIn).getDimSize(0);
+    if (ShapedType::isDynamic(length))
+      return ctx.unsupported("a target shape of unknown length");
+    int64_t rank = std::max(length, type.getRank());
+    Value in = padShapeFront(ctx, shapeOf(ctx, *x), rank);
+    Value want = padShapeFront(ctx, asI64Shape(ctx, *shapeIn), rank);
+    Value isOne =
+        compareValues(ctx, ComparePredicate::eq, want, ctx.constantI64({1}, true));
+    Value resolved = isOne ? ctx.build<SelectOp>({isOne, in, want}) : nullptr;
+    if (!resolved)
+      return failure();
+    // A static input size other than 1 is the result's size.
+    SmallVector<int64_t> shape(rank, kDyn);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t size = type.getDimSize(d);
+      if (!ShapedType::isDynamic(size) && size != 1)
+        shape[rank - type.getRank() + d] = size;
+    }
+    results.push_back(ctx.build<BroadcastOp>(
+        {*x, resolved}, {}, RankedTensorType::get(shape, type.getElementType())));
+    return success(results.back() != nullptr);
+  }
   std::optional<SmallVector<int64_t>> shape =
       broadcastShapes(type.getShape(), *target);
   if (!shape)
@@ -358,6 +477,7 @@ void mlir::tc::onnx::registerShapeHandlers(OpRegistry &r) {
   r.add("Concat", 1, concat);
   r.add("Slice", 1, slice);
   r.add("Gather", 1, gather);
+  r.add("GatherElements", 11, gatherElements);
   r.add("Expand", 8, expand);
   r.add("Shape", 1, shape);
   r.add("Size", 1, size);

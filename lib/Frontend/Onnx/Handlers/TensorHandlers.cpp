@@ -63,9 +63,13 @@ LogicalResult constantOfShape(NodeContext &ctx,
   if (failed(shapeIn))
     return failure();
   std::optional<SmallVector<int64_t>> shape = ctx.getConstantInts(*shapeIn);
-  if (!shape)
-    return ctx.unsupported("a shape computed at run time");
-  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+  if (!shape) {
+    int64_t rank = NodeContext::typeOf(*shapeIn).getDimSize(0);
+    if (ShapedType::isDynamic(rank))
+      return ctx.unsupported("a shape of unknown length");
+    shape = SmallVector<int64_t>(rank, ShapedType::kDynamic);
+  }
+  if (llvm::any_of(*shape, [](int64_t d) { return d < 0 && !ShapedType::isDynamic(d); }))
     return ctx.invalid("the shape has a negative size");
   DenseElementsAttr value;
   if (const auto *a = ctx.attr("value")) {
@@ -83,9 +87,40 @@ LogicalResult constantOfShape(NodeContext &ctx,
         RankedTensorType::get({1}, ctx.builder.getF32Type()), 0.0f);
   }
   auto type = RankedTensorType::get(*shape, value.getElementType());
-  results.push_back(ctx.constant(
-      DenseElementsAttr::get(type, value.getValues<Attribute>()[0])));
-  return success();
+  if (type.hasStaticShape()) {
+    results.push_back(ctx.constant(
+        DenseElementsAttr::get(type, value.getValues<Attribute>()[0])));
+    return success();
+  }
+  // Sizes known only at run time: broadcast the scalar.
+  Value scalar = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({}, value.getElementType()),
+      value.getValues<Attribute>()[0]));
+  Value sizes = *shapeIn;
+  auto sizesType = NodeContext::typeOf(sizes);
+  if (!sizesType.getElementType().isInteger(64))
+    sizes = ctx.build<CastOp>({sizes}, {}, {sizesType.clone(ctx.builder.getI64Type())});
+  results.push_back(ctx.build<BroadcastOp>({scalar, sizes}, {}, type));
+  return success(results.back() != nullptr);
+}
+
+/// Range: folded to a constant when its operands are constant.
+LogicalResult range(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  SmallVector<Value> operands;
+  for (size_t i = 0; i < 3; ++i) {
+    FailureOr<Value> v = ctx.requireInput(i);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  auto type = NodeContext::typeOf(operands[0]);
+  std::optional<int64_t> length = RangeOp::getStaticLength(
+      ctx.getConstant(operands[0]), ctx.getConstant(operands[1]),
+      ctx.getConstant(operands[2]));
+  auto resultType = RankedTensorType::get(
+      {length ? *length : ShapedType::kDynamic}, type.getElementType());
+  results.push_back(ctx.build<RangeOp>(operands, {}, {resultType}));
+  return success(results.back() != nullptr);
 }
 
 LogicalResult castOp(NodeContext &ctx, SmallVectorImpl<Value> &results) {
@@ -123,6 +158,7 @@ LogicalResult castLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 void mlir::tc::onnx::registerTensorHandlers(OpRegistry &r) {
   r.add("Constant", 1, constant);
   r.add("ConstantOfShape", 9, constantOfShape);
+  r.add("Range", 11, range);
   r.add("Cast", 1, castOp);
   r.add("CastLike", 15, castLike);
 }

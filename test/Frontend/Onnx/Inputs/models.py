@@ -279,7 +279,8 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "dynamic_batch", "weights", "unsupported", "cycle", "missing_value",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
-            "shape_mismatch", "legacy_broadcast", "layout", "composites"]
+            "shape_mismatch", "legacy_broadcast", "layout", "composites",
+            "attention", "losses_and_quant"]
 
 
 def legacy_broadcast():
@@ -323,6 +324,40 @@ def composites():
                   vi("hs", F, [2, 4]), vi("in", F, [1, 3, 2, 2]), vi("rms", F, [2, 4]),
                   vi("ln", F, [2, 4]), vi("mean", F, [2, 1]), vi("inv", F, [2, 1])],
                  [s, const("g", np.ones((4,)), np.float32)], opset=23)
+
+
+def attention():
+    """GQA with a boolean mask, causal masking and a KV cache (opset 23)."""
+    nodes = [helper.make_node("Attention", ["q", "k", "v", "mask", "pk", "pv"],
+                              ["y", "present_k", "present_v"], name="attn",
+                              is_causal=1)]
+    return model(nodes,
+                 [vi("q", F, [1, 4, 3, 8]), vi("k", F, [1, 2, 3, 8]), vi("v", F, [1, 2, 3, 8]),
+                  vi("mask", TensorProto.BOOL, [3, 5]), vi("pk", F, [1, 2, 2, 8]),
+                  vi("pv", F, [1, 2, 2, 8])],
+                 [vi("y", F, [1, 4, 3, 8]), vi("present_k", F, [1, 2, 5, 8]),
+                  vi("present_v", F, [1, 2, 5, 8])], opset=23)
+
+
+def losses_and_quant():
+    nodes = [
+        helper.make_node("SoftmaxCrossEntropyLoss", ["scores", "labels"], ["sce"],
+                         name="sce", ignore_index=2),
+        helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["q"], name="quant"),
+        helper.make_node("DequantizeLinear", ["q", "scale", "zp"], ["dq"], name="dequant"),
+        helper.make_node("Trilu", ["m"], ["tri"], name="trilu", upper=0),
+        helper.make_node("Range", ["r0", "r1", "r2"], ["range"], name="range"),
+        helper.make_node("Reshape", ["x", "shape"], ["rs"], name="runtime_reshape"),
+        helper.make_node("Expand", ["col", "shape"], ["ex"], name="runtime_expand"),
+    ]
+    inits = [const("scale", 0.5, np.float32), const("zp", 10, np.uint8)]
+    return model(nodes,
+                 [vi("scores", F, [3, 5]), vi("labels", I64, [3]), vi("x", F, [2, 3]),
+                  vi("m", F, [3, 3]), vi("r0", F, []), vi("r1", F, []), vi("r2", F, []),
+                  vi("shape", I64, [2]), vi("col", F, [3, 1])],
+                 [vi("sce", F, []), vi("q", TensorProto.UINT8, [2, 3]), vi("dq", F, [2, 3]),
+                  vi("tri", F, [3, 3]), vi("range", F, [None]), vi("rs", F, [None, None]),
+                  vi("ex", F, [None, None])], inits, opset=23)
 
 
 def main():

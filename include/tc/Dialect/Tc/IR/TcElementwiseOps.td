@@ -30,7 +30,9 @@ class Tc_UnaryOp<string mnemonic, Type type, string what,
 }
 
 // Numeric ops on floats and integers.
-def Tc_AbsOp : Tc_UnaryOp<"abs", Tc_Tensor, "absolute value">;
+def Tc_AbsOp : Tc_UnaryOp<"abs", Tc_Tensor, "absolute value"> {
+  let hasFolder = 1;
+}
 def Tc_NegOp : Tc_UnaryOp<"neg", Tc_Tensor, "negation"> {
   let hasFolder = 1;
 }

@@ -87,6 +87,21 @@ def Tc_GatherOp : Tc_Op<"gather", [Tc_InferResultType,
   let hasFolder = 1;
 }
 
+def Tc_GatherElementsOp : Tc_Op<"gather_elements", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "take single elements at indices along one axis";
+  let description = Tc_Doc<[{
+    ONNX `GatherElements`: `indices` has the input's rank and the result has
+    the shape of `indices`; along `axis` the index comes from `indices`, in
+    every other dimension it is the position itself (indices' sizes there
+    must not exceed the input's). Negative indices count from the end.
+  }], "%r = tc.gather_elements %x, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 def Tc_BroadcastOp : Tc_Op<"broadcast", [
     AllElementTypesMatch<["input", "result"]>]> {
   let summary = "broadcast to a larger shape";

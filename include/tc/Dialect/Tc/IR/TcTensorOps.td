@@ -19,6 +19,29 @@ def Tc_ConstantOp : Tc_Op<"constant", [ConstantLike, Tc_InferResultType]> {
   let hasFolder = 1;
 }
 
+def Tc_RangeOp : Tc_Op<"range", [Tc_InferResultType,
+    AllTypesMatch<["start", "limit", "delta"]>]> {
+  let summary = "evenly spaced values in [start, limit)";
+  let description = Tc_Doc<[{
+    ONNX `Range`: `start, start + delta, ...` while below `limit` (above it
+    for a negative `delta`); the length is
+    `max(ceil((limit - start) / delta), 0)`, dynamic unless the operands
+    are constants.
+  }], "%r = tc.range %start, %limit, %delta : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>">.doc;
+  let arguments = (ins Tc_ScalarTensor:$start, Tc_ScalarTensor:$limit,
+                       Tc_ScalarTensor:$delta);
+  let results = (outs TensorRankOf<[Tc_Element], [1]>:$result);
+  let assemblyFormat = "$start `,` $limit `,` $delta attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The number of elements for constant operands, or std::nullopt.
+    static std::optional<int64_t> getStaticLength(::mlir::Attribute start,
+                                                  ::mlir::Attribute limit,
+                                                  ::mlir::Attribute delta);
+  }];
+}
+
 def Tc_CastOp : Tc_Op<"cast", [SameOperandsAndResultShape]> {
   let summary = "convert element type";
   let description = Tc_Doc<[{

@@ -1,0 +1,200 @@
+//===- AttentionHandlers.cpp - ONNX Attention (opset 23) to tc ------------===//
+//
+// softmax(Q K^T * scale + bias) V with the spec's options: 3-D inputs split
+// into heads, boolean or additive masks, causal masking after a KV cache,
+// grouped-query attention (K/V heads repeated), softcap, and the optional
+// present_key/present_value/qk outputs. Composed from tc ops; the fusion
+// pass recognizes the matmul-softmax-matmul pattern as one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandlerUtils.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+Value transposeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> perm) {
+  return v ? ctx.build<TransposeOp>(
+                 {v}, {ctx.namedAttr("permutation", ctx.i64Array(perm))})
+           : nullptr;
+}
+
+/// [B, S, heads * H] -> [B, heads, S, H].
+Value splitHeads(NodeContext &ctx, Value v, int64_t heads) {
+  auto t = NodeContext::typeOf(v);
+  int64_t hidden = t.getDimSize(2);
+  if (heads <= 0 || hidden % heads != 0) {
+    (void)ctx.invalid(llvm::formatv("hidden size {0} does not split into {1} "
+                                    "heads",
+                                    hidden, heads));
+    return nullptr;
+  }
+  Value r = reshapeTo(ctx, v, {t.getDimSize(0), t.getDimSize(1), heads, hidden / heads});
+  return transposeTo(ctx, r, {0, 2, 1, 3});
+}
+
+/// [B, kvHeads, T, H] -> [B, kvHeads * reps, T, H], each head repeated
+/// `reps` times in place (numpy.repeat along axis 1).
+Value repeatHeads(NodeContext &ctx, Value v, int64_t reps) {
+  if (reps == 1)
+    return v;
+  auto t = NodeContext::typeOf(v);
+  int64_t b = t.getDimSize(0), h = t.getDimSize(1), s = t.getDimSize(2),
+          d = t.getDimSize(3);
+  Value r = reshapeTo(ctx, v, {b, h, 1, s, d});
+  r = r ? ctx.build<BroadcastOp>(
+              {r}, {}, RankedTensorType::get({b, h, reps, s, d}, t.getElementType()))
+        : nullptr;
+  return r ? reshapeTo(ctx, r, {b, h * reps, s, d}) : nullptr;
+}
+
+LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> qIn = ctx.requireInput(0), kIn = ctx.requireInput(1),
+                   vIn = ctx.requireInput(2);
+  if (failed(qIn) || failed(kIn) || failed(vIn))
+    return failure();
+  if (ctx.input(6))
+    return ctx.unsupported("nonpad_kv_seqlen");
+  Value q = *qIn, k = *kIn, v = *vIn;
+  for (Value x : {q, k, v})
+    if (!NodeContext::typeOf(x).hasStaticShape())
+      return ctx.unsupported("dynamically shaped attention");
+  auto qt = NodeContext::typeOf(q);
+  Type element = qt.getElementType();
+  auto floatType = dyn_cast<FloatType>(element);
+  if (!floatType)
+    return ctx.invalid("Q must be floating-point");
+  bool threeD = qt.getRank() == 3;
+  if (threeD) {
+    int64_t qHeads = ctx.getInt("q_num_heads", 0);
+    int64_t kvHeads = ctx.getInt("kv_num_heads", 0);
+    q = splitHeads(ctx, q, qHeads);
+    k = splitHeads(ctx, k, kvHeads);
+    v = splitHeads(ctx, v, kvHeads);
+    if (!q || !k || !v)
+      return failure();
+  } else if (qt.getRank() != 4) {
+    return ctx.invalid("Q, K and V must be 3-D or 4-D");
+  }
+  auto q4 = NodeContext::typeOf(q);
+  int64_t qHeads = q4.getDimSize(1), qSeq = q4.getDimSize(2),
+          headSize = q4.getDimSize(3);
+
+  // The KV cache goes in front of the new keys and values.
+  int64_t past = 0;
+  auto cat = [&](Value a, Value b) {
+    return ctx.build<ConcatOp>(
+        {a, b}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(2))});
+  };
+  if (Value pastKey = ctx.input(4)) {
+    past = NodeContext::typeOf(pastKey).getDimSize(2);
+    k = cat(pastKey, k);
+  }
+  if (Value pastValue = ctx.input(5))
+    v = cat(pastValue, v);
+  if (!k || !v)
+    return failure();
+  Value presentKey = k, presentValue = v;
+  int64_t kvHeads = NodeContext::typeOf(k).getDimSize(1);
+  int64_t total = NodeContext::typeOf(k).getDimSize(2);
+  if (kvHeads <= 0 || qHeads % kvHeads != 0)
+    return ctx.invalid("q heads are not a multiple of kv heads");
+
+  // Additive bias: the mask (boolean: false -> -inf) plus the causal part.
+  APFloat negInf = APFloat::getInf(floatType.getFloatSemantics(), true);
+  Value bias;
+  if (Value mask = ctx.input(3)) {
+    auto mt = NodeContext::typeOf(mask);
+    int64_t maskLen = mt.getDimSize(mt.getRank() - 1);
+    if (ShapedType::isDynamic(maskLen))
+      return ctx.unsupported("a mask of dynamic length");
+    bool isBool = mt.getElementType().isInteger(1);
+    if (maskLen < total) {
+      // Positions past the mask are masked out.
+      SmallVector<int64_t> pads(2 * mt.getRank(), 0);
+      pads.back() = total - maskLen;
+      Value fill = isBool ? ctx.constant(DenseElementsAttr::get(
+                                RankedTensorType::get({}, mt.getElementType()), false))
+                          : ctx.constant(DenseElementsAttr::get(
+                                RankedTensorType::get({}, element), negInf));
+      mask = ctx.build<PadOp>({mask, fill},
+                              {ctx.namedAttr("padding", ctx.i64Array(pads))});
+    }
+    if (mask && isBool)
+      mask = ctx.build<SelectOp>(
+          {mask, ctx.scalar(element, 0),
+           ctx.constant(DenseElementsAttr::get(RankedTensorType::get({}, element),
+                                               negInf))});
+    bias = mask;
+    if (!bias)
+      return failure();
+  }
+  if (ctx.getInt("is_causal", 0)) {
+    // Query i sees keys up to past + i.
+    SmallVector<APFloat> causal;
+    APFloat zero = APFloat::getZero(floatType.getFloatSemantics());
+    for (int64_t i = 0; i < qSeq; ++i)
+      for (int64_t j = 0; j < total; ++j)
+        causal.push_back(j > past + i ? negInf : zero);
+    Value c = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({qSeq, total}, element), causal));
+    bias = bias ? ctx.build<AddOp>({bias, c}) : c;
+    if (!bias)
+      return failure();
+  }
+
+  k = repeatHeads(ctx, k, qHeads / kvHeads);
+  v = repeatHeads(ctx, v, qHeads / kvHeads);
+  float scale = ctx.hasAttr("scale") ? ctx.getFloat("scale", 1.0f)
+                                     : 1.0f / std::sqrt(static_cast<float>(headSize));
+  Value scaled = ctx.build<MulOp>({q, ctx.scalar(element, scale)});
+  Value kT = transposeTo(ctx, k, {0, 1, 3, 2});
+  Value qk = scaled && kT ? ctx.build<BatchMatmulOp>({scaled, kT}) : nullptr;
+  if (!qk)
+    return failure();
+  int64_t mode = ctx.getInt("qk_matmul_output_mode", 0);
+  Value qkOut = qk;
+  Value logits = bias ? ctx.build<AddOp>({qk, bias}, {}, {qk.getType()}) : qk;
+  if (mode == 1)
+    qkOut = logits;
+  float softcap = ctx.getFloat("softcap", 0.0f);
+  if (logits && softcap > 0) {
+    Value c = ctx.scalar(element, softcap);
+    Value t = ctx.build<DivOp>({logits, c});
+    t = t ? ctx.build<TanhOp>({t}) : nullptr;
+    logits = t ? ctx.build<MulOp>({t, c}) : nullptr;
+    if (mode == 2)
+      qkOut = logits;
+  }
+  if (ctx.hasAttr("softmax_precision") &&
+      ctx.getInt("softmax_precision", 1) != ::onnx::TensorProto::FLOAT &&
+      !element.isF32())
+    return ctx.unsupported("softmax_precision other than the input's");
+  Value probs = logits ? ctx.build<SoftmaxOp>(
+                             {logits}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(3))})
+                       : nullptr;
+  if (mode == 3)
+    qkOut = probs;
+  Value y = probs && v ? ctx.build<BatchMatmulOp>({probs, v}) : nullptr;
+  if (y && threeD) {
+    auto yt = NodeContext::typeOf(y);
+    y = transposeTo(ctx, y, {0, 2, 1, 3});
+    y = y ? reshapeTo(ctx, y, {yt.getDimSize(0), yt.getDimSize(2),
+                               yt.getDimSize(1) * yt.getDimSize(3)})
+          : nullptr;
+  }
+  if (!y || !qkOut)
+    return failure();
+  results.append({y, presentKey, presentValue, qkOut});
+  return success();
+}
+} // namespace
+
+void mlir::tc::onnx::registerAttentionHandlers(OpRegistry &r) {
+  r.add("Attention", 23, attention);
+}
