@@ -65,6 +65,16 @@ Type mlir::tc::onnx::convertElementType(MLIRContext *ctx, int32_t dataType,
     return Float8E5M2FNUZType::get(ctx);
   case 24:
     return Float8E8M0FNUType::get(ctx);
+  case 21:
+    return uint(4);
+  case 22:
+    return IntegerType::get(ctx, 4);
+  case 23:
+    return Float4E2M1FNType::get(ctx);
+  case 25:
+    return uint(2);
+  case 26:
+    return IntegerType::get(ctx, 2);
   default:
     why = "element type " + dataTypeName(dataType) + " is not supported";
     return nullptr;
@@ -103,12 +113,23 @@ std::string mlir::tc::onnx::dataTypeName(int32_t dataType) {
 }
 
 namespace {
-/// Bytes one element takes in tc's blob layout (i1 takes a byte, as in
-/// ONNX's raw_data).
+/// Bytes one element takes in tc's blob layout: sub-byte types (i1, 4- and
+/// 2-bit types) take a byte each, as MLIR's dense storage does.
 size_t elementBytes(Type type) {
-  if (type.isInteger(1))
-    return 1;
-  return type.getIntOrFloatBitWidth() / 8;
+  return std::max<size_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// ONNX packs 4-bit types two to a byte and 2-bit types four to a byte,
+/// low bits first; tc stores one element per byte.
+std::string unpackSubByte(const std::string &packed, unsigned bits,
+                          int64_t count) {
+  std::string out(count, '\0');
+  unsigned perByte = 8 / bits, mask = (1u << bits) - 1;
+  for (int64_t i = 0; i < count; ++i)
+    out[i] = static_cast<char>(
+        (static_cast<unsigned char>(packed[i / perByte]) >> (bits * (i % perByte))) &
+        mask);
+  return out;
 }
 
 /// Serializes ONNX's typed repeated fields into little-endian bytes of the
@@ -236,7 +257,11 @@ ElementsAttr TensorImporter::import(TensorProto &tensor, std::string &error,
   }
   auto type = RankedTensorType::get(shape, element);
   size_t width = elementBytes(element);
-  size_t expected = static_cast<size_t>(count) * width;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  bool packed = bits == 4 || bits == 2;
+  size_t perByte = packed ? 8 / bits : 1;
+  size_t expected = packed ? (static_cast<size_t>(count) + perByte - 1) / perByte
+                           : static_cast<size_t>(count) * width;
 
   // Collect the bytes; `owned` keeps a heap string the blob can adopt.
   std::unique_ptr<std::string> owned;
@@ -276,6 +301,8 @@ ElementsAttr TensorImporter::import(TensorProto &tensor, std::string &error,
     return nullptr;
   }
 
+  if (packed)
+    *owned = unpackSubByte(*owned, bits, count);
   ArrayRef<char> data(owned->data(), owned->size());
   if (count <= inlineElementLimit) {
     if (element.isInteger(1)) {

@@ -4,6 +4,8 @@
 // RUN: %pyonnx %models external_data %t.dir/model.onnx
 // RUN: tc-translate --import-onnx %t.dir/model.onnx | FileCheck %s
 // RUN: cd %t.dir && tc-translate --import-onnx model.onnx | FileCheck %s
+// RUN: %pyonnx %models subbyte %t.sub
+// RUN: tc-translate --import-onnx %t.sub | FileCheck %s --check-prefix=SUB
 
 // Weights are dense_resource blobs; tiny constants (scalars, shape vectors)
 // stay inline so that folding sees them; unused initializers are dropped.
@@ -16,3 +18,7 @@
 // CHECK: dialect_resources
 // CHECK-NEXT: builtin:
 // CHECK-NEXT: big: "0x04000000000000000000803F00000040
+
+// 4- and 2-bit tensors are unpacked, one element per byte, signed or not.
+// SUB-DAG: tc.constant dense<[-8, -1, 0, 3, 7]> : tensor<5xi4>
+// SUB-DAG: tc.constant dense<[0, 1, 2, 3, 3, 1]> : tensor<6xui2>

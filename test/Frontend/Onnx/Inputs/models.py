@@ -280,7 +280,7 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
-            "attention", "losses_and_quant"]
+            "attention", "losses_and_quant", "subbyte"]
 
 
 def legacy_broadcast():
@@ -358,6 +358,15 @@ def losses_and_quant():
                  [vi("sce", F, []), vi("q", TensorProto.UINT8, [2, 3]), vi("dq", F, [2, 3]),
                   vi("tri", F, [3, 3]), vi("range", F, [None]), vi("rs", F, [None, None]),
                   vi("ex", F, [None, None])], inits, opset=23)
+
+
+def subbyte():
+    """INT4 and UINT2 initializers: ONNX packs them, low bits first."""
+    i4 = helper.make_tensor("w4", TensorProto.INT4, [5], vals=[-8, -1, 0, 3, 7])
+    u2 = helper.make_tensor("w2", TensorProto.UINT2, [6], vals=[0, 1, 2, 3, 3, 1])
+    nodes = [helper.make_node("Cast", ["w4"], ["f4"], name="c4", to=F),
+             helper.make_node("Cast", ["w2"], ["f2"], name="c2", to=F)]
+    return model(nodes, [], [vi("f4", F, [5]), vi("f2", F, [6])], [i4, u2], opset=25)
 
 
 def main():
