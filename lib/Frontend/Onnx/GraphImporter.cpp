@@ -53,6 +53,7 @@ const OpRegistry &OpRegistry::get() {
     registerLossHandlers(r);
     registerAttentionHandlers(r);
     registerQuantizationHandlers(r);
+    registerResizeHandlers(r);
     return r;
   }();
   return registry;

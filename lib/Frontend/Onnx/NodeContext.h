@@ -136,6 +136,7 @@ void registerLayoutHandlers(OpRegistry &registry);
 void registerLossHandlers(OpRegistry &registry);
 void registerAttentionHandlers(OpRegistry &registry);
 void registerQuantizationHandlers(OpRegistry &registry);
+void registerResizeHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

@@ -232,6 +232,30 @@ func.func @conv_input_filter_types(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf
 
 // -----
 
+func.func @conv_transpose_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'tc.conv_transpose' op filter dimension 0 is 4 but the input has 3 channels}}
+  %0 = tc.conv_transpose %x, %w : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x10x10xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_output_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'tc.conv_transpose' op expects 2 output_padding values, got 1}}
+  %0 = tc.conv_transpose %x, %w {output_padding = array<i64: 1>} : (tensor<1x3x8x8xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x10x10xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_size(%x: tensor<1x3x1x1xf32>, %w: tensor<3x2x1x1xf32>) {
+  // expected-error @+1 {{'tc.conv_transpose' op spatial dimension 0 would have size -1}}
+  %0 = tc.conv_transpose %x, %w {padding = array<i64: 1, 0, 1, 0>} : (tensor<1x3x1x1xf32>, tensor<3x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
@@ -571,6 +595,46 @@ func.func @pad_value_mode(%x: tensor<4x8xf32>, %v: tensor<f32>) {
 func.func @pad_reflect(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{'tc.pad' op reflect padding of dimension 0 must be smaller than its size 4}}
   %0 = tc.pad %x mode(reflect) {padding = array<i64: 4, 0, 0, 0>} : (tensor<4x8xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_rank(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tc.resize' op result rank 1 differs from the input rank 2}}
+  %0 = tc.resize %x {scales = array<f32: 1.0, 1.0>} : (tensor<4x8xf32>) -> tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scales(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tc.resize' op expects 2 scales, got 1}}
+  %0 = tc.resize %x {scales = array<f32: 2.0>} : (tensor<4x8xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_positive(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tc.resize' op scales must be positive}}
+  %0 = tc.resize %x {scales = array<f32: 0.0, 1.0>} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_mode(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tc.resize' op unknown mode 'bilinear'}}
+  %0 = tc.resize %x {scales = array<f32: 1.0, 1.0>, mode = "bilinear"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_roi(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tc.resize' op tf_crop_and_resize needs a roi of 4 values}}
+  %0 = tc.resize %x {scales = array<f32: 1.0, 1.0>, coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
 

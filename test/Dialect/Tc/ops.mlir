@@ -163,6 +163,16 @@ func.func @convs(%x: tensor<1x3x224x224xf32>, %w: tensor<32x3x3x3xf32>, %b: tens
   return
 }
 
+// CHECK-LABEL: func @conv_transpose
+func.func @conv_transpose(%x: tensor<1x16x8x8xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<8xf32>) {
+  // CHECK: tc.conv_transpose %{{.*}}, %{{.*}}, %{{.*}} {output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+  // CHECK-SAME: -> tensor<1x8x16x16xf32>
+  %0 = tc.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>,
+                                     output_padding = array<i64: 1, 1>}
+      : (tensor<1x16x8x8xf32>, tensor<16x8x3x3xf32>, tensor<8xf32>) -> tensor<1x8x16x16xf32>
+  return
+}
+
 // CHECK-LABEL: func @pooling
 func.func @pooling(%x: tensor<1x64x112x112xf32>, %y: tensor<1x8x5x5xf32>) {
   // CHECK: tc.max_pool {{.*}} -> tensor<1x64x56x56xf32>
@@ -252,6 +262,17 @@ func.func @gather_elements_range(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>, %a: t
   %1 = tc.range %a, %a, %a : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
   // CHECK: tc.range {{.*}} -> tensor<7xf32>
   %2 = tc.range %b, %b, %b : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<7xf32>
+  return
+}
+
+// CHECK-LABEL: func @resize
+func.func @resize(%x: tensor<1x3x16x16xf32>) {
+  // CHECK: tc.resize %{{.*}} {mode = "linear", scales = array<f32: 1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00>} : (tensor<1x3x16x16xf32>) -> tensor<1x3x32x32xf32>
+  %0 = tc.resize %x {scales = array<f32: 1.0, 1.0, 2.0, 2.0>, mode = "linear"} : (tensor<1x3x16x16xf32>) -> tensor<1x3x32x32xf32>
+  // CHECK: tc.resize {{.*}}coordinate_transformation_mode = "tf_crop_and_resize"{{.*}}roi = array<f32
+  %1 = tc.resize %x {scales = array<f32: 1.0, 1.0, 0.5, 0.5>, coordinate_transformation_mode = "tf_crop_and_resize",
+                     roi = array<f32: 0.0, 0.0, 0.2, 0.2, 1.0, 1.0, 0.8, 0.8>, extrapolation_value = 1.0 : f32}
+      : (tensor<1x3x16x16xf32>) -> tensor<1x3x8x8xf32>
   return
 }
 

@@ -131,3 +131,70 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }
+
+LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType filter = getRankedType(adaptor.getFilter());
+  int64_t rank = input.getRank();
+  if (rank < 3)
+    return emitInferError(loc, name, "expects input of rank >= 3 ([N, C, "
+                          "spatial...]), got rank ", rank);
+  if (filter.getRank() != rank)
+    return emitInferError(loc, name, "expects filter of rank ", rank,
+                          " like the input, got rank ", filter.getRank());
+  int64_t spatial = rank - 2;
+  FailureOr<WindowParams> window =
+      readWindowParams(loc, name, spatial, adaptor.getStrides(),
+                       adaptor.getDilations(), adaptor.getPadding());
+  if (failed(window))
+    return failure();
+  SmallVector<int64_t> outputPadding(spatial, 0);
+  if (auto attr = adaptor.getOutputPadding()) {
+    if (static_cast<int64_t>(attr->size()) != spatial)
+      return emitInferError(loc, name, "expects ", spatial,
+                            " output_padding values, got ", attr->size());
+    outputPadding.assign(attr->begin(), attr->end());
+  }
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return emitInferError(loc, name, "groups must be >= 1, got ", groups);
+  int64_t channels = input.getDimSize(1);
+  if (!areCompatibleSizes(channels, filter.getDimSize(0)))
+    return emitInferError(loc, name, "filter dimension 0 is ",
+                          filter.getDimSize(0), " but the input has ",
+                          channels, " channels");
+  if (!ShapedType::isDynamic(channels) && channels % groups != 0)
+    return emitInferError(loc, name, "input channels (", channels,
+                          ") are not divisible by groups (", groups, ")");
+  int64_t filters = ShapedType::isDynamic(filter.getDimSize(1))
+                        ? ShapedType::kDynamic
+                        : filter.getDimSize(1) * groups;
+  if (Value bias = adaptor.getBias()) {
+    RankedTensorType biasType = getRankedType(bias);
+    if (biasType.getRank() != 1 ||
+        !areCompatibleSizes(biasType.getDimSize(0), filters))
+      return emitInferError(loc, name, "expects bias of shape [", filters,
+                            "], got [", formatShape(biasType.getShape()), "]");
+  }
+  SmallVector<int64_t> shape = {input.getDimSize(0), filters};
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t in = input.getDimSize(2 + i), k = filter.getDimSize(2 + i);
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    int64_t out = window->strides[i] * (in - 1) + outputPadding[i] +
+                  window->dilations[i] * (k - 1) + 1 - window->padding[i] -
+                  window->padding[spatial + i];
+    if (out < 1)
+      return emitInferError(loc, name, "spatial dimension ", i,
+                            " would have size ", out);
+    shape.push_back(out);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}

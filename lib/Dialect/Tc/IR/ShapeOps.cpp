@@ -482,6 +482,42 @@ OpFoldResult PadOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// ResizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ResizeOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (getType().getRank() != rank)
+    return emitOpError() << "result rank " << getType().getRank()
+                         << " differs from the input rank " << rank;
+  if (static_cast<int64_t>(getScales().size()) != rank)
+    return emitOpError() << "expects " << rank << " scales, got "
+                         << getScales().size();
+  if (llvm::any_of(getScales(), [](float s) { return !(s > 0); }))
+    return emitOpError("scales must be positive");
+  auto oneOf = [&](StringRef what, StringRef value,
+                   ArrayRef<StringRef> allowed) -> LogicalResult {
+    if (llvm::is_contained(allowed, value))
+      return success();
+    return emitOpError() << "unknown " << what << " '" << value << "'";
+  };
+  if (failed(oneOf("mode", getMode(), {"nearest", "linear", "cubic"})) ||
+      failed(oneOf("coordinate_transformation_mode",
+                   getCoordinateTransformationMode(),
+                   {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                    "align_corners", "asymmetric", "tf_crop_and_resize"})) ||
+      failed(oneOf("nearest_mode", getNearestMode(),
+                   {"round_prefer_floor", "round_prefer_ceil", "floor",
+                    "ceil"})))
+    return failure();
+  bool crop = getCoordinateTransformationMode() == "tf_crop_and_resize";
+  if (crop && (!getRoi() || static_cast<int64_t>(getRoi()->size()) != 2 * rank))
+    return emitOpError() << "tf_crop_and_resize needs a roi of " << 2 * rank
+                         << " values";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ShapeOfOp
 //===----------------------------------------------------------------------===//
 

@@ -188,7 +188,76 @@ LogicalResult conv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 }
 } // namespace
 
+namespace {
+LogicalResult convTranspose(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), w = ctx.requireInput(1);
+  if (failed(x) || failed(w))
+    return failure();
+  auto xt = NodeContext::typeOf(*x), wt = NodeContext::typeOf(*w);
+  int64_t spatial = wt.getRank() - 2;
+  if (spatial < 1 || xt.getRank() != wt.getRank())
+    return ctx.invalid("X and W must have the same rank >= 3");
+  SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+  if (auto attrKernel = ctx.getInts("kernel_shape"))
+    kernel = *attrKernel;
+  auto orOnes = [&](llvm::StringRef name, int64_t fill) {
+    return ctx.getInts(name).value_or(SmallVector<int64_t>(spatial, fill));
+  };
+  SmallVector<int64_t> strides = orOnes("strides", 1),
+                       dilations = orOnes("dilations", 1),
+                       outputPadding = orOnes("output_padding", 0);
+  if (static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(dilations.size()) != spatial ||
+      static_cast<int64_t>(outputPadding.size()) != spatial ||
+      static_cast<int64_t>(kernel.size()) != spatial)
+    return ctx.invalid("strides, dilations, output_padding and kernel_shape "
+                       "need one value per spatial dimension");
+  std::string autoPad = ctx.getString("auto_pad", "NOTSET");
+  std::optional<SmallVector<int64_t>> outputShape = ctx.getInts("output_shape");
+  SmallVector<int64_t> pads =
+      ctx.getInts("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return ctx.invalid("pads needs two values per spatial dimension");
+  if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" || outputShape) {
+    // Pads follow from the requested output size (input * stride for SAME).
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t in = xt.getDimSize(2 + i);
+      if (ShapedType::isDynamic(in))
+        return ctx.unsupported("output_shape/auto_pad with a dynamic size");
+      int64_t want = outputShape ? (*outputShape)[outputShape->size() - spatial + i]
+                                 : in * strides[i];
+      int64_t total = strides[i] * (in - 1) + outputPadding[i] +
+                      (kernel[i] - 1) * dilations[i] + 1 - want;
+      if (total < 0) {
+        // A larger output than the kernel reaches: extra output padding.
+        outputPadding[i] -= total;
+        total = 0;
+      }
+      bool upper = autoPad != "SAME_LOWER";
+      pads[i] = upper ? total / 2 : total - total / 2;
+      pads[spatial + i] = upper ? total - total / 2 : total / 2;
+    }
+  } else if (autoPad == "VALID") {
+    pads.assign(2 * spatial, 0);
+  } else if (autoPad != "NOTSET") {
+    return ctx.unsupported("auto_pad='" + autoPad + "'");
+  }
+  SmallVector<Value> operands = {*x, *w};
+  if (Value bias = ctx.input(2))
+    operands.push_back(bias);
+  results.push_back(ctx.build<ConvTransposeOp>(
+      operands,
+      {ctx.namedAttr("strides", ctx.i64Array(strides)),
+       ctx.namedAttr("padding", ctx.i64Array(pads)),
+       ctx.namedAttr("dilations", ctx.i64Array(dilations)),
+       ctx.namedAttr("output_padding", ctx.i64Array(outputPadding)),
+       ctx.namedAttr("groups", ctx.builder.getI64IntegerAttr(ctx.getInt("group", 1)))}));
+  return success(results.back() != nullptr);
+}
+} // namespace
+
 void mlir::tc::onnx::registerContractionHandlers(OpRegistry &r) {
+  r.add("ConvTranspose", 1, convTranspose);
   r.add("MatMul", 1, matmul);
   r.add("Gemm", 1, gemm);
   r.add("Conv", 1, conv);

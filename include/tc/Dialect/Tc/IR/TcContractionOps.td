@@ -69,4 +69,29 @@ def Tc_ConvOp : Tc_Op<"conv", [Tc_InferResultType,
   }];
 }
 
+def Tc_ConvTransposeOp : Tc_Op<"conv_transpose", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "filter"]>]> {
+  let summary = "N-D grouped transposed convolution (deconvolution)";
+  let description = Tc_Doc<[{
+    The gradient of `tc.conv` with respect to its input, used for upsampling.
+    `input` is `[N, C, D1..DS]`, `filter` is `[C, F / groups, K1..KS]` and
+    the optional `bias` is `[F]`. `strides`, `dilations` and
+    `output_padding` have S entries, `padding` 2*S (begin pads, then end
+    pads). Each output size is
+    `stride * (D - 1) + output_padding + dilation * (K - 1) + 1 - pad_begin - pad_end`.
+  }], [{%r = tc.conv_transpose %x, %w {strides = array<i64: 2, 2>,
+       padding = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>}
+     : (tensor<1x16x8x8xf32>, tensor<16x8x3x3xf32>) -> tensor<1x8x16x16xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_Tensor:$filter,
+                       Optional<Tc_Tensor>:$bias,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCCONTRACTIONOPS_TD

@@ -141,6 +141,33 @@ def Tc_PadOp : Tc_Op<"pad", [Tc_InferResultType,
   let hasFolder = 1;
 }
 
+def Tc_ResizeOp : Tc_Op<"resize", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "resample a tensor by interpolation (ONNX Resize)";
+  let description = Tc_Doc<[{
+    Resamples every dimension `d` by `scales[d]` (1 keeps it); the result
+    type gives the output sizes. Output coordinate `x` maps to an input
+    coordinate by `coordinate_transformation_mode` (half_pixel,
+    half_pixel_symmetric, pytorch_half_pixel, align_corners, asymmetric,
+    tf_crop_and_resize with `roi`), then `mode` interpolates: nearest (rounded
+    by `nearest_mode`), linear or cubic (`cubic_coeff_a`,
+    `exclude_outside`), optionally with an antialiasing filter when
+    downsampling.
+  }], [{%r = tc.resize %x {scales = array<f32: 1.0, 1.0, 2.0, 2.0>, mode = "linear"}
+     : (tensor<1x3x16x16xf32>) -> tensor<1x3x32x32xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, DenseF32ArrayAttr:$scales,
+      DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
+      DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
+      DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
+      DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
+      UnitAttr:$exclude_outside,
+      DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value,
+      UnitAttr:$antialias,
+      OptionalAttr<DenseF32ArrayAttr>:$roi);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Tc_ShapeOfOp : Tc_Op<"shape_of", [Tc_InferResultType]> {
   let summary = "the shape of a tensor as a 1-D i64 tensor";
   let description = Tc_Doc<[{
