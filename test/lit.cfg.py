@@ -17,7 +17,7 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tc_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tc-opt", "tc-translate"], tool_dirs)
+llvm_config.add_tool_substitutions(["tc-opt", "tc-translate", "tc-compile"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tc_tools_dir, append_path=True)
 

@@ -45,6 +45,11 @@ cl::opt<Emit> emit("emit", cl::desc("what to produce"), cl::init(Emit::So),
                               clEnumValN(Emit::So, "so",
                                          "a shared library (model.so)")));
 cl::opt<bool> timing("timing", cl::desc("print how long each stage took"));
+cl::list<std::string> bind(
+    "bind",
+    cl::desc("replace graph input NAME by the TensorProto in FILE "
+             "(NAME=FILE): specializes shape parameters given as inputs"),
+    cl::value_desc("name=file.pb"));
 } // namespace
 
 int main(int argc, char **argv) {
@@ -56,8 +61,20 @@ int main(int argc, char **argv) {
   tc::registerTcDialects(registry);
   context.appendDialectRegistry(registry);
 
+  tc::onnx::ImportOptions options;
+  for (const std::string &entry : bind) {
+    auto [name, file] = llvm::StringRef(entry).split('=');
+    if (name.empty() || file.empty()) {
+      llvm::errs() << "tc-compile: error: --bind expects NAME=FILE, got '"
+                   << entry << "'\n";
+      return 1;
+    }
+    options.boundInputs[name.str()] = file.str();
+  }
+
   auto start = std::chrono::steady_clock::now();
-  tc::onnx::ImportResult result = tc::onnx::importOnnxFile(context, inputPath);
+  tc::onnx::ImportResult result =
+      tc::onnx::importOnnxFile(context, inputPath, options);
   double importSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -6,6 +6,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "tc/Dialect/Tc/IR/ShapeUtils.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -398,6 +400,55 @@ void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {
   for (auto &init : *graph.mutable_initializer()) {
     initializerNames.insert(init.name());
     pendingInitializers[init.name()] = &init;
+  }
+
+  // Bound inputs become constants, like initializers.
+  for (const auto &[name, path] : options.boundInputs) {
+    const ::onnx::ValueInfoProto *info = nullptr;
+    for (const auto &input : graph.input())
+      if (input.name() == name)
+        info = &input;
+    if (!info || initializerNames.contains(name)) {
+      result.fatalError = llvm::formatv("cannot bind '{0}': the graph has no "
+                                        "input of that name",
+                                        name);
+      return;
+    }
+    auto tensor = std::make_unique<::onnx::TensorProto>();
+    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    if (!file || !tensor->ParseFromArray((*file)->getBufferStart(),
+                                         (*file)->getBufferSize())) {
+      result.fatalError = llvm::formatv("cannot bind '{0}': '{1}' is not a "
+                                        "readable TensorProto file",
+                                        name, path);
+      return;
+    }
+    tensor->set_name(name);
+    SmallVector<std::string> dims;
+    FailureOr<Type> declared = convertValueType(*info, dims);
+    if (failed(declared))
+      return;
+    std::string error, unsupported;
+    ElementsAttr attr = tensors.import(*tensor, error, unsupported);
+    if (!attr) {
+      result.fatalError = "cannot bind '" + name + "': " +
+                          (error.empty() ? unsupported : error);
+      return;
+    }
+    auto want = cast<RankedTensorType>(*declared);
+    auto got = cast<RankedTensorType>(attr.getType());
+    if (want.getElementType() != got.getElementType() ||
+        !tc::areCompatibleReturnTypes({want}, {got})) {
+      result.fatalError = llvm::formatv("cannot bind '{0}': the value has type "
+                                        "{1} but the input is declared as {2}",
+                                        name, got, want);
+      return;
+    }
+    initializerNames.insert(name);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    values[name] = tc::ConstantOp::create(
+        builder, NameLoc::get(StringAttr::get(context, name)), attr);
   }
 
   // Graph inputs that are not initializers become arguments.

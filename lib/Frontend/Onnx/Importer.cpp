@@ -136,15 +136,16 @@ ImportResult mlir::tc::onnx::importOnnxFile(MLIRContext &context,
   return importModel(context, model.get(), withDir, std::move(result));
 }
 
-void mlir::tc::onnx::registerOnnxImportTranslation() {
+void mlir::tc::onnx::registerOnnxImportTranslation(
+    std::function<ImportOptions()> getOptions) {
   TranslateToMLIRRegistration registration(
       "import-onnx", "import an ONNX model into the tc dialect",
-      [](llvm::SourceMgr &sourceMgr,
-         MLIRContext *context) -> OwningOpRef<Operation *> {
+      [getOptions](llvm::SourceMgr &sourceMgr,
+                   MLIRContext *context) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         llvm::StringRef path = buffer->getBufferIdentifier();
-        ImportOptions options;
+        ImportOptions options = getOptions();
         options.externalDataDir = llvm::sys::path::parent_path(path).str();
         if (options.externalDataDir.empty())
           options.externalDataDir = ".";

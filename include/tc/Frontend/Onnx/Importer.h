@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,11 @@ struct ImportOptions {
   int64_t inlineElementLimit = 16;
   /// Name of the function the graph becomes.
   std::string functionName = "main";
+  /// Graph inputs to specialize: name -> path of a TensorProto (.pb) whose
+  /// value replaces the input. Shape parameters (Reshape's shape, a
+  /// reduction's axes, Resize's scales, ...) given as graph inputs become
+  /// constants this way, so the shapes they decide are known when compiling.
+  std::map<std::string, std::string> boundInputs;
 };
 
 /// One piece of a model the importer does not support.
@@ -68,7 +75,9 @@ ImportResult importOnnxBytes(MLIRContext &context, llvm::StringRef bytes,
                              const ImportOptions &options = {});
 
 /// Registers `--import-onnx` with mlir-translate's registry (tc-translate).
-void registerOnnxImportTranslation();
+/// `getOptions` is called for each import, after the tool parsed its flags.
+void registerOnnxImportTranslation(
+    std::function<ImportOptions()> getOptions = [] { return ImportOptions(); });
 
 } // namespace mlir::tc::onnx
 

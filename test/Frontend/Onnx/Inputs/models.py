@@ -369,7 +369,23 @@ def subbyte():
     return model(nodes, [], [vi("f4", F, [5]), vi("f2", F, [6])], [i4, u2], opset=25)
 
 
+def bind_axes(out):
+    """ReduceSum whose axes are a graph input, plus a TensorProto for them."""
+    nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum", keepdims=1)]
+    m = model(nodes, [vi("x", F, [2, 3, 4]), vi("axes", I64, [1])], [vi("y", F, [2, 1, 4])],
+              opset=13)
+    with open(out, "wb") as f:
+        f.write(m.SerializeToString())
+    for name, value in (("axes", [1]), ("bad", [[1.0]])):
+        t = numpy_helper.from_array(np.array(value, np.int64 if name == "axes" else np.float32))
+        with open(out + "." + name + ".pb", "wb") as f:
+            f.write(t.SerializeToString())
+
+
 def main():
+    if sys.argv[1] == "bind_axes":
+        bind_axes(sys.argv[2])
+        return
     if sys.argv[1] == "--all":
         # Every model into one directory: the fuzzer's seed corpus.
         os.makedirs(sys.argv[2], exist_ok=True)
