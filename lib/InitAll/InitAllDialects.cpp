@@ -3,6 +3,8 @@
 #include "tc/InitAllDialects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -10,7 +12,9 @@
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 
 void mlir::tc::registerTcDialects(DialectRegistry &registry) {
-  registry.insert<tc::TcDialect, fusion::FusionDialect, func::FuncDialect>();
+  // scf and tensor carry the control flow the ONNX importer produces.
+  registry.insert<tc::TcDialect, fusion::FusionDialect, func::FuncDialect,
+                  scf::SCFDialect, tensor::TensorDialect>();
 }
 
 void mlir::tc::registerAllTcToolDialects(DialectRegistry &registry) {

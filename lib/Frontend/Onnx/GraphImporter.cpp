@@ -1,6 +1,7 @@
 //===- GraphImporter.cpp - one ONNX graph to one func.func ----------------===//
 
 #include "GraphImporter.h"
+#include "ModelLoader.h"
 
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
@@ -56,6 +57,7 @@ const OpRegistry &OpRegistry::get() {
     registerAttentionHandlers(r);
     registerQuantizationHandlers(r);
     registerResizeHandlers(r);
+    registerControlFlowHandlers(r);
     return r;
   }();
   return registry;
@@ -200,6 +202,12 @@ Value NodeContext::buildNamed(llvm::StringRef opName, ValueRange operands,
     }
   }
   return op->getResult(0);
+}
+
+FailureOr<SmallVector<Value>>
+NodeContext::importSubgraph(const ::onnx::GraphProto &graph, Block *block,
+                            ValueRange arguments) {
+  return importer.importSubgraph(graph, block, arguments);
 }
 
 LogicalResult NodeContext::unsupported(const llvm::Twine &reason) {
@@ -385,6 +393,62 @@ void GraphImporter::importNode(const ::onnx::NodeProto &node, int index) {
     }
     values[name] = v;
   }
+}
+
+FailureOr<SmallVector<Value>>
+GraphImporter::importSubgraph(const ::onnx::GraphProto &graph, Block *block,
+                              ValueRange arguments) {
+  if (graph.input_size() != static_cast<int>(arguments.size())) {
+    addIssue(*currentNode, llvm::formatv("a subgraph takes {0} inputs, "
+                                         "expected {1}",
+                                         graph.input_size(), arguments.size()));
+    return failure();
+  }
+  // Work on a sorted, checked copy: subgraphs obey the same rules.
+  ::onnx::GraphProto sorted = graph;
+  // Names from the enclosing scopes count as defined for the checks.
+  for (const auto &entry : values) {
+    auto *outer = sorted.add_input();
+    outer->set_name(entry.getKey().str());
+  }
+  std::string error;
+  if (!checkAndSortGraph(sorted, error)) {
+    addIssue(*currentNode, "invalid subgraph: " + error);
+    return failure();
+  }
+  const ::onnx::NodeProto *parentNode = currentNode;
+  std::string parentName = currentNodeName;
+  size_t issuesBefore = result.issues.size();
+  for (auto [input, arg] : llvm::zip(graph.input(), arguments))
+    values[input.name()] = arg;
+  for (auto &init : *sorted.mutable_initializer()) {
+    subgraphInitializers.push_back(
+        std::make_unique<::onnx::TensorProto>(std::move(init)));
+    pendingInitializers[subgraphInitializers.back()->name()] =
+        subgraphInitializers.back().get();
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  for (int i = 0; i < sorted.node_size(); ++i) {
+    importNode(sorted.node(i), i);
+    if (!result.fatalError.empty())
+      break;
+  }
+  currentNode = parentNode;
+  currentNodeName = parentName;
+  if (result.issues.size() != issuesBefore || !result.fatalError.empty())
+    return failure();
+  SmallVector<Value> outputs;
+  for (const auto &output : graph.output()) {
+    Value v = lookup(output.name());
+    if (!v) {
+      addIssue(*currentNode, "subgraph output '" + output.name() +
+                                 "' is not available");
+      return failure();
+    }
+    outputs.push_back(v);
+  }
+  return outputs;
 }
 
 void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {

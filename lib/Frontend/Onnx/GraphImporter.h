@@ -20,6 +20,11 @@ public:
   /// Builds `func` (already created, empty) from `graph`.
   void importGraph(::onnx::GraphProto &graph, func::FuncOp func);
 
+  /// See NodeContext::importSubgraph.
+  FailureOr<SmallVector<Value>> importSubgraph(const ::onnx::GraphProto &graph,
+                                               Block *block,
+                                               ValueRange arguments);
+
   /// Records an issue against the node being imported.
   void addIssue(const ::onnx::NodeProto &node, const llvm::Twine &reason);
 
@@ -54,6 +59,8 @@ private:
   llvm::StringSet<> poisoned;
   std::string lastDiagnostic;
   const ::onnx::NodeProto *currentNode = nullptr;
+  /// Initializers of subgraphs, kept alive while they may be looked up.
+  std::vector<std::unique_ptr<::onnx::TensorProto>> subgraphInitializers;
   std::string currentNodeName;
 };
 

@@ -8,6 +8,8 @@
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -54,7 +56,8 @@ void ImportResult::printErrors(llvm::raw_ostream &os,
 }
 
 void mlir::tc::onnx::loadImportDialects(MLIRContext &context) {
-  context.loadDialect<tc::TcDialect, func::FuncDialect>();
+  context.loadDialect<tc::TcDialect, func::FuncDialect, scf::SCFDialect,
+                      tensor::TensorDialect>();
 }
 
 namespace {
@@ -158,6 +161,7 @@ void mlir::tc::onnx::registerOnnxImportTranslation(
         return OwningOpRef<Operation *>(result.module.release());
       },
       [](DialectRegistry &registry) {
-        registry.insert<tc::TcDialect, func::FuncDialect>();
+        registry.insert<tc::TcDialect, func::FuncDialect, scf::SCFDialect,
+                        tensor::TensorDialect>();
       });
 }

@@ -85,6 +85,15 @@ public:
     return builder.getDenseI64ArrayAttr(values);
   }
 
+  //===--- Subgraphs (If, Loop, Scan) -------------------------------------===//
+
+  /// Imports `graph` at the end of `block`, binding the graph's inputs to
+  /// `arguments` (values of the enclosing scope stay visible). Returns the
+  /// graph's outputs; failure when something in it was reported.
+  FailureOr<SmallVector<Value>> importSubgraph(const ::onnx::GraphProto &graph,
+                                               Block *block,
+                                               ValueRange arguments);
+
   //===--- Problems -------------------------------------------------------===//
 
   /// Records that this node uses something tc does not support.
@@ -137,6 +146,7 @@ void registerLossHandlers(OpRegistry &registry);
 void registerAttentionHandlers(OpRegistry &registry);
 void registerQuantizationHandlers(OpRegistry &registry);
 void registerResizeHandlers(OpRegistry &registry);
+void registerControlFlowHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

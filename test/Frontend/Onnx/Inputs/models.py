@@ -280,7 +280,7 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
-            "attention", "losses_and_quant", "subbyte"]
+            "attention", "losses_and_quant", "subbyte", "if_else"]
 
 
 def legacy_broadcast():
@@ -367,6 +367,20 @@ def subbyte():
     nodes = [helper.make_node("Cast", ["w4"], ["f4"], name="c4", to=F),
              helper.make_node("Cast", ["w2"], ["f2"], name="c2", to=F)]
     return model(nodes, [], [vi("f4", F, [5]), vi("f2", F, [6])], [i4, u2], opset=25)
+
+
+def if_else():
+    """If with branches that read the outer x and return different shapes."""
+    then_g = helper.make_graph(
+        [helper.make_node("Add", ["x", "one"], ["t"], name="then_add")], "then", [],
+        [vi("t", F, [2, 3])], [const("one", 1.0, np.float32)])
+    else_g = helper.make_graph(
+        [helper.make_node("ReduceSum", ["x", "ax"], ["e"], name="else_sum", keepdims=1)],
+        "else", [], [vi("e", F, [1, 3])], [const("ax", [0])])
+    nodes = [helper.make_node("If", ["c"], ["y"], name="branch",
+                              then_branch=then_g, else_branch=else_g)]
+    return model(nodes, [vi("c", TensorProto.BOOL, []), vi("x", F, [2, 3])],
+                 [vi("y", F, [None, 3])], opset=13)
 
 
 def bind_axes(out):
