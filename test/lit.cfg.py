@@ -25,8 +25,12 @@ llvm_config.with_environment("PATH", config.tc_tools_dir, append_path=True)
 config.substitutions.append(("%pyonnx", config.python_executable))
 config.substitutions.append(("%models", os.path.join(config.tc_src_root, "test", "Frontend", "Onnx", "Inputs", "models.py")))
 
-# The real exported models live beside the repository when a machine has them.
-shared_models = os.path.join(os.path.dirname(config.tc_src_root), "shared", "models")
-if os.path.isdir(shared_models):
+# The real exported models live beside the repository on our machines
+# (TC_SHARED_MODELS overrides where to look).
+candidates = [os.environ.get("TC_SHARED_MODELS", ""),
+              os.path.join(os.path.dirname(config.tc_src_root), "shared", "models"),
+              "/work/shared/models"]
+shared_models = next((c for c in candidates if c and os.path.isdir(c)), None)
+if shared_models:
     config.available_features.add("shared-models")
     config.substitutions.append(("%shared_models", shared_models))

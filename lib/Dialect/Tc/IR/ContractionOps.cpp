@@ -59,11 +59,12 @@ LogicalResult BatchMatmulOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
-  StringRef name = getOperationName();
+namespace {
+/// The checks conv and conv_transpose share: [N, C, spatial...] operands of
+/// one rank and well-formed window attributes.
+template <typename Adaptor>
+FailureOr<WindowParams> checkConvOperands(std::optional<Location> loc,
+                                          StringRef name, Adaptor adaptor) {
   RankedTensorType input = getRankedType(adaptor.getInput());
   RankedTensorType filter = getRankedType(adaptor.getFilter());
   int64_t rank = input.getRank();
@@ -73,12 +74,22 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   if (filter.getRank() != rank)
     return emitInferError(loc, name, "expects filter of rank ", rank,
                           " like the input, got rank ", filter.getRank());
-  int64_t spatial = rank - 2;
-  FailureOr<WindowParams> window =
-      readWindowParams(loc, name, spatial, adaptor.getStrides(),
-                       adaptor.getDilations(), adaptor.getPadding());
+  return readWindowParams(loc, name, rank - 2, adaptor.getStrides(),
+                          adaptor.getDilations(), adaptor.getPadding());
+}
+} // namespace
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType filter = getRankedType(adaptor.getFilter());
+  FailureOr<WindowParams> window = checkConvOperands(loc, name, adaptor);
   if (failed(window))
     return failure();
+  int64_t spatial = input.getRank() - 2;
   ArrayRef<int64_t> strides = window->strides, dilations = window->dilations,
                     padding = window->padding;
 
@@ -139,19 +150,10 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *,
   StringRef name = getOperationName();
   RankedTensorType input = getRankedType(adaptor.getInput());
   RankedTensorType filter = getRankedType(adaptor.getFilter());
-  int64_t rank = input.getRank();
-  if (rank < 3)
-    return emitInferError(loc, name, "expects input of rank >= 3 ([N, C, "
-                          "spatial...]), got rank ", rank);
-  if (filter.getRank() != rank)
-    return emitInferError(loc, name, "expects filter of rank ", rank,
-                          " like the input, got rank ", filter.getRank());
-  int64_t spatial = rank - 2;
-  FailureOr<WindowParams> window =
-      readWindowParams(loc, name, spatial, adaptor.getStrides(),
-                       adaptor.getDilations(), adaptor.getPadding());
+  FailureOr<WindowParams> window = checkConvOperands(loc, name, adaptor);
   if (failed(window))
     return failure();
+  int64_t spatial = input.getRank() - 2;
   SmallVector<int64_t> outputPadding(spatial, 0);
   if (auto attr = adaptor.getOutputPadding()) {
     if (static_cast<int64_t>(attr->size()) != spatial)

@@ -354,8 +354,9 @@ LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
-LogicalResult gatherElements(NodeContext &ctx,
-                             SmallVectorImpl<Value> &results) {
+/// Gather and GatherElements: data, indices and a normalized axis.
+template <typename OpTy>
+LogicalResult gatherLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), indices = ctx.requireInput(1);
   if (failed(x) || failed(indices))
     return failure();
@@ -363,21 +364,7 @@ LogicalResult gatherElements(NodeContext &ctx,
       ctx.getInt("axis", 0), NodeContext::typeOf(*x).getRank());
   if (failed(axis))
     return failure();
-  results.push_back(ctx.build<GatherElementsOp>(
-      {*x, *indices},
-      {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))}));
-  return success(results.back() != nullptr);
-}
-
-LogicalResult gather(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), indices = ctx.requireInput(1);
-  if (failed(x) || failed(indices))
-    return failure();
-  FailureOr<int64_t> axis = ctx.normalizeAxis(
-      ctx.getInt("axis", 0), NodeContext::typeOf(*x).getRank());
-  if (failed(axis))
-    return failure();
-  results.push_back(ctx.build<GatherOp>(
+  results.push_back(ctx.build<OpTy>(
       {*x, *indices},
       {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))}));
   return success(results.back() != nullptr);
@@ -476,8 +463,8 @@ void mlir::tc::onnx::registerShapeHandlers(OpRegistry &r) {
   r.add("Transpose", 1, transpose);
   r.add("Concat", 1, concat);
   r.add("Slice", 1, slice);
-  r.add("Gather", 1, gather);
-  r.add("GatherElements", 11, gatherElements);
+  r.add("Gather", 1, gatherLike<GatherOp>);
+  r.add("GatherElements", 11, gatherLike<GatherElementsOp>);
   r.add("Expand", 8, expand);
   r.add("Shape", 1, shape);
   r.add("Size", 1, size);
