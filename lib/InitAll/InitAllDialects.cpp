@@ -2,6 +2,7 @@
 
 #include "tc/InitAllDialects.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -14,7 +15,7 @@
 void mlir::tc::registerTcDialects(DialectRegistry &registry) {
   // scf and tensor carry the control flow the ONNX importer produces.
   registry.insert<tc::TcDialect, fusion::FusionDialect, func::FuncDialect,
-                  scf::SCFDialect, tensor::TensorDialect>();
+                  scf::SCFDialect, tensor::TensorDialect, arith::ArithDialect>();
 }
 
 void mlir::tc::registerAllTcToolDialects(DialectRegistry &registry) {

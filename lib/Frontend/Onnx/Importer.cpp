@@ -7,6 +7,7 @@
 
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -57,7 +58,7 @@ void ImportResult::printErrors(llvm::raw_ostream &os,
 
 void mlir::tc::onnx::loadImportDialects(MLIRContext &context) {
   context.loadDialect<tc::TcDialect, func::FuncDialect, scf::SCFDialect,
-                      tensor::TensorDialect>();
+                      tensor::TensorDialect, arith::ArithDialect>();
 }
 
 namespace {
@@ -162,6 +163,6 @@ void mlir::tc::onnx::registerOnnxImportTranslation(
       },
       [](DialectRegistry &registry) {
         registry.insert<tc::TcDialect, func::FuncDialect, scf::SCFDialect,
-                        tensor::TensorDialect>();
+                        tensor::TensorDialect, arith::ArithDialect>();
       });
 }

@@ -280,7 +280,7 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
-            "attention", "losses_and_quant", "subbyte", "if_else"]
+            "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan"]
 
 
 def legacy_broadcast():
@@ -381,6 +381,33 @@ def if_else():
                               then_branch=then_g, else_branch=else_g)]
     return model(nodes, [vi("c", TensorProto.BOOL, []), vi("x", F, [2, 3])],
                  [vi("y", F, [None, 3])], opset=13)
+
+
+def loop_scan():
+    """Loop with a trip count, a condition, a state and a scan output; Scan
+    over axis 1 in reverse."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"], name="keep_going"),
+         helper.make_node("Add", ["y_in", "x"], ["y_out"], name="accumulate"),
+         helper.make_node("Identity", ["y_out"], ["scan_out"], name="record")],
+        "loop_body",
+        [vi("i", I64, []), vi("cond_in", TensorProto.BOOL, []), vi("y_in", F, [2])],
+        [vi("cond_out", TensorProto.BOOL, []), vi("y_out", F, [2]), vi("scan_out", F, [2])])
+    scan_body = helper.make_graph(
+        [helper.make_node("Add", ["s_in", "col"], ["s_out"], name="scan_add"),
+         helper.make_node("Identity", ["s_out"], ["s_scan"], name="scan_record")],
+        "scan_body", [vi("s_in", F, [3]), vi("col", F, [3])],
+        [vi("s_out", F, [3]), vi("s_scan", F, [3])])
+    nodes = [
+        helper.make_node("Loop", ["trips", "cond", "y0"], ["y", "ys"], name="loop", body=body),
+        helper.make_node("Scan", ["s0", "m"], ["s", "ss"], name="scan", body=scan_body,
+                         num_scan_inputs=1, scan_input_axes=[1], scan_input_directions=[1]),
+    ]
+    return model(nodes,
+                 [vi("trips", I64, []), vi("cond", TensorProto.BOOL, []), vi("y0", F, [2]),
+                  vi("x", F, [2]), vi("s0", F, [3]), vi("m", F, [3, 4])],
+                 [vi("y", F, [2]), vi("ys", F, [None, 2]), vi("s", F, [3]),
+                  vi("ss", F, [4, 3])], opset=16)
 
 
 def bind_axes(out):
