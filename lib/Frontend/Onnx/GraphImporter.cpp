@@ -58,6 +58,7 @@ const OpRegistry &OpRegistry::get() {
     registerQuantizationHandlers(r);
     registerResizeHandlers(r);
     registerControlFlowHandlers(r);
+    registerCompositeHandlers(r);
     return r;
   }();
   return registry;

@@ -147,6 +147,7 @@ void registerAttentionHandlers(OpRegistry &registry);
 void registerQuantizationHandlers(OpRegistry &registry);
 void registerResizeHandlers(OpRegistry &registry);
 void registerControlFlowHandlers(OpRegistry &registry);
+void registerCompositeHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

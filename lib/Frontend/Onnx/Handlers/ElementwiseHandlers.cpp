@@ -232,6 +232,24 @@ LogicalResult clip(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   results.push_back(ctx.build<ClampOp>({*x, lo, hi}));
   return success(results.back() != nullptr);
 }
+/// PRelu before opset 7 applies a 1-D slope of C values along channel
+/// axis 1; from 7 on it broadcasts like numpy.
+LogicalResult preluLegacy(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), slope = ctx.requireInput(1);
+  if (failed(x) || failed(slope))
+    return failure();
+  Value s = *slope;
+  auto xt = NodeContext::typeOf(*x), st = NodeContext::typeOf(s);
+  if (st.getRank() == 1 && xt.getRank() > 2 && st.getDimSize(0) != 1 &&
+      st.getDimSize(0) == xt.getDimSize(1)) {
+    SmallVector<int64_t> shape = {st.getDimSize(0)};
+    shape.resize(xt.getRank() - 1, 1);
+    s = reshapeTo(ctx, s, shape);
+  }
+  results.push_back(s ? ctx.build<PreluOp>({*x, s}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
 /// Inference-mode Dropout is the identity; its mask, when asked for, is all
 /// true.
 LogicalResult dropout(NodeContext &ctx, SmallVectorImpl<Value> &results) {
@@ -419,10 +437,11 @@ void mlir::tc::onnx::registerElementwiseHandlers(OpRegistry &r) {
   r.add("Mul", 1, legacyBinary<MulOp>);
   r.add("Div", 1, legacyBinary<DivOp>);
   r.add("Pow", 1, legacyBinary<PowOp>);
-  r.add("PRelu", 1, binary<PreluOp>);
+  r.add("PRelu", 1, preluLegacy);
   r.add("And", 1, legacyBinary<AndOp>);
   r.add("Or", 1, legacyBinary<OrOp>);
   r.add("Xor", 1, legacyBinary<XorOp>);
+  r.add("PRelu", 7, binary<PreluOp>);
   r.add("Add", 7, binary<AddOp>);
   r.add("Sub", 7, binary<SubOp>);
   r.add("Mul", 7, binary<MulOp>);

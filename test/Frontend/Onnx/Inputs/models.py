@@ -280,7 +280,8 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
-            "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan"]
+            "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan",
+            "more_composites"]
 
 
 def legacy_broadcast():
@@ -408,6 +409,25 @@ def loop_scan():
                   vi("x", F, [2]), vi("s0", F, [3]), vi("m", F, [3, 4])],
                  [vi("y", F, [2]), vi("ys", F, [None, 2]), vi("s", F, [3]),
                   vi("ss", F, [4, 3])], opset=16)
+
+
+def more_composites():
+    nodes = [
+        helper.make_node("Hardmax", ["x"], ["hm"], name="hardmax"),
+        helper.make_node("OneHot", ["idx", "depth", "vals"], ["oh"], name="onehot"),
+        helper.make_node("EyeLike", ["x"], ["eye"], name="eye", k=1),
+        helper.make_node("LpPool", ["img"], ["lp"], name="lppool", kernel_shape=[2, 2], p=2),
+        helper.make_node("GroupNormalization", ["img", "gs", "gs"], ["gn"], name="groupnorm",
+                         num_groups=2),
+        helper.make_node("LRN", ["img"], ["lrn"], name="lrn", size=3),
+    ]
+    inits = [const("depth", 4), const("vals", [0.0, 1.0], np.float32),
+             const("gs", np.ones((4,)), np.float32)]
+    return model(nodes,
+                 [vi("x", F, [2, 3]), vi("idx", I64, [2]), vi("img", F, [1, 4, 4, 4])],
+                 [vi("hm", F, [2, 3]), vi("oh", F, [2, 4]), vi("eye", F, [2, 3]),
+                  vi("lp", F, [1, 4, 3, 3]), vi("gn", F, [1, 4, 4, 4]),
+                  vi("lrn", F, [1, 4, 4, 4])], inits, opset=21)
 
 
 def bind_axes(out):

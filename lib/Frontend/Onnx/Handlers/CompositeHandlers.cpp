@@ -1,0 +1,333 @@
+//===- CompositeHandlers.cpp - ONNX ops composed from several tc ops ------===//
+//
+// Hardmax, OneHot, EyeLike, CenterCropPad, LpPool, GroupNormalization, LRN:
+// each is a short composition of existing tc ops, which fusion later
+// regroups into one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandlerUtils.h"
+
+#include "../TensorImport.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+/// 0, 1, ..., n-1 laid along `axis` of a rank-`rank` tensor (unit sizes
+/// elsewhere), as i64.
+Value iotaAlong(NodeContext &ctx, int64_t n, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> values(n);
+  for (int64_t i = 0; i < n; ++i)
+    values[i] = i;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  return reshapeTo(ctx, ctx.constantI64(values), shape);
+}
+
+/// 1 at the first maximum along `axis`, 0 elsewhere.
+LogicalResult hardmax(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(ctx.getInt("axis", ctx.opset < 13 ? 1 : -1), rank);
+  if (failed(axis))
+    return failure();
+  if (ctx.opset < 13 && *axis != rank - 1)
+    return ctx.unsupported("opset < 13 Hardmax over a flattened inner block");
+  int64_t n = type.getDimSize(*axis);
+  if (ShapedType::isDynamic(n))
+    return ctx.unsupported("a dynamic reduced dimension");
+  Value arg = ctx.build<ArgMaxOp>(
+      {*x}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis)),
+             ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
+  Value hit = compareValues(ctx, ComparePredicate::eq,
+                            iotaAlong(ctx, n, *axis, rank), arg);
+  Value one = ctx.scalar(type.getElementType(), 1),
+        zero = ctx.scalar(type.getElementType(), 0);
+  results.push_back(hit ? ctx.build<SelectOp>({hit, one, zero}, {}, {type}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// OneHot: values[1] where the (wrapped) index equals the position along
+/// the new axis, values[0] elsewhere.
+LogicalResult oneHot(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> indices = ctx.requireInput(0), depthIn = ctx.requireInput(1),
+                   values = ctx.requireInput(2);
+  if (failed(indices) || failed(depthIn) || failed(values))
+    return failure();
+  DenseElementsAttr depthAttr = ctx.getConstant(*depthIn);
+  if (!depthAttr || depthAttr.getNumElements() != 1)
+    return ctx.unsupported("a depth computed at run time");
+  Attribute d0 = depthAttr.getValues<Attribute>()[0];
+  int64_t depth = isa<FloatAttr>(d0)
+                      ? static_cast<int64_t>(cast<FloatAttr>(d0).getValueAsDouble())
+                      : cast<IntegerAttr>(d0).getValue().getSExtValue();
+  if (depth <= 0)
+    return ctx.invalid("depth must be positive");
+  auto it = NodeContext::typeOf(*indices);
+  int64_t rank = it.getRank() + 1;
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  // Indices as i64, negative ones counted from the end, with the new axis.
+  Value idx = it.getElementType().isInteger(64)
+                  ? *indices
+                  : ctx.build<CastOp>({*indices}, {}, {it.clone(ctx.builder.getI64Type())});
+  Value isNeg = compareValues(ctx, ComparePredicate::lt, idx, ctx.constantI64({0}, true));
+  Value wrapped = idx ? ctx.build<AddOp>({idx, ctx.constantI64({depth}, true)}) : nullptr;
+  idx = isNeg && wrapped ? ctx.build<SelectOp>({isNeg, wrapped, idx}) : nullptr;
+  SmallVector<int64_t> expanded(it.getShape());
+  expanded.insert(expanded.begin() + *axis, 1);
+  idx = idx ? reshapeTo(ctx, idx, expanded) : nullptr;
+  Value hit = compareValues(ctx, ComparePredicate::eq, idx,
+                            iotaAlong(ctx, depth, *axis, rank));
+  auto vt = NodeContext::typeOf(*values);
+  auto pick = [&](int64_t i) {
+    return ctx.build<SliceOp>({*values}, {ctx.namedAttr("starts", ctx.i64Array({i})),
+                                          ctx.namedAttr("ends", ctx.i64Array({i + 1})),
+                                          ctx.namedAttr("steps", ctx.i64Array({1}))});
+  };
+  if (vt.getRank() != 1 || vt.getDimSize(0) != 2)
+    return ctx.invalid("values must be [off_value, on_value]");
+  Value off = reshapeTo(ctx, pick(0), {}), on = reshapeTo(ctx, pick(1), {});
+  results.push_back(hit && on && off ? ctx.build<SelectOp>({hit, on, off}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// EyeLike: ones on diagonal k of a static 2-D shape.
+LogicalResult eyeLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return ctx.unsupported("only static 2-D inputs");
+  Type element = type.getElementType();
+  if (ctx.hasAttr("dtype")) {
+    std::string why;
+    element = convertElementType(ctx.builder.getContext(),
+                                 static_cast<int32_t>(ctx.getInt("dtype", 1)), why);
+    if (!element)
+      return ctx.unsupported(why);
+  }
+  int64_t k = ctx.getInt("k", 0);
+  auto resultType = RankedTensorType::get(type.getShape(), element);
+  SmallVector<Attribute> values;
+  TypedAttr one = isa<FloatType>(element)
+                      ? TypedAttr(ctx.builder.getFloatAttr(element, 1.0))
+                      : TypedAttr(ctx.builder.getIntegerAttr(element, 1));
+  TypedAttr zero = isa<FloatType>(element)
+                       ? TypedAttr(ctx.builder.getFloatAttr(element, 0.0))
+                       : TypedAttr(ctx.builder.getIntegerAttr(element, 0));
+  for (int64_t i = 0; i < type.getDimSize(0); ++i)
+    for (int64_t j = 0; j < type.getDimSize(1); ++j)
+      values.push_back(j - i == k ? one : zero);
+  results.push_back(ctx.constant(DenseElementsAttr::get(resultType, values)));
+  return success();
+}
+
+/// CenterCropPad: per axis, a centered slice when shrinking and a centered
+/// zero pad when growing.
+LogicalResult centerCropPad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1);
+  if (failed(x) || failed(shapeIn))
+    return failure();
+  std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
+  if (!target)
+    return ctx.unsupported("a shape computed at run time");
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> axes = ctx.getInts("axes").value_or(
+      llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  if (axes.size() != target->size())
+    return ctx.invalid("shape needs one value per axis");
+  SmallVector<int64_t> starts(rank, 0), ends(type.getShape()), steps(rank, 1),
+      pads(2 * rank, 0);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
+    if (failed(axis))
+      return failure();
+    int64_t dim = type.getDimSize(*axis), want = (*target)[i];
+    if (ShapedType::isDynamic(dim))
+      return ctx.unsupported("cropping or padding a dynamic dimension");
+    if (want < dim) {
+      starts[*axis] = (dim - want) / 2;
+      ends[*axis] = starts[*axis] + want;
+    } else {
+      pads[*axis] = (want - dim) / 2;
+      pads[rank + *axis] = want - dim - pads[*axis];
+    }
+  }
+  Value v = ctx.build<SliceOp>({*x}, {ctx.namedAttr("starts", ctx.i64Array(starts)),
+                                      ctx.namedAttr("ends", ctx.i64Array(ends)),
+                                      ctx.namedAttr("steps", ctx.i64Array(steps))});
+  if (v && llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    v = ctx.build<PadOp>({v}, {ctx.namedAttr("padding", ctx.i64Array(pads))});
+  results.push_back(v);
+  return success(v != nullptr);
+}
+
+/// LpPool: (sum over the window of |x|^p)^(1/p), from an average pool that
+/// counts the padding, times the window size.
+LogicalResult lpPool(NodeContext &ctx, SmallVectorImpl<Value> &results,
+                     bool global) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t spatial = type.getRank() - 2;
+  if (spatial < 1)
+    return ctx.invalid("input must have rank >= 3");
+  float p = static_cast<float>(ctx.getInt("p", 2));
+  Type element = type.getElementType();
+  Value mag = ctx.build<AbsOp>({*x});
+  Value powered = mag ? ctx.build<PowOp>({mag, ctx.scalar(element, p)}) : nullptr;
+  if (!powered)
+    return failure();
+  Value sum;
+  if (global) {
+    sum = ctx.build<ReduceSumOp>(
+        {powered}, {ctx.namedAttr("axes", ctx.i64Array(llvm::to_vector(
+                                              llvm::seq<int64_t>(2, type.getRank())))),
+                    ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
+  } else {
+    std::optional<SmallVector<int64_t>> kernel = ctx.getInts("kernel_shape");
+    if (!kernel || static_cast<int64_t>(kernel->size()) != spatial)
+      return ctx.invalid("kernel_shape needs one value per spatial dimension");
+    SmallVector<int64_t> strides =
+        ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
+    SmallVector<int64_t> dilations =
+        ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
+    FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
+        ctx, type.getShape().drop_front(2), *kernel, strides, dilations);
+    if (failed(pads))
+      return failure();
+    SmallVector<NamedAttribute> attrs = {
+        ctx.namedAttr("kernel_shape", ctx.i64Array(*kernel)),
+        ctx.namedAttr("strides", ctx.i64Array(strides)),
+        ctx.namedAttr("padding", ctx.i64Array(*pads)),
+        ctx.namedAttr("dilations", ctx.i64Array(dilations)),
+        ctx.namedAttr("count_include_pad", ctx.builder.getUnitAttr())};
+    if (ctx.getInt("ceil_mode", 0))
+      attrs.push_back(ctx.namedAttr("ceil_mode", ctx.builder.getUnitAttr()));
+    Value avg = ctx.build<AvgPoolOp>({powered}, attrs);
+    int64_t window = 1;
+    for (int64_t k : *kernel)
+      window *= k;
+    sum = avg ? ctx.build<MulOp>({avg, ctx.scalar(element, window)}) : nullptr;
+  }
+  results.push_back(sum ? ctx.build<PowOp>({sum, ctx.scalar(element, 1.0 / p)})
+                        : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// GroupNormalization: statistics over [N, G, C/G * spatial], then the
+/// per-channel (opset 21) or per-group (opset 18) scale and bias.
+LogicalResult groupNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1),
+                   bias = ctx.requireInput(2);
+  if (failed(x) || failed(scale) || failed(bias))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  if (type.getRank() < 3 || !type.hasStaticShape())
+    return ctx.unsupported("only static [N, C, ...] inputs");
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+  int64_t groups = ctx.getInt("num_groups", 0);
+  if (groups <= 0 || c % groups != 0)
+    return ctx.invalid("num_groups must divide the channels");
+  int64_t rest = type.getNumElements() / (n * groups);
+  Type element = type.getElementType();
+  Value grouped = reshapeTo(ctx, *x, {n, groups, rest});
+  auto mean = [&](Value v) {
+    return ctx.build<ReduceMeanOp>({v}, {ctx.namedAttr("axes", ctx.i64Array({2})),
+                                         ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
+  };
+  Value mu = grouped ? mean(grouped) : nullptr;
+  Value centered = mu ? ctx.build<SubOp>({grouped, mu}) : nullptr;
+  Value var = centered ? mean(ctx.build<MulOp>({centered, centered})) : nullptr;
+  Value inv = var ? ctx.build<RsqrtOp>({ctx.build<AddOp>(
+                        {var, ctx.scalar(element, ctx.getFloat("epsilon", 1e-5f))})})
+                  : nullptr;
+  Value normalized = inv ? ctx.build<MulOp>({centered, inv}) : nullptr;
+  normalized = normalized ? reshapeTo(ctx, normalized, type.getShape()) : nullptr;
+  // Scale and bias per channel ([C]) from opset 21, per group ([G]) before.
+  auto perChannel = [&](Value p) -> Value {
+    auto pt = NodeContext::typeOf(p);
+    if (pt.getDimSize(0) == groups && groups != c) {
+      Value g = reshapeTo(ctx, p, {groups, 1});
+      g = g ? ctx.build<BroadcastOp>({g}, {}, RankedTensorType::get({groups, c / groups},
+                                                                    pt.getElementType()))
+            : nullptr;
+      p = g ? reshapeTo(ctx, g, {c}) : nullptr;
+    }
+    if (!p)
+      return nullptr;
+    SmallVector<int64_t> shape = {c};
+    shape.resize(type.getRank() - 1, 1);
+    return reshapeTo(ctx, p, shape);
+  };
+  Value s = perChannel(*scale), b = perChannel(*bias);
+  Value y = normalized && s ? ctx.build<MulOp>({normalized, s}) : nullptr;
+  results.push_back(y && b ? ctx.build<AddOp>({y, b}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// LRN: x / (bias + alpha / size * sum of squares over `size` channels)^beta.
+LogicalResult lrn(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  if (type.getRank() < 3 || !type.hasStaticShape())
+    return ctx.unsupported("only static [N, C, ...] inputs");
+  int64_t size = ctx.getInt("size", 0);
+  if (size <= 0)
+    return ctx.invalid("size must be positive");
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+  int64_t rest = type.getNumElements() / (n * c);
+  Type element = type.getElementType();
+  // Sum of squares over a channel window: an average pool over [N, 1, C, rest]
+  // that counts its zero padding, times the window.
+  Value sq = ctx.build<MulOp>({*x, *x});
+  Value planes = sq ? reshapeTo(ctx, sq, {n, 1, c, rest}) : nullptr;
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Value avg = planes ? ctx.build<AvgPoolOp>(
+                           {planes},
+                           {ctx.namedAttr("kernel_shape", ctx.i64Array({size, 1})),
+                            ctx.namedAttr("padding", ctx.i64Array({before, 0, after, 0})),
+                            ctx.namedAttr("count_include_pad", ctx.builder.getUnitAttr())})
+                     : nullptr;
+  Value sum = avg ? reshapeTo(ctx, avg, type.getShape()) : nullptr;
+  float alpha = ctx.getFloat("alpha", 1e-4f), beta = ctx.getFloat("beta", 0.75f),
+        bias = ctx.getFloat("bias", 1.0f);
+  // avg * size * alpha / size = avg * alpha.
+  Value scaled = sum ? ctx.build<MulOp>({sum, ctx.scalar(element, alpha)}) : nullptr;
+  Value base = scaled ? ctx.build<AddOp>({scaled, ctx.scalar(element, bias)}) : nullptr;
+  Value denom = base ? ctx.build<PowOp>({base, ctx.scalar(element, beta)}) : nullptr;
+  results.push_back(denom ? ctx.build<DivOp>({*x, denom}) : nullptr);
+  return success(results.back() != nullptr);
+}
+} // namespace
+
+void mlir::tc::onnx::registerCompositeHandlers(OpRegistry &r) {
+  r.add("Hardmax", 1, hardmax);
+  r.add("OneHot", 9, oneHot);
+  r.add("EyeLike", 9, eyeLike);
+  r.add("CenterCropPad", 18, centerCropPad);
+  r.add("LpPool", 1, [](NodeContext &ctx, SmallVectorImpl<Value> &results) {
+    return lpPool(ctx, results, /*global=*/false);
+  });
+  r.add("GlobalLpPool", 1, [](NodeContext &ctx, SmallVectorImpl<Value> &results) {
+    return lpPool(ctx, results, /*global=*/true);
+  });
+  r.add("GroupNormalization", 18, groupNorm);
+  r.add("LRN", 1, lrn);
+}
