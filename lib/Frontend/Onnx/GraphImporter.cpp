@@ -59,6 +59,7 @@ const OpRegistry &OpRegistry::get() {
     registerResizeHandlers(r);
     registerControlFlowHandlers(r);
     registerCompositeHandlers(r);
+    registerIndexingHandlers(r);
     return r;
   }();
   return registry;

@@ -148,6 +148,7 @@ void registerQuantizationHandlers(OpRegistry &registry);
 void registerResizeHandlers(OpRegistry &registry);
 void registerControlFlowHandlers(OpRegistry &registry);
 void registerCompositeHandlers(OpRegistry &registry);
+void registerIndexingHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

@@ -536,6 +536,94 @@ func.func @range_types(%a: tensor<i64>, %b: tensor<i32>) {
 
 // -----
 
+func.func @top_k_size(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tc.top_k' op k = 4 does not fit dimension 1 of size 3}}
+  %0:2 = tc.top_k %x {k = 4 : i64, axis = 1 : i64} : (tensor<2x3xf32>) -> (tensor<2x4xf32>, tensor<2x4xi64>)
+  return
+}
+
+// -----
+
+func.func @top_k_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tc.top_k' op axis 2 is out of range for an input of rank 2}}
+  %0:2 = tc.top_k %x {k = 1 : i64, axis = 2 : i64} : (tensor<2x3xf32>) -> (tensor<2x1xf32>, tensor<2x1xi64>)
+  return
+}
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tc.cumsum' op axis 2 is out of range for an input of rank 2}}
+  %0 = tc.cumsum %x {axis = 2 : i64} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_static_q(%x: tensor<4x5xf32>, %i: tensor<3x?xi64>) {
+  // expected-error @+1 {{'tc.gather_nd' op indices need a static last dimension}}
+  %0 = tc.gather_nd %x, %i : (tensor<4x5xf32>, tensor<3x?xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_fit(%x: tensor<4x5xf32>, %i: tensor<3x3xi64>) {
+  // expected-error @+1 {{'tc.gather_nd' op index vectors of length 3 after 0 batch dimensions do not fit an input of rank 2}}
+  %0 = tc.gather_nd %x, %i : (tensor<4x5xf32>, tensor<3x3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_rank(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %u: tensor<3xf32>) {
+  // expected-error @+1 {{'tc.scatter_elements' op indices have rank 1 but the input has rank 2}}
+  %0 = tc.scatter_elements %x, %i, %u {axis = 0 : i64} : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_axis(%x: tensor<4x5xf32>, %i: tensor<3x5xi64>, %u: tensor<3x5xf32>) {
+  // expected-error @+1 {{'tc.scatter_elements' op axis 2 is out of range for an input of rank 2}}
+  %0 = tc.scatter_elements %x, %i, %u {axis = 2 : i64} : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_updates(%x: tensor<4x5xf32>, %i: tensor<3x5xi64>, %u: tensor<3x4xf32>) {
+  // expected-error @+1 {{'tc.scatter_elements' op updates of shape [3x4] differ from the indices' [3x5]}}
+  %0 = tc.scatter_elements %x, %i, %u {axis = 0 : i64} : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x4xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<4x5xf32>, %i: tensor<3x5xi64>, %u: tensor<3x5xf32>) {
+  // expected-error @+1 {{'tc.scatter_elements' op unknown reduction 'mean'}}
+  %0 = tc.scatter_elements %x, %i, %u {axis = 0 : i64, reduction = "mean"} : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_indices(%x: tensor<8xf32>, %i: tensor<4x2xi64>, %u: tensor<4xf32>) {
+  // expected-error @+1 {{'tc.scatter_nd' op indices need a static last dimension of at most the input's rank}}
+  %0 = tc.scatter_nd %x, %i, %u : (tensor<8xf32>, tensor<4x2xi64>, tensor<4xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_updates(%x: tensor<8x3xf32>, %i: tensor<4x1xi64>, %u: tensor<4xf32>) {
+  // expected-error @+1 {{'tc.scatter_nd' op expects updates of shape [4x3], got [4]}}
+  %0 = tc.scatter_nd %x, %i, %u : (tensor<8x3xf32>, tensor<4x1xi64>, tensor<4xf32>) -> tensor<8x3xf32>
+  return
+}
+
+// -----
+
 func.func @broadcast_shapes(%x: tensor<2x8xf32>) {
   // expected-error @+1 {{'tc.broadcast' op input of shape [2x8] does not broadcast to the result shape [4x3x8]}}
   %0 = tc.broadcast %x : (tensor<2x8xf32>) -> tensor<4x3x8xf32>

@@ -276,6 +276,23 @@ func.func @resize(%x: tensor<1x3x16x16xf32>) {
   return
 }
 
+// CHECK-LABEL: func @indexing
+func.func @indexing(%x: tensor<2x10xf32>, %v: tensor<4x5x6xf32>, %i2: tensor<3x2xi64>,
+                    %e: tensor<3x5xf32>, %ei: tensor<3x2xi64>, %eu: tensor<3x2xf32>,
+                    %d: tensor<8xf32>, %ni: tensor<4x1xi64>, %nu: tensor<4xf32>) {
+  // CHECK: tc.top_k %{{.*}} {axis = 1 : i64, k = 3 : i64, smallest} : (tensor<2x10xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  %0:2 = tc.top_k %x {k = 3 : i64, axis = 1 : i64, smallest} : (tensor<2x10xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  // CHECK: tc.cumsum %{{.*}} {axis = 1 : i64, exclusive, reverse} : tensor<2x10xf32>
+  %1 = tc.cumsum %x {axis = 1 : i64, exclusive, reverse} : tensor<2x10xf32>
+  // CHECK: tc.gather_nd %{{.*}}, %{{.*}} : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
+  %2 = tc.gather_nd %v, %i2 : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
+  // CHECK: tc.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, reduction = "add"}
+  %3 = tc.scatter_elements %e, %ei, %eu {axis = 1 : i64, reduction = "add"} : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>
+  // CHECK: tc.scatter_nd %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>) -> tensor<8xf32>
+  %4 = tc.scatter_nd %d, %ni, %nu : (tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>) -> tensor<8xf32>
+  return
+}
+
 // CHECK-LABEL: func @tensors
 func.func @tensors(%x: tensor<4x?xf32>) {
   // CHECK: tc.constant dense<[1, 2, 3]> : tensor<3xi64>

@@ -91,3 +91,32 @@ LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *context,
   return inferArgReduceResult(loc, getOperationName(), context, adaptor,
                               inferred);
 }
+
+LogicalResult CumSumOp::verify() {
+  int64_t rank = getType().getRank();
+  if (!isValidAxis(getAxis(), rank))
+    return emitOpError() << "axis " << static_cast<int64_t>(getAxis())
+                         << " is out of range for an input of rank " << rank;
+  return success();
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  int64_t axis = adaptor.getAxis(), k = adaptor.getK();
+  if (!isValidAxis(axis, input.getRank()))
+    return emitInferError(loc, getOperationName(), "axis ", axis,
+                          " is out of range for an input of rank ",
+                          input.getRank());
+  int64_t size = input.getDimSize(axis);
+  if (k < 0 || (!ShapedType::isDynamic(size) && k > size))
+    return emitInferError(loc, getOperationName(), "k = ", k,
+                          " does not fit dimension ", axis, " of size ", size);
+  SmallVector<int64_t> shape(input.getShape());
+  shape[axis] = k;
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
+  return success();
+}

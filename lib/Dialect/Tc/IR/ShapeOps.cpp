@@ -397,6 +397,92 @@ GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   return success();
 }
 
+LogicalResult GatherNDOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType indices = getRankedType(adaptor.getIndices());
+  int64_t batch = adaptor.getBatchDims();
+  int64_t q = indices.getRank() ? indices.getDimSize(indices.getRank() - 1)
+                                : ShapedType::kDynamic;
+  if (indices.getRank() < 1 || ShapedType::isDynamic(q))
+    return emitInferError(loc, getOperationName(),
+                          "indices need a static last dimension");
+  if (batch < 0 || batch >= indices.getRank() || batch + q > input.getRank())
+    return emitInferError(loc, getOperationName(), "index vectors of length ",
+                          q, " after ", batch,
+                          " batch dimensions do not fit an input of rank ",
+                          input.getRank());
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  llvm::append_range(shape, input.getShape().drop_front(batch + q));
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+namespace {
+LogicalResult checkReduction(std::optional<Location> loc, StringRef name,
+                             StringRef reduction) {
+  if (llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return success();
+  return emitInferError(loc, name, "unknown reduction '", reduction, "'");
+}
+} // namespace
+
+LogicalResult
+ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType indices = getRankedType(adaptor.getIndices());
+  RankedTensorType updates = getRankedType(adaptor.getUpdates());
+  StringRef name = getOperationName();
+  if (indices.getRank() != input.getRank())
+    return emitInferError(loc, name, "indices have rank ", indices.getRank(),
+                          " but the input has rank ", input.getRank());
+  if (!isValidAxis(adaptor.getAxis(), input.getRank()))
+    return emitInferError(loc, name, "axis ",
+                          static_cast<int64_t>(adaptor.getAxis()),
+                          " is out of range for an input of rank ",
+                          input.getRank());
+  if (!areCompatibleReturnTypes({indices.clone(updates.getElementType())},
+                                {updates}))
+    return emitInferError(loc, name, "updates of shape [",
+                          formatShape(updates.getShape()),
+                          "] differ from the indices' [",
+                          formatShape(indices.getShape()), "]");
+  if (failed(checkReduction(loc, name, adaptor.getReduction())))
+    return failure();
+  inferred.push_back(input);
+  return success();
+}
+
+LogicalResult ScatterNDOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  RankedTensorType indices = getRankedType(adaptor.getIndices());
+  RankedTensorType updates = getRankedType(adaptor.getUpdates());
+  StringRef name = getOperationName();
+  int64_t q = indices.getRank() ? indices.getDimSize(indices.getRank() - 1)
+                                : ShapedType::kDynamic;
+  if (indices.getRank() < 1 || ShapedType::isDynamic(q) || q > input.getRank())
+    return emitInferError(loc, name, "indices need a static last dimension of "
+                          "at most the input's rank");
+  SmallVector<int64_t> expected(indices.getShape().drop_back());
+  llvm::append_range(expected, input.getShape().drop_front(q));
+  if (!areCompatibleReturnTypes(
+          {RankedTensorType::get(expected, updates.getElementType())}, {updates}))
+    return emitInferError(loc, name, "expects updates of shape [",
+                          formatShape(expected), "], got [",
+                          formatShape(updates.getShape()), "]");
+  if (failed(checkReduction(loc, name, adaptor.getReduction())))
+    return failure();
+  inferred.push_back(input);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // BroadcastOp
 //===----------------------------------------------------------------------===//

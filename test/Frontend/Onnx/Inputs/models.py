@@ -281,7 +281,7 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
             "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan",
-            "more_composites"]
+            "more_composites", "indexing"]
 
 
 def legacy_broadcast():
@@ -428,6 +428,20 @@ def more_composites():
                  [vi("hm", F, [2, 3]), vi("oh", F, [2, 4]), vi("eye", F, [2, 3]),
                   vi("lp", F, [1, 4, 3, 3]), vi("gn", F, [1, 4, 4, 4]),
                   vi("lrn", F, [1, 4, 4, 4])], inits, opset=21)
+
+
+def indexing():
+    nodes = [
+        helper.make_node("TopK", ["x", "k"], ["vals", "idx"], name="topk", largest=0),
+        helper.make_node("CumSum", ["x", "axis"], ["cs"], name="cumsum", exclusive=1),
+        helper.make_node("ScatterND", ["d", "ni", "nu"], ["snd"], name="scatter_nd",
+                         reduction="add"),
+    ]
+    inits = [const("k", [2]), const("axis", 1)]
+    return model(nodes, [vi("x", F, [2, 5]), vi("d", F, [8]), vi("ni", I64, [3, 1]),
+                         vi("nu", F, [3])],
+                 [vi("vals", F, [2, 2]), vi("idx", I64, [2, 2]), vi("cs", F, [2, 5]),
+                  vi("snd", F, [8])], inits, opset=18)
 
 
 def bind_axes(out):

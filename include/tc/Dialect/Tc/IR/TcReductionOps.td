@@ -43,4 +43,30 @@ class Tc_ArgReduceOp<string mnemonic, string what>
 def Tc_ArgMaxOp : Tc_ArgReduceOp<"argmax", "maximum">;
 def Tc_ArgMinOp : Tc_ArgReduceOp<"argmin", "minimum">;
 
+def Tc_CumSumOp : Tc_Op<"cumsum", [SameOperandsAndResultType]> {
+  let summary = "cumulative sum along an axis";
+  let description = Tc_Doc<[{
+    `result[..., i, ...] = sum of input[..., j, ...]` for `j <= i` along
+    `axis` (`j < i` with `exclusive`; from the end with `reverse`).
+  }], "%r = tc.cumsum %x {axis = 1 : i64, exclusive} : tensor<2x5xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, I64Attr:$axis, UnitAttr:$exclusive,
+                       UnitAttr:$reverse);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Tc_TopKOp : Tc_Op<"top_k", [Tc_InferResultType]> {
+  let summary = "the k largest (or smallest) elements along an axis";
+  let description = Tc_Doc<[{
+    Yields the `k` largest elements along `axis` (the smallest with
+    `smallest`) and their `i64` indices; sorted from the top unless
+    `unsorted`. Ties keep the lower index first.
+  }], "%v, %i = tc.top_k %x {k = 3 : i64, axis = 1 : i64} : (tensor<2x10xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)">.doc;
+  let arguments = (ins Tc_Tensor:$input, I64Attr:$k, I64Attr:$axis,
+                       UnitAttr:$smallest, UnitAttr:$unsorted);
+  let results = (outs Tc_Tensor:$values, TensorOf<[I64]>:$indices);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCREDUCTIONOPS_TD

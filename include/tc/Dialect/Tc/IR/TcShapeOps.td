@@ -102,6 +102,55 @@ def Tc_GatherElementsOp : Tc_Op<"gather_elements", [Tc_InferResultType,
                        "functional-type(operands, results)";
 }
 
+def Tc_GatherNDOp : Tc_Op<"gather_nd", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "take slices at multi-dimensional indices";
+  let description = Tc_Doc<[{
+    ONNX `GatherND`: the last dimension of `indices` (size q) indexes the
+    input's dimensions after the first `batch_dims`; the result shape is
+    `indices.shape[:-1] + input.shape[batch_dims + q:]`.
+  }], "%r = tc.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+class Tc_ScatterOp<string mnemonic, string what> : Tc_Op<mnemonic, [
+    Tc_InferResultType, AllElementTypesMatch<["input", "updates", "result"]>]> {
+  let summary = what;
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $indices `,` $updates attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Tc_ScatterElementsOp : Tc_ScatterOp<"scatter_elements",
+    "write single elements at indices along one axis"> {
+  let description = Tc_Doc<[{
+    ONNX `ScatterElements`: a copy of `input` where, for every position of
+    `indices` (same rank as the input), the element at that position with
+    its `axis` coordinate replaced by the index receives the update,
+    combined by `reduction` (none, add, mul, max, min).
+  }], "%r = tc.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$indices,
+                       Tc_Tensor:$updates, I64Attr:$axis,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+}
+
+def Tc_ScatterNDOp : Tc_ScatterOp<"scatter_nd",
+    "write slices at multi-dimensional indices"> {
+  let description = Tc_Doc<[{
+    ONNX `ScatterND`: a copy of `input` where each index vector (the last
+    dimension of `indices`) selects a slice that receives the matching slice
+    of `updates` (shape `indices.shape[:-1] + input.shape[q:]`), combined by
+    `reduction` (none, add, mul, max, min).
+  }], "%r = tc.scatter_nd %x, %i, %u : (tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>) -> tensor<8xf32>">.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$indices,
+                       Tc_Tensor:$updates,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+}
+
 def Tc_BroadcastOp : Tc_Op<"broadcast", [
     AllElementTypesMatch<["input", "result"]>]> {
   let summary = "broadcast to a larger shape";
