@@ -408,11 +408,20 @@ GraphImporter::importSubgraph(const ::onnx::GraphProto &graph, Block *block,
   }
   // Work on a sorted, checked copy: subgraphs obey the same rules.
   ::onnx::GraphProto sorted = graph;
-  // Names from the enclosing scopes count as defined for the checks.
-  for (const auto &entry : values) {
-    auto *outer = sorted.add_input();
-    outer->set_name(entry.getKey().str());
-  }
+  // Names from the enclosing scopes count as defined for the checks:
+  // imported values, initializers not read yet, and poisoned values (whose
+  // users are skipped quietly).
+  llvm::StringSet<> outerNames;
+  for (const auto &entry : values)
+    outerNames.insert(entry.getKey());
+  for (const auto &entry : pendingInitializers)
+    outerNames.insert(entry.getKey());
+  for (const auto &entry : poisoned)
+    outerNames.insert(entry.getKey());
+  for (const auto &input : graph.input())
+    outerNames.erase(input.name());
+  for (const auto &entry : outerNames)
+    sorted.add_input()->set_name(entry.getKey().str());
   std::string error;
   if (!checkAndSortGraph(sorted, error)) {
     addIssue(*currentNode, "invalid subgraph: " + error);

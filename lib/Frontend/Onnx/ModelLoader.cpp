@@ -107,6 +107,35 @@ static std::string describeNode(const ::onnx::NodeProto &node, int index) {
   return llvm::formatv("node #{0} ({1})", index, node.op_type());
 }
 
+/// Values a subgraph reads from its enclosing scopes: names used by its
+/// nodes (and their own subgraphs) that it does not define itself.
+static void collectOuterReferences(const ::onnx::GraphProto &graph,
+                                   llvm::StringSet<> &refs) {
+  llvm::StringSet<> defined;
+  for (const auto &input : graph.input())
+    defined.insert(input.name());
+  for (const auto &init : graph.initializer())
+    defined.insert(init.name());
+  for (const auto &node : graph.node())
+    for (const std::string &out : node.output())
+      defined.insert(out);
+  llvm::StringSet<> used;
+  for (const auto &node : graph.node()) {
+    for (const std::string &in : node.input())
+      if (!in.empty())
+        used.insert(in);
+    for (const auto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectOuterReferences(attr.g(), used);
+      for (const auto &g : attr.graphs())
+        collectOuterReferences(g, used);
+    }
+  }
+  for (const auto &name : used)
+    if (!defined.contains(name.getKey()))
+      refs.insert(name.getKey());
+}
+
 bool mlir::tc::onnx::checkAndSortGraph(::onnx::GraphProto &graph,
                                        std::string &error) {
   // Who defines each value: -1 for graph inputs and initializers, otherwise
@@ -157,7 +186,20 @@ bool mlir::tc::onnx::checkAndSortGraph(::onnx::GraphProto &graph,
   std::vector<int> pending(numNodes, 0);
   std::vector<std::vector<int>> users(numNodes);
   for (int i = 0; i < numNodes; ++i) {
-    for (const std::string &in : graph.node(i).input()) {
+    // A node with subgraphs also depends on what they read from this scope.
+    std::vector<std::string> reads(graph.node(i).input().begin(),
+                                   graph.node(i).input().end());
+    llvm::StringSet<> implicit;
+    for (const auto &attr : graph.node(i).attribute()) {
+      if (attr.has_g())
+        collectOuterReferences(attr.g(), implicit);
+      for (const auto &g : attr.graphs())
+        collectOuterReferences(g, implicit);
+    }
+    for (const auto &name : implicit)
+      if (producer.count(name.getKey()))
+        reads.push_back(name.getKey().str());
+    for (const std::string &in : reads) {
       if (in.empty())
         continue; // an omitted optional input
       auto it = producer.find(in);
