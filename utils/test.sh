@@ -32,6 +32,13 @@ if [ -x "$TC_BUILD/bin/tc-onnx-import-fuzzer" ]; then
   tc_log "fuzzing the ONNX importer for ${seconds} s"
   corpus="$TC_BUILD/fuzz-corpus"
   "$TC_VENV/bin/python" "$TC_ROOT/test/Frontend/Onnx/Inputs/models.py" --all "$corpus"
+  # Inputs that once crashed the importer (test/fuzz/regressions) run first.
+  if ! (cd "$TC_BUILD" && "$TC_BUILD/bin/tc-onnx-import-fuzzer" \
+        "$TC_ROOT"/test/fuzz/regressions/*-* > "$TC_BUILD/fuzz-regressions.log" 2>&1); then
+    tail -n 40 "$TC_BUILD/fuzz-regressions.log"
+    tc_log "a fuzzing regression input crashes the importer again"
+    status=1
+  fi
   if ! (cd "$TC_BUILD" && "$TC_BUILD/bin/tc-onnx-import-fuzzer" "$corpus" \
         -max_total_time="$seconds" -max_len=16384 -timeout=10 \
         -rss_limit_mb=4096 -print_final_stats=1 > "$TC_BUILD/fuzz.log" 2>&1); then

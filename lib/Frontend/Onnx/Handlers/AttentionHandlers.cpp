@@ -135,6 +135,8 @@ LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return failure();
   }
   if (ctx.getInt("is_causal", 0)) {
+    if (failed(checkMaterializedSize(ctx, qSeq * total)))
+      return failure();
     // Query i sees keys up to past + i.
     SmallVector<APFloat> causal;
     APFloat zero = APFloat::getZero(floatType.getFloatSemantics());

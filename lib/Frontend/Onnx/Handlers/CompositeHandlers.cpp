@@ -45,6 +45,8 @@ LogicalResult hardmax(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   int64_t n = type.getDimSize(*axis);
   if (ShapedType::isDynamic(n))
     return ctx.unsupported("a dynamic reduced dimension");
+  if (failed(checkMaterializedSize(ctx, n)))
+    return failure();
   Value arg = ctx.build<ArgMaxOp>(
       {*x}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis)),
              ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
@@ -72,6 +74,8 @@ LogicalResult oneHot(NodeContext &ctx, SmallVectorImpl<Value> &results) {
                       : cast<IntegerAttr>(d0).getValue().getSExtValue();
   if (depth <= 0)
     return ctx.invalid("depth must be positive");
+  if (failed(checkMaterializedSize(ctx, depth)))
+    return failure();
   auto it = NodeContext::typeOf(*indices);
   int64_t rank = it.getRank() + 1;
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
@@ -119,6 +123,8 @@ LogicalResult eyeLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return ctx.unsupported(why);
   }
   int64_t k = ctx.getInt("k", 0);
+  if (failed(checkMaterializedSize(ctx, type.getNumElements())))
+    return failure();
   auto resultType = RankedTensorType::get(type.getShape(), element);
   SmallVector<Attribute> values;
   TypedAttr one = isa<FloatType>(element)

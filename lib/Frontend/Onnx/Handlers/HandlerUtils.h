@@ -26,6 +26,16 @@ resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpatial,
 FailureOr<std::optional<SmallVector<int64_t>>>
 readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
 
+/// The importer builds some constants itself (iota vectors, masks, identity
+/// matrices). Their size follows from the model's dimensions, which a
+/// malformed or hostile model can make absurd: above this many elements the
+/// node is reported instead of materialized.
+constexpr int64_t kMaxMaterializedElements = int64_t(1) << 24;
+
+/// Fails (recording why) when a constant of `elements` elements would exceed
+/// kMaxMaterializedElements.
+LogicalResult checkMaterializedSize(NodeContext &ctx, int64_t elements);
+
 /// tc.compare with `predicate`.
 Value compareValues(NodeContext &ctx, ComparePredicate predicate, Value lhs,
                     Value rhs);

@@ -236,6 +236,8 @@ LogicalResult trilu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   int64_t n = type.getDimSize(rank - 2), m = type.getDimSize(rank - 1);
   if (ShapedType::isDynamic(n) || ShapedType::isDynamic(m))
     return ctx.unsupported("a dynamically sized matrix");
+  if (failed(checkMaterializedSize(ctx, n * m)))
+    return failure();
   Value k = ctx.input(1) ? ctx.input(1) : ctx.constantI64({0}, true);
   if (NodeContext::typeOf(k).getRank() != 0)
     k = reshapeTo(ctx, k, {});

@@ -30,6 +30,15 @@ Value mlir::tc::onnx::compareValues(NodeContext &ctx,
                                       ctx.builder.getContext(), predicate))});
 }
 
+LogicalResult mlir::tc::onnx::checkMaterializedSize(NodeContext &ctx,
+                                                   int64_t elements) {
+  if (elements >= 0 && elements <= kMaxMaterializedElements)
+    return success();
+  return ctx.unsupported(llvm::formatv(
+      "it would need a constant of {0} elements (the limit is {1})", elements,
+      kMaxMaterializedElements));
+}
+
 Value mlir::tc::onnx::shapeOf(NodeContext &ctx, Value v) {
   return ctx.build<ShapeOfOp>({v});
 }
