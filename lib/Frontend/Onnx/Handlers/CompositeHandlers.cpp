@@ -205,28 +205,13 @@ LogicalResult lpPool(NodeContext &ctx, SmallVectorImpl<Value> &results,
                                               llvm::seq<int64_t>(2, type.getRank())))),
                     ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
   } else {
-    std::optional<SmallVector<int64_t>> kernel = ctx.getInts("kernel_shape");
-    if (!kernel || static_cast<int64_t>(kernel->size()) != spatial)
-      return ctx.invalid("kernel_shape needs one value per spatial dimension");
-    SmallVector<int64_t> strides =
-        ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
-    SmallVector<int64_t> dilations =
-        ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
-    FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
-        ctx, type.getShape().drop_front(2), *kernel, strides, dilations);
-    if (failed(pads))
+    FailureOr<SmallVector<NamedAttribute>> attrs = readPoolAttributes(ctx, type);
+    if (failed(attrs))
       return failure();
-    SmallVector<NamedAttribute> attrs = {
-        ctx.namedAttr("kernel_shape", ctx.i64Array(*kernel)),
-        ctx.namedAttr("strides", ctx.i64Array(strides)),
-        ctx.namedAttr("padding", ctx.i64Array(*pads)),
-        ctx.namedAttr("dilations", ctx.i64Array(dilations)),
-        ctx.namedAttr("count_include_pad", ctx.builder.getUnitAttr())};
-    if (ctx.getInt("ceil_mode", 0))
-      attrs.push_back(ctx.namedAttr("ceil_mode", ctx.builder.getUnitAttr()));
-    Value avg = ctx.build<AvgPoolOp>({powered}, attrs);
+    attrs->push_back(ctx.namedAttr("count_include_pad", ctx.builder.getUnitAttr()));
+    Value avg = ctx.build<AvgPoolOp>({powered}, *attrs);
     int64_t window = 1;
-    for (int64_t k : *kernel)
+    for (int64_t k : *ctx.getInts("kernel_shape"))
       window *= k;
     sum = avg ? ctx.build<MulOp>({avg, ctx.scalar(element, window)}) : nullptr;
   }

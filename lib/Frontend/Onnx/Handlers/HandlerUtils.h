@@ -19,6 +19,12 @@ resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpatial,
                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                   ArrayRef<int64_t> dilations);
 
+/// The window attributes of a pooling node on an input of type `input`
+/// (kernel_shape, strides, explicit padding, dilations, ceil_mode) as tc
+/// attributes.
+FailureOr<SmallVector<NamedAttribute>> readPoolAttributes(NodeContext &ctx,
+                                                          RankedTensorType input);
+
 /// Axes given as an attribute (older opsets) or as a constant input
 /// (newer ones), normalized against `rank` and sorted. std::nullopt when
 /// neither is given; failure (recorded) when an input is not constant or an

@@ -10,29 +10,20 @@ using namespace mlir;
 using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
-namespace {
-template <typename OpTy, bool isAverage>
-LogicalResult pool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0);
-  if (failed(x))
-    return failure();
-  auto xt = NodeContext::typeOf(*x);
+FailureOr<SmallVector<NamedAttribute>>
+mlir::tc::onnx::readPoolAttributes(NodeContext &ctx, RankedTensorType input) {
   std::optional<SmallVector<int64_t>> kernel = ctx.getInts("kernel_shape");
   if (!kernel)
     return ctx.invalid("kernel_shape is required");
   int64_t spatial = kernel->size();
-  if (xt.getRank() != spatial + 2)
+  if (input.getRank() != spatial + 2)
     return ctx.invalid("kernel_shape needs one value per spatial dimension");
-  if (ctx.getInt("storage_order", 0) != 0)
-    return ctx.unsupported("storage_order=1 (column-major indices)");
-  if (ctx.node.output_size() > 1 && !ctx.node.output(1).empty())
-    return ctx.unsupported("the Indices output");
   SmallVector<int64_t> strides =
       ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
   SmallVector<int64_t> dilations =
       ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
   FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
-      ctx, xt.getShape().drop_front(2), *kernel, strides, dilations);
+      ctx, input.getShape().drop_front(2), *kernel, strides, dilations);
   if (failed(pads))
     return failure();
   SmallVector<NamedAttribute> attrs = {
@@ -42,6 +33,24 @@ LogicalResult pool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       ctx.namedAttr("dilations", ctx.i64Array(dilations))};
   if (ctx.getInt("ceil_mode", 0))
     attrs.push_back(ctx.namedAttr("ceil_mode", ctx.builder.getUnitAttr()));
+  return attrs;
+}
+
+namespace {
+template <typename OpTy, bool isAverage>
+LogicalResult pool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  if (ctx.getInt("storage_order", 0) != 0)
+    return ctx.unsupported("storage_order=1 (column-major indices)");
+  if (ctx.node.output_size() > 1 && !ctx.node.output(1).empty())
+    return ctx.unsupported("the Indices output");
+  FailureOr<SmallVector<NamedAttribute>> window =
+      readPoolAttributes(ctx, NodeContext::typeOf(*x));
+  if (failed(window))
+    return failure();
+  SmallVector<NamedAttribute> attrs = *window;
   if (isAverage && ctx.getInt("count_include_pad", 0))
     attrs.push_back(
         ctx.namedAttr("count_include_pad", ctx.builder.getUnitAttr()));
