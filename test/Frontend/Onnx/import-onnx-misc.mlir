@@ -28,3 +28,16 @@
 // CHECK: tc.cast %{{.*}} : (tensor<2x3xui8>) -> tensor<2x3xf32>
 // CHECK: tc.sub
 // CHECK: tc.mul
+
+// Integer matmul on centered operands in i32; dynamic quantization from the
+// data's range.
+// RUN: %pyonnx %models integer_quant %t2.onnx
+// RUN: tc-translate --import-onnx %t2.onnx | FileCheck %s --check-prefix=INT
+// INT: %[[A:.*]] = tc.cast %arg0 : (tensor<4x3xui8>) -> tensor<4x3xi32>
+// INT: %[[AC:.*]] = tc.sub %[[A]], %{{.*}} : (tensor<4x3xi32>, tensor<i32>) -> tensor<4x3xi32>
+// INT: %[[B:.*]] = tc.cast %arg1 : (tensor<3x2xui8>) -> tensor<3x2xi32>
+// INT: %[[BC:.*]] = tc.sub %[[B]], %{{.*}} : (tensor<3x2xi32>, tensor<1x2xi32>) -> tensor<3x2xi32>
+// INT: tc.matmul %[[AC]], %[[BC]] : (tensor<4x3xi32>, tensor<3x2xi32>) -> tensor<4x2xi32>
+// INT: tc.reduce_min %arg2
+// INT: tc.reduce_max %arg2
+// INT: tc.cast %{{.*}} : (tensor<5xf32>) -> tensor<5xui8>

@@ -97,9 +97,107 @@ LogicalResult quantize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   results.push_back(v ? castTo(ctx, v, target) : nullptr);
   return success(results.back() != nullptr);
 }
+/// (x - zero_point) in i32, the zero point per tensor or, for per-channel
+/// weights, reshaped along `axis`.
+Value centered(NodeContext &ctx, Value x, Value zp, int64_t axis) {
+  Type i32 = ctx.builder.getI32Type();
+  Value v = castTo(ctx, x, i32);
+  if (!zp || !v)
+    return v;
+  Value z = castTo(ctx, alignParam(ctx, zp, axis, NodeContext::typeOf(x).getRank()), i32);
+  return z ? ctx.build<SubOp>({v, z}, {}, {v.getType()}) : nullptr;
+}
+
+/// MatMulInteger: (A - a_zero_point) x (B - b_zero_point) in i32; a per-row
+/// A zero point lines up with A's rows, a per-column B one with B's columns.
+LogicalResult matmulInteger(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> a = ctx.requireInput(0), b = ctx.requireInput(1);
+  if (failed(a) || failed(b))
+    return failure();
+  auto at = NodeContext::typeOf(*a), bt = NodeContext::typeOf(*b);
+  if (at.getRank() != 2 || bt.getRank() != 2)
+    return ctx.unsupported("MatMulInteger on operands other than 2-D");
+  Value lhs = centered(ctx, *a, ctx.input(2), 0);
+  Value rhs = centered(ctx, *b, ctx.input(3), 1);
+  results.push_back(lhs && rhs ? ctx.build<MatmulOp>({lhs, rhs}) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// ConvInteger: a convolution of the centered operands in i32.
+LogicalResult convInteger(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), w = ctx.requireInput(1);
+  if (failed(x) || failed(w))
+    return failure();
+  auto xt = NodeContext::typeOf(*x), wt = NodeContext::typeOf(*w);
+  int64_t spatial = wt.getRank() - 2;
+  if (spatial < 1 || xt.getRank() != wt.getRank())
+    return ctx.invalid("X and W must have the same rank >= 3");
+  Value input = centered(ctx, *x, ctx.input(2), 1);
+  Value filter = centered(ctx, *w, ctx.input(3), 0);
+  SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+  SmallVector<int64_t> strides =
+      ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> dilations =
+      ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
+  FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
+      ctx, xt.getShape().drop_front(2), kernel, strides, dilations);
+  if (failed(pads) || !input || !filter)
+    return failure();
+  results.push_back(ctx.build<ConvOp>(
+      {input, filter},
+      {ctx.namedAttr("strides", ctx.i64Array(strides)),
+       ctx.namedAttr("padding", ctx.i64Array(*pads)),
+       ctx.namedAttr("dilations", ctx.i64Array(dilations)),
+       ctx.namedAttr("groups", ctx.builder.getI64IntegerAttr(ctx.getInt("group", 1)))}));
+  return success(results.back() != nullptr);
+}
+
+/// DynamicQuantizeLinear: uint8 quantization with a scale and zero point
+/// computed from the data's range (which always includes 0).
+LogicalResult dynamicQuantize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  auto xt = NodeContext::typeOf(*x);
+  Type fp = xt.getElementType();
+  if (!fp.isF32())
+    return ctx.invalid("DynamicQuantizeLinear takes float32");
+  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, xt.getRank()));
+  auto reduce = [&](bool isMax) -> Value {
+    SmallVector<NamedAttribute> attrs = {ctx.namedAttr("axes", ctx.i64Array(all))};
+    return isMax ? ctx.build<ReduceMaxOp>({*x}, attrs) : ctx.build<ReduceMinOp>({*x}, attrs);
+  };
+  Value zero = ctx.scalar(fp, 0.0);
+  Value lo = reduce(false), hi = reduce(true);
+  lo = lo ? ctx.build<MinOp>({lo, zero}) : nullptr;
+  hi = hi ? ctx.build<MaxOp>({hi, zero}) : nullptr;
+  Value range = lo && hi ? ctx.build<SubOp>({hi, lo}) : nullptr;
+  Value scale = range ? ctx.build<DivOp>({range, ctx.scalar(fp, 255.0)}) : nullptr;
+  Value ratio = scale ? ctx.build<DivOp>({lo, scale}) : nullptr;
+  Value zpf = ratio ? ctx.build<NegOp>({ratio}) : nullptr;
+  zpf = zpf ? ctx.build<RoundOp>({zpf}) : nullptr;
+  auto saturate = [&](Value v) {
+    return v ? ctx.build<ClampOp>({v, zero, ctx.scalar(fp, 255.0)}) : nullptr;
+  };
+  zpf = saturate(zpf);
+  Type u8 = IntegerType::get(ctx.builder.getContext(), 8, IntegerType::Unsigned);
+  Value q = scale ? ctx.build<DivOp>({*x, scale}, {}, {xt}) : nullptr;
+  q = q ? ctx.build<RoundOp>({q}) : nullptr;
+  q = q && zpf ? ctx.build<AddOp>({q, zpf}, {}, {xt}) : nullptr;
+  q = saturate(q);
+  Value y = q ? castTo(ctx, q, u8) : nullptr;
+  Value zp = zpf ? castTo(ctx, zpf, u8) : nullptr;
+  if (!y || !zp)
+    return failure();
+  results.append({y, scale, zp});
+  return success();
+}
 } // namespace
 
 void mlir::tc::onnx::registerQuantizationHandlers(OpRegistry &r) {
+  r.add("MatMulInteger", 10, matmulInteger);
+  r.add("ConvInteger", 10, convInteger);
+  r.add("DynamicQuantizeLinear", 11, dynamicQuantize);
   r.add("DequantizeLinear", 10, dequantize);
   r.add("QuantizeLinear", 10, quantize);
 }

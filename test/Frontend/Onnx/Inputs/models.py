@@ -281,7 +281,7 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
             "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan",
-            "more_composites", "indexing"]
+            "more_composites", "indexing", "integer_quant"]
 
 
 def legacy_broadcast():
@@ -442,6 +442,18 @@ def indexing():
                          vi("nu", F, [3])],
                  [vi("vals", F, [2, 2]), vi("idx", I64, [2, 2]), vi("cs", F, [2, 5]),
                   vi("snd", F, [8])], inits, opset=18)
+
+
+def integer_quant():
+    nodes = [
+        helper.make_node("MatMulInteger", ["a", "b", "azp", "bzp"], ["mm"], name="mmi"),
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["q", "scale", "zp"], name="dql"),
+    ]
+    inits = [const("azp", 3, np.uint8), const("bzp", [1, 2], np.uint8)]
+    U8 = TensorProto.UINT8
+    return model(nodes, [vi("a", U8, [4, 3]), vi("b", U8, [3, 2]), vi("x", F, [5])],
+                 [vi("mm", TensorProto.INT32, [4, 2]), vi("q", U8, [5]),
+                  vi("scale", F, []), vi("zp", U8, [])], inits, opset=13)
 
 
 def bind_axes(out):
