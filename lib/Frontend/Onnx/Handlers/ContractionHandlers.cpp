@@ -146,44 +146,57 @@ mlir::tc::onnx::resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpati
   return pads;
 }
 
-namespace {
-LogicalResult conv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), w = ctx.requireInput(1);
-  if (failed(x) || failed(w))
-    return failure();
-  auto xt = NodeContext::typeOf(*x), wt = NodeContext::typeOf(*w);
+Value mlir::tc::onnx::buildConv(NodeContext &ctx, Value x, Value w,
+                               Value bias) {
+  auto xt = NodeContext::typeOf(x), wt = NodeContext::typeOf(w);
   int64_t spatial = wt.getRank() - 2;
-  if (spatial < 1 || xt.getRank() != wt.getRank())
-    return ctx.invalid("X and W must have the same rank >= 3");
+  if (spatial < 1 || xt.getRank() != wt.getRank()) {
+    (void)ctx.invalid("X and W must have the same rank >= 3");
+    return nullptr;
+  }
   SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
   if (auto attrKernel = ctx.getInts("kernel_shape")) {
-    if (attrKernel->size() != kernel.size())
-      return ctx.invalid("kernel_shape does not match W's rank");
+    if (attrKernel->size() != kernel.size()) {
+      (void)ctx.invalid("kernel_shape does not match W's rank");
+      return nullptr;
+    }
     kernel = *attrKernel;
   }
-  if (llvm::any_of(kernel, ShapedType::isDynamic))
-    return ctx.unsupported("a filter with dynamic spatial sizes");
+  if (llvm::any_of(kernel, ShapedType::isDynamic)) {
+    (void)ctx.unsupported("a filter with dynamic spatial sizes");
+    return nullptr;
+  }
   SmallVector<int64_t> strides =
       ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
   SmallVector<int64_t> dilations =
       ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
   if (static_cast<int64_t>(strides.size()) != spatial ||
-      static_cast<int64_t>(dilations.size()) != spatial)
-    return ctx.invalid("strides and dilations need one value per spatial "
-                       "dimension");
+      static_cast<int64_t>(dilations.size()) != spatial) {
+    (void)ctx.invalid("strides and dilations need one value per spatial "
+                      "dimension");
+    return nullptr;
+  }
   FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
       ctx, xt.getShape().drop_front(2), kernel, strides, dilations);
   if (failed(pads))
-    return failure();
-  SmallVector<Value> operands = {*x, *w};
-  if (Value bias = ctx.input(2))
+    return nullptr;
+  SmallVector<Value> operands = {x, w};
+  if (bias)
     operands.push_back(bias);
-  SmallVector<NamedAttribute> attrs = {
-      ctx.namedAttr("strides", ctx.i64Array(strides)),
-      ctx.namedAttr("padding", ctx.i64Array(*pads)),
-      ctx.namedAttr("dilations", ctx.i64Array(dilations)),
-      ctx.namedAttr("groups", ctx.builder.getI64IntegerAttr(ctx.getInt("group", 1)))};
-  results.push_back(ctx.build<ConvOp>(operands, attrs));
+  return ctx.build<ConvOp>(
+      operands,
+      {ctx.namedAttr("strides", ctx.i64Array(strides)),
+       ctx.namedAttr("padding", ctx.i64Array(*pads)),
+       ctx.namedAttr("dilations", ctx.i64Array(dilations)),
+       ctx.namedAttr("groups", ctx.builder.getI64IntegerAttr(ctx.getInt("group", 1)))});
+}
+
+namespace {
+LogicalResult conv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), w = ctx.requireInput(1);
+  if (failed(x) || failed(w))
+    return failure();
+  results.push_back(buildConv(ctx, *x, *w, ctx.input(2)));
   return success(results.back() != nullptr);
 }
 } // namespace

@@ -19,6 +19,11 @@ resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpatial,
                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                   ArrayRef<int64_t> dilations);
 
+/// tc.conv of `x` and `w` (and `bias`) with the node's Conv attributes
+/// (kernel_shape, strides, dilations, pads or auto_pad, group); null after
+/// recording a problem.
+Value buildConv(NodeContext &ctx, Value x, Value w, Value bias);
+
 /// The window attributes of a pooling node on an input of type `input`
 /// (kernel_shape, strides, explicit padding, dilations, ceil_mode) as tc
 /// attributes.

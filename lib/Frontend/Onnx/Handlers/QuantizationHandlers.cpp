@@ -128,27 +128,10 @@ LogicalResult convInteger(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), w = ctx.requireInput(1);
   if (failed(x) || failed(w))
     return failure();
-  auto xt = NodeContext::typeOf(*x), wt = NodeContext::typeOf(*w);
-  int64_t spatial = wt.getRank() - 2;
-  if (spatial < 1 || xt.getRank() != wt.getRank())
-    return ctx.invalid("X and W must have the same rank >= 3");
   Value input = centered(ctx, *x, ctx.input(2), 1);
   Value filter = centered(ctx, *w, ctx.input(3), 0);
-  SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
-  SmallVector<int64_t> strides =
-      ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
-  SmallVector<int64_t> dilations =
-      ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
-  FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
-      ctx, xt.getShape().drop_front(2), kernel, strides, dilations);
-  if (failed(pads) || !input || !filter)
-    return failure();
-  results.push_back(ctx.build<ConvOp>(
-      {input, filter},
-      {ctx.namedAttr("strides", ctx.i64Array(strides)),
-       ctx.namedAttr("padding", ctx.i64Array(*pads)),
-       ctx.namedAttr("dilations", ctx.i64Array(dilations)),
-       ctx.namedAttr("groups", ctx.builder.getI64IntegerAttr(ctx.getInt("group", 1)))}));
+  results.push_back(input && filter ? buildConv(ctx, input, filter, Value())
+                                    : nullptr);
   return success(results.back() != nullptr);
 }
 
