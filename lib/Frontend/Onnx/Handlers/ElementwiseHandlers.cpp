@@ -172,8 +172,8 @@ LogicalResult gelu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
-/// x * alpha if x <= 0 else x * gamma... Selu and the like compose from tc
-/// ops where tc has no fused op.
+/// Selu: gamma * (x if x > 0 else alpha * (exp(x) - 1)), i.e. gamma times an
+/// ELU with the same alpha.
 LogicalResult selu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
