@@ -210,8 +210,10 @@ LogicalResult lpPool(NodeContext &ctx, SmallVectorImpl<Value> &results,
       return failure();
     attrs->push_back(ctx.namedAttr("count_include_pad", ctx.builder.getUnitAttr()));
     Value avg = ctx.build<AvgPoolOp>({powered}, *attrs);
+    // readPoolAttributes succeeded, so kernel_shape is present.
+    SmallVector<int64_t> kernel = *ctx.getInts("kernel_shape");
     int64_t window = 1;
-    for (int64_t k : *ctx.getInts("kernel_shape"))
+    for (int64_t k : kernel)
       window *= k;
     sum = avg ? ctx.build<MulOp>({avg, ctx.scalar(element, window)}) : nullptr;
   }
