@@ -237,19 +237,14 @@ LogicalResult groupNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (groups <= 0 || c % groups != 0)
     return ctx.invalid("num_groups must divide the channels");
   int64_t rest = type.getNumElements() / (n * groups);
-  Type element = type.getElementType();
   Value grouped = reshapeTo(ctx, *x, {n, groups, rest});
-  auto mean = [&](Value v) {
-    return ctx.build<ReduceMeanOp>({v}, {ctx.namedAttr("axes", ctx.i64Array({2})),
-                                         ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
-  };
-  Value mu = grouped ? mean(grouped) : nullptr;
-  Value centered = mu ? ctx.build<SubOp>({grouped, mu}) : nullptr;
-  Value var = centered ? mean(ctx.build<MulOp>({centered, centered})) : nullptr;
-  Value inv = var ? ctx.build<RsqrtOp>({ctx.build<AddOp>(
-                        {var, ctx.scalar(element, ctx.getFloat("epsilon", 1e-5f))})})
-                  : nullptr;
-  Value normalized = inv ? ctx.build<MulOp>({centered, inv}) : nullptr;
+  if (!grouped)
+    return failure();
+  FailureOr<Moments> m =
+      moments(ctx, grouped, {2}, ctx.getFloat("epsilon", 1e-5f));
+  if (failed(m))
+    return failure();
+  Value normalized = ctx.build<MulOp>({m->centered, m->invStdDev});
   normalized = normalized ? reshapeTo(ctx, normalized, type.getShape()) : nullptr;
   // Scale and bias per channel ([C]) from opset 21, per group ([G]) before.
   auto perChannel = [&](Value p) -> Value {

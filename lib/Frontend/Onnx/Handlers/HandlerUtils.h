@@ -47,6 +47,14 @@ constexpr int64_t kMaxMaterializedElements = int64_t(1) << 24;
 /// kMaxMaterializedElements.
 LogicalResult checkMaterializedSize(NodeContext &ctx, int64_t elements);
 
+/// Statistics of a normalization over `axes` (kept as unit dims): the mean,
+/// x - mean, and 1 / sqrt(variance + epsilon).
+struct Moments {
+  Value mean, invStdDev, centered;
+};
+FailureOr<Moments> moments(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
+                           float epsilon);
+
 /// tc.compare with `predicate`.
 Value compareValues(NodeContext &ctx, ComparePredicate predicate, Value lhs,
                     Value rhs);

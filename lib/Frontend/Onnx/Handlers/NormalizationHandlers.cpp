@@ -8,6 +8,27 @@ using namespace mlir;
 using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
+FailureOr<Moments> mlir::tc::onnx::moments(NodeContext &ctx, Value x,
+                                           ArrayRef<int64_t> axes,
+                                           float epsilon) {
+  auto reduceMean = [&](Value v) {
+    return ctx.build<ReduceMeanOp>(
+        {v}, {ctx.namedAttr("axes", ctx.i64Array(axes)),
+              ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
+  };
+  Type element = NodeContext::typeOf(x).getElementType();
+  Moments m;
+  m.mean = reduceMean(x);
+  m.centered = m.mean ? ctx.build<SubOp>({x, m.mean}, {}, {x.getType()}) : nullptr;
+  Value sq = m.centered ? ctx.build<MulOp>({m.centered, m.centered}) : nullptr;
+  Value var = sq ? reduceMean(sq) : nullptr;
+  Value shifted = var ? ctx.build<AddOp>({var, ctx.scalar(element, epsilon)}) : nullptr;
+  m.invStdDev = shifted ? ctx.build<RsqrtOp>({shifted}) : nullptr;
+  if (!m.invStdDev)
+    return failure();
+  return m;
+}
+
 namespace {
 /// Softmax-13 normalizes along one axis (default -1). Softmax-1/11 flatten
 /// the input to 2-D at `axis` (default 1) and normalize the rows; that is the
@@ -42,32 +63,6 @@ LogicalResult softmax(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   results.push_back(normalized ? reshapeTo(ctx, normalized, type.getShape())
                                : nullptr);
   return success(results.back() != nullptr);
-}
-
-/// Statistics of a normalization over `axes` (kept as unit dims):
-/// mean and 1 / sqrt(var + epsilon).
-struct Moments {
-  Value mean, invStdDev, centered;
-};
-
-FailureOr<Moments> moments(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
-                           float epsilon) {
-  auto reduceMean = [&](Value v) {
-    return ctx.build<ReduceMeanOp>(
-        {v}, {ctx.namedAttr("axes", ctx.i64Array(axes)),
-              ctx.namedAttr("keepdims", ctx.builder.getUnitAttr())});
-  };
-  Type element = NodeContext::typeOf(x).getElementType();
-  Moments m;
-  m.mean = reduceMean(x);
-  m.centered = m.mean ? ctx.build<SubOp>({x, m.mean}, {}, {x.getType()}) : nullptr;
-  Value sq = m.centered ? ctx.build<MulOp>({m.centered, m.centered}) : nullptr;
-  Value var = sq ? reduceMean(sq) : nullptr;
-  Value shifted = var ? ctx.build<AddOp>({var, ctx.scalar(element, epsilon)}) : nullptr;
-  m.invStdDev = shifted ? ctx.build<RsqrtOp>({shifted}) : nullptr;
-  if (!m.invStdDev)
-    return failure();
-  return m;
 }
 
 LogicalResult layerNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
