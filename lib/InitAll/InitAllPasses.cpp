@@ -3,11 +3,16 @@
 #include "tc/InitAllPasses.h"
 
 #include "mlir/InitAllPasses.h"
+#include "tc/Conversion/Passes.h"
+#include "tc/Target/Cpu/Passes.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 
 void mlir::tc::registerTcPasses() {
   tc::registerTcTransformsPasses();
+  tc::registerTcConversionPasses();
+  tc::cpu::registerTcCpuPasses();
+  tc::cpu::registerCpuPipeline();
   fusion::registerFusionTransformsPasses();
 }
 

@@ -1,7 +1,11 @@
 // RUN: %pyonnx %models weights %t.onnx
 // RUN: tc-compile %t.onnx --check | FileCheck %s --check-prefix=CHECK-OK
 // RUN: tc-compile %t.onnx --emit=tc -o %t.mlir && FileCheck %s --check-prefix=EMIT < %t.mlir
-// RUN: not tc-compile %t.onnx 2>&1 | FileCheck %s --check-prefix=SO
+// RUN: tc-compile %t.onnx -o %t.so && tc-run %t.so --print-signature | FileCheck %s --check-prefix=SO
+// RUN: %pyonnx -c "import numpy as np; np.save('%t.x.npy', np.ones((2, 8), np.float32)); np.save('%t.z.npy', (np.ones((2, 8), np.float32) @ np.arange(64, dtype=np.float32).reshape(8, 8) + 0.5) * 3)"
+// RUN: tc-run %t.so --input=x=%t.x.npy --compare=z=%t.z.npy | FileCheck %s --check-prefix=EXEC
+// RUN: not tc-compile %t.onnx --target=tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: tc-compile %t.onnx -o %t.dump.so --dump-ir=%t.dump && ls %t.dump | FileCheck %s --check-prefix=DUMP
 // RUN: %pyonnx %models unsupported %t.bad.onnx
 // RUN: not tc-compile %t.bad.onnx --check 2>&1 | FileCheck %s --check-prefix=UNSUP
 // RUN: not tc-compile %t.missing.onnx --check 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -10,6 +14,13 @@
 // After shape inference and canonicalization: weights stay blobs.
 // EMIT: tc.constant dense_resource<big> : tensor<8x8xf32>
 // EMIT: tc.matmul
-// SO: error: generating a shared library is not available in this build yet
+// SO: input 'x': f32[2, 8]
+// SO: output 'z': f32[2, 8]
+// EXEC: OK: f32[2, 8]
+// TARGET: error: unknown --target 'tpu'; this build supports: cpu
+// DUMP: 00-import.mlir
+// DUMP: 01-tc.mlir
+// DUMP: 99-model.ll
+// DUMP: passes
 // UNSUP: error: 4 unsupported pieces in the model:
 // MISSING: missing.onnx: error: cannot read the model file: No such file or directory

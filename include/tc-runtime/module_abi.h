@@ -1,0 +1,95 @@
+/*===- tc-runtime/module_abi.h - the contract between model.so and runtime -===*
+ *
+ * A model.so produced by `tc-compile` exports exactly these symbols. The
+ * runtime (lib/Runtime) is their only intended caller; users go through
+ * tc-runtime/runtime.h. The ABI is versioned: a runtime refuses a module whose
+ * `tc_module_abi_version` it does not know.
+ *
+ *   const uint32_t tc_module_abi_version;      == TC_MODULE_ABI_VERSION
+ *   const char     tc_module_metadata_v1[];    NUL-terminated text, below
+ *   int32_t        tc_module_run_v1(const tc_run_env_v1 *env,
+ *                                   void *const *inputs,
+ *                                   const int64_t *input_dims,
+ *                                   void **output_allocations,
+ *                                   void **output_data,
+ *                                   int64_t *output_dims);
+ *
+ * Metadata grammar (one record per line, fields separated by one space):
+ *
+ *   tc-module 1
+ *   name <escaped-name>
+ *   input <escaped-name> <dtype> <rank> <dim>*
+ *   output <escaped-name> <dtype> <rank> <dim>*
+ *   target <name>                  (e.g. "cpu x86-64"; one line per target)
+ *
+ * <dtype> is one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool.
+ * bool elements are one byte holding 0 or 1.
+ * <dim> is a non-negative decimal integer for a static extent, "?<symbol>"
+ * for a dynamic extent tied to the named symbol (ONNX dim_param; equal
+ * symbols must have equal extents at run time), or "?" for an anonymous
+ * dynamic extent.
+ * <escaped-name>: bytes outside [A-Za-z0-9_.:/-] are written as %XX (two
+ * upper-case hex digits); the empty name is written as "%".
+ *
+ * Calling tc_module_run_v1:
+ *   inputs[i]        points to input i, dense row-major, suitably aligned
+ *                    for its element type (64-byte alignment is best).
+ *   input_dims       the extents of every input, concatenated in input
+ *                    order (sum of input ranks entries).
+ *   output_*         arrays sized by the metadata: one allocation/data
+ *                    pointer per output, and the output extents concatenated
+ *                    in output order. On success, output i is dense
+ *                    row-major at output_data[i]; output_allocations[i] was
+ *                    obtained from the C library's malloc and the caller owns
+ *                    it (release it with free()). It may be NULL when the
+ *                    output has no elements.
+ *   The inputs are only read. The caller has already checked the input
+ *   count, dtypes, static extents and the consistency of symbolic extents.
+ *   Returns 0 on success; a non-zero value is an error code (TC_RUN_*).
+ *
+ * Parallelism: the module splits each kernel into `count` independent
+ * workgroups and asks the runtime to run them with env->parallel_for, which
+ * calls fn(args, begin, end) on disjoint ranges covering [0, count) and
+ * returns when all have finished. A runtime without threads may simply call
+ * fn(args, 0, count).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TC_RUNTIME_MODULE_ABI_H
+#define TC_RUNTIME_MODULE_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TC_MODULE_ABI_VERSION 1
+
+#define TC_RUN_OK 0
+/* A value computed inside the model was out of range for an operation
+ * (for example a shape given as data that does not match the input). */
+#define TC_RUN_INVALID_VALUE 1
+/* The module could not allocate memory. */
+#define TC_RUN_OUT_OF_MEMORY 2
+
+typedef void (*tc_workgroup_fn_v1)(void *args, int64_t begin, int64_t end);
+
+typedef struct tc_run_env_v1 {
+  /* Opaque to the module; passed back to parallel_for. */
+  void *runtime;
+  void (*parallel_for)(void *runtime, tc_workgroup_fn_v1 fn, void *args,
+                       int64_t count);
+} tc_run_env_v1;
+
+typedef int32_t (*tc_module_run_v1_fn)(const tc_run_env_v1 *env,
+                                       void *const *inputs,
+                                       const int64_t *input_dims,
+                                       void **output_allocations,
+                                       void **output_data,
+                                       int64_t *output_dims);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TC_RUNTIME_MODULE_ABI_H */

@@ -1,0 +1,279 @@
+/*===- tc-runtime/runtime.h - C API of the tc runtime ----------------------===*
+ *
+ * Loads a model.so produced by `tc-compile` and runs it. The API is plain C
+ * so that any language with a C FFI can use it; libTcRuntime is written in
+ * C++17 but links nothing beyond libc, libdl and the thread library.
+ *
+ * Conventions
+ *   - Objects are opaque handles (tc_runtime, tc_device, tc_module,
+ *     tc_tensor) created by a tc_*_create / tc_*_load function and destroyed
+ *     with the matching tc_*_release. Releasing NULL is a no-op.
+ *   - Every function that can fail returns a tc_status: NULL means success;
+ *     anything else is an error the caller owns and frees with
+ *     tc_status_free. Results come back through out_ parameters, which are
+ *     only written on success.
+ *   - Strings returned by query functions are owned by the object queried
+ *     and stay valid until it is released.
+ *   - Handles can be released in any order: a module or device does not
+ *     keep its runtime alive nor need it, and a tensor returned by a run does
+ *     not need its module or device.
+ *   - Thread safety: query functions and tc_module_run may be called from
+ *     several threads at once. Concurrent runs on one device share its
+ *     thread pool and take turns for each parallel region.
+ *
+ * Typical use:
+ *   tc_runtime *rt; tc_device *dev; tc_module *m;
+ *   tc_runtime_create(NULL, &rt);
+ *   tc_device_create(rt, "cpu", &dev);
+ *   tc_module_load(rt, "model.so", &m);
+ *   tc_tensor *in[1], *out[1];  ... tc_tensor_create_copy(...) ...
+ *   tc_module_run(m, dev, in, 1, out, 1);
+ *   ... tc_tensor_data(out[0]) ...
+ *   tc_tensor_release(out[0]); tc_tensor_release(in[0]);
+ *   tc_module_release(m); tc_device_release(dev); tc_runtime_release(rt);
+ *   (each call's tc_status checked and freed)
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TC_RUNTIME_RUNTIME_H
+#define TC_RUNTIME_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define TC_API __declspec(dllexport)
+#else
+#define TC_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===------------------------------ status ------------------------------===*/
+
+typedef enum tc_status_code_t {
+  TC_STATUS_OK = 0,
+  /* A caller-supplied value is wrong (bad spec string, dtype, shape...). */
+  TC_STATUS_INVALID_ARGUMENT = 1,
+  /* A file or symbol does not exist or cannot be read. */
+  TC_STATUS_NOT_FOUND = 2,
+  /* The request is valid but this runtime build cannot serve it (a device
+   * kind it was built without). */
+  TC_STATUS_UNAVAILABLE = 3,
+  /* A module was built for another ABI version, or is not a tc module. */
+  TC_STATUS_INCOMPATIBLE = 4,
+  /* A module's metadata does not follow the grammar of module_abi.h. */
+  TC_STATUS_MALFORMED = 5,
+  /* Memory could not be allocated (by the runtime or the module). */
+  TC_STATUS_OUT_OF_MEMORY = 6,
+  /* The model rejected a value it computed (TC_RUN_INVALID_VALUE). */
+  TC_STATUS_INVALID_VALUE = 7,
+  /* Anything else, including unknown module error codes. */
+  TC_STATUS_INTERNAL = 8,
+} tc_status_code_t;
+
+/* NULL is success; otherwise an error owned by whoever received it. */
+typedef struct tc_status_s *tc_status;
+
+/* The code of `status` (TC_STATUS_OK for NULL). */
+TC_API tc_status_code_t tc_status_code(tc_status status);
+/* The message of `status` ("" for NULL), owned by the status: valid until
+ * tc_status_free. */
+TC_API const char *tc_status_message(tc_status status);
+/* Frees `status`; NULL is a no-op. */
+TC_API void tc_status_free(tc_status status);
+/* A short name of a code ("INVALID_ARGUMENT"), static storage. */
+TC_API const char *tc_status_code_name(tc_status_code_t code);
+
+/*===------------------------------ dtypes ------------------------------===*/
+
+/* The element types of module_abi.h. Values are stable (part of the API). */
+typedef enum tc_dtype_t {
+  TC_DTYPE_INVALID = 0,
+  TC_DTYPE_F16 = 1,
+  TC_DTYPE_BF16 = 2,
+  TC_DTYPE_F32 = 3,
+  TC_DTYPE_F64 = 4,
+  TC_DTYPE_I8 = 5,
+  TC_DTYPE_I16 = 6,
+  TC_DTYPE_I32 = 7,
+  TC_DTYPE_I64 = 8,
+  TC_DTYPE_U8 = 9,
+  TC_DTYPE_U16 = 10,
+  TC_DTYPE_U32 = 11,
+  TC_DTYPE_U64 = 12,
+  TC_DTYPE_BOOL = 13, /* one byte holding 0 or 1 */
+} tc_dtype_t;
+
+/* The metadata spelling of `dtype` ("f32", "bool"), static storage;
+ * "invalid" for values outside the enum. */
+TC_API const char *tc_dtype_name(tc_dtype_t dtype);
+/* Parses a metadata spelling into *out_dtype. INVALID_ARGUMENT if `name` is
+ * not one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool. */
+TC_API tc_status tc_dtype_from_name(const char *name, tc_dtype_t *out_dtype);
+/* Bytes per element (bool: 1); 0 for values outside the enum. */
+TC_API size_t tc_dtype_size(tc_dtype_t dtype);
+
+/*===----------------------------- runtime ------------------------------===*/
+
+typedef struct tc_runtime tc_runtime;
+
+typedef struct tc_runtime_options {
+  /* Threads of each cpu device created from this runtime, the calling thread
+   * included: 0 = all hardware threads, 1 = run everything on the thread
+   * that calls tc_module_run. */
+  int32_t num_threads;
+} tc_runtime_options;
+
+/* Fills `options` with the defaults (num_threads = 0). */
+TC_API void tc_runtime_options_init(tc_runtime_options *options);
+
+/* Creates a runtime; `options` may be NULL for the defaults and is copied.
+ * The caller owns *out_runtime and frees it with tc_runtime_release. */
+TC_API tc_status tc_runtime_create(const tc_runtime_options *options,
+                                   tc_runtime **out_runtime);
+TC_API void tc_runtime_release(tc_runtime *runtime);
+
+/* The device spec strings this build can create, comma separated ("cpu"),
+ * static storage. */
+TC_API const char *tc_runtime_available_devices(void);
+
+/*===----------------------------- devices ------------------------------===*/
+
+typedef struct tc_device tc_device;
+
+/* Creates a device from a spec string:
+ *   "cpu"    the host CPU with a pool of options.num_threads threads
+ *   "auto"   the best device this build has (today: "cpu")
+ *   "cuda:N", "hip:N"  recognised, but this build has no GPU devices:
+ *            UNAVAILABLE with a message listing the available ones.
+ * Anything else is INVALID_ARGUMENT naming the string. Creating a cpu device
+ * starts its worker threads. The caller owns *out_device and frees it with
+ * tc_device_release (which joins the threads); no run may be in flight on
+ * it then. */
+TC_API tc_status tc_device_create(tc_runtime *runtime, const char *spec,
+                                  tc_device **out_device);
+TC_API void tc_device_release(tc_device *device);
+/* The canonical spec of `device` ("cpu"), owned by the device. */
+TC_API const char *tc_device_spec(const tc_device *device);
+/* The number of threads that run work on `device`, the caller included. */
+TC_API int32_t tc_device_num_threads(const tc_device *device);
+
+/*===----------------------------- modules ------------------------------===*/
+
+typedef struct tc_module tc_module;
+
+/* Loads a model.so (dlopen RTLD_NOW | RTLD_LOCAL; a path without '/' is
+ * taken relative to the working directory, not searched for), checks its
+ * ABI version and parses its metadata. Errors: NOT_FOUND (the file cannot
+ * be read), INCOMPATIBLE (not a shared library, not a tc module, or another
+ * ABI version), MALFORMED (metadata). The caller owns *out_module and frees
+ * it with tc_module_release, after every run on it has returned. Tensors
+ * produced by the module outlive it. */
+TC_API tc_status tc_module_load(tc_runtime *runtime, const char *path,
+                                tc_module **out_module);
+TC_API void tc_module_release(tc_module *module);
+
+/* The model name from the metadata (may be ""), owned by the module. */
+TC_API const char *tc_module_name(const tc_module *module);
+/* The path it was loaded from, owned by the module. */
+TC_API const char *tc_module_path(const tc_module *module);
+TC_API size_t tc_module_num_inputs(const tc_module *module);
+TC_API size_t tc_module_num_outputs(const tc_module *module);
+/* The `target` records of the metadata ("cpu x86-64"), owned by the module;
+ * NULL when index >= tc_module_num_targets. */
+TC_API size_t tc_module_num_targets(const tc_module *module);
+TC_API const char *tc_module_target(const tc_module *module, size_t index);
+
+/* The signature of one input or output. Every pointer is owned by the
+ * module and valid until tc_module_release. */
+typedef struct tc_arg_info {
+  const char *name; /* unescaped; may be "" */
+  tc_dtype_t dtype;
+  int32_t rank;
+  const int64_t *dims; /* rank entries; -1 for a dynamic extent */
+  /* rank entries: the symbol a dynamic extent is tied to, "" for static
+   * and anonymous dynamic extents. Equal symbols mean equal extents. */
+  const char *const *dim_symbols;
+} tc_arg_info;
+
+/* Describes input / output `index`; INVALID_ARGUMENT if out of range. */
+TC_API tc_status tc_module_input_info(const tc_module *module, size_t index,
+                                      tc_arg_info *out_info);
+TC_API tc_status tc_module_output_info(const tc_module *module, size_t index,
+                                       tc_arg_info *out_info);
+/* Index of the input / output called `name`; NOT_FOUND if none. */
+TC_API tc_status tc_module_find_input(const tc_module *module, const char *name,
+                                      size_t *out_index);
+TC_API tc_status tc_module_find_output(const tc_module *module,
+                                       const char *name, size_t *out_index);
+
+/*===----------------------------- tensors ------------------------------===*/
+
+/* A dense row-major array. Reference counted: every create function returns
+ * a tensor with one reference owned by the caller; tc_tensor_retain adds one
+ * and tc_tensor_release drops one, freeing the tensor (and, as described per
+ * function, its buffer) when the last goes. The element data is mutable and
+ * not synchronised: do not write it while a run reads it. */
+typedef struct tc_tensor tc_tensor;
+
+/* Called once when a wrapped buffer is no longer used. */
+typedef void (*tc_tensor_release_fn)(void *user_data, void *data);
+
+/* Allocates a 64-byte aligned buffer and copies `byte_size` bytes from
+ * `data` into it. `byte_size` must equal the element count times
+ * tc_dtype_size(dtype); `data` may be NULL only if it is 0. `dims` has
+ * `rank` non-negative entries (may be NULL if rank is 0). The tensor owns
+ * its copy; the caller keeps ownership of `data`. */
+TC_API tc_status tc_tensor_create_copy(tc_dtype_t dtype, int32_t rank,
+                                       const int64_t *dims, const void *data,
+                                       size_t byte_size,
+                                       tc_tensor **out_tensor);
+/* Like tc_tensor_create_copy but zero-filled. */
+TC_API tc_status tc_tensor_create_zeroed(tc_dtype_t dtype, int32_t rank,
+                                         const int64_t *dims,
+                                         tc_tensor **out_tensor);
+/* Wraps an existing buffer without copying. The buffer must stay valid until
+ * the tensor is freed; then `release(user_data, data)` is called if
+ * `release` is not NULL (also when this function fails, so the buffer never
+ * leaks). The buffer needs no particular alignment: a run copies an input
+ * that is not 64-byte aligned into an aligned temporary. */
+TC_API tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank,
+                                const int64_t *dims, void *data,
+                                size_t byte_size, tc_tensor_release_fn release,
+                                void *user_data, tc_tensor **out_tensor);
+TC_API void tc_tensor_retain(tc_tensor *tensor);
+TC_API void tc_tensor_release(tc_tensor *tensor);
+
+TC_API tc_dtype_t tc_tensor_dtype(const tc_tensor *tensor);
+TC_API int32_t tc_tensor_rank(const tc_tensor *tensor);
+/* `rank` extents, owned by the tensor (NULL when rank is 0). */
+TC_API const int64_t *tc_tensor_dims(const tc_tensor *tensor);
+/* The product of the extents (1 for rank 0). */
+TC_API int64_t tc_tensor_num_elements(const tc_tensor *tensor);
+/* The elements, owned by the tensor; may be NULL when there are none. */
+TC_API void *tc_tensor_data(const tc_tensor *tensor);
+TC_API size_t tc_tensor_byte_size(const tc_tensor *tensor);
+
+/*===------------------------------- run --------------------------------===*/
+
+/* Runs `module` on `device`. `inputs` holds `num_inputs` tensors in the
+ * module's input order; they are only read and stay owned by the caller.
+ * Before calling the model every input is checked against the signature:
+ * count, dtype, rank, static extents, and that inputs agreeing on a symbol
+ * agree on its extent (INVALID_ARGUMENT naming the input and axis).
+ * `outputs` is an array of `num_outputs` (== tc_module_num_outputs) slots
+ * the caller provides; on success each receives a new tensor the caller
+ * owns and frees with tc_tensor_release. On failure no slot is written.
+ * A model error maps to INVALID_VALUE (TC_RUN_INVALID_VALUE),
+ * OUT_OF_MEMORY (TC_RUN_OUT_OF_MEMORY) or INTERNAL (any other code). */
+TC_API tc_status tc_module_run(tc_module *module, tc_device *device,
+                               tc_tensor *const *inputs, size_t num_inputs,
+                               tc_tensor **outputs, size_t num_outputs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TC_RUNTIME_RUNTIME_H */

@@ -1,0 +1,27 @@
+//===- Passes.td - conversions out of the tc dialect ----------------------===//
+
+#ifndef TC_CONVERSION_PASSES_TD
+#define TC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTcToLinalgPass : Pass<"convert-tc-to-linalg"> {
+  let summary = "Lower tc ops to linalg, tensor, arith and math on tensors";
+  let description = [{
+    Rewrites every tc op into linalg named ops and generics on tensors (with
+    tensor, arith, math and scf ops where a computation is data dependent).
+    Unsigned integer element types (`ui8`...) become signless, and the
+    operations that care (division, comparison, casts, shifts, min/max) use
+    their unsigned forms. Works on any op, so it can run on a whole module or
+    inside one `fusion.group`. Broadcasting follows numpy; a dynamic
+    dimension is assumed not to broadcast (only a static size 1 does).
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+    "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
+#endif // TC_CONVERSION_PASSES_TD

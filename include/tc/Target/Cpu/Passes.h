@@ -1,0 +1,40 @@
+//===- Passes.h - CPU code generation passes and pipeline -----------------===//
+
+#ifndef TC_TARGET_CPU_PASSES_H
+#define TC_TARGET_CPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::tc::cpu {
+
+#define GEN_PASS_DECL
+#include "tc/Target/Cpu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tc/Target/Cpu/Passes.h.inc"
+
+struct CpuPipelineOptions {
+  int64_t maxWorkgroups = 64;
+  int64_t minWork = 4096;
+};
+
+/// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to
+/// linalg, workgroup distribution, bufferization, deallocation, outlining,
+/// lowering to loops and LLVM, entry point. Registered as `tc-cpu-pipeline`.
+void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
+void registerCpuPipeline();
+
+/// The metadata text of module_abi.h for `main` (read from the tc-level
+/// signature: names, element types including unsignedness, symbolic dims).
+std::string buildModuleMetadata(func::FuncOp main, StringRef modelName);
+
+} // namespace mlir::tc::cpu
+
+#endif // TC_TARGET_CPU_PASSES_H

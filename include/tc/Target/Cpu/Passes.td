@@ -1,0 +1,71 @@
+//===- Passes.td - CPU code generation passes -----------------------------===//
+
+#ifndef TC_TARGET_CPU_PASSES_TD
+#define TC_TARGET_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
+  let summary = "Split each kernel into workgroups (scf.forall), fusing producers";
+  let description = [{
+    For every linalg op at the top level of the function, from the last to
+    the first: tiles its outermost parallel loop into at most
+    `max-workgroups` workgroups with `scf.forall` and fuses into the tile the
+    producers that only it uses (fills, elementwise generics, pads,
+    broadcasts), so that one forall is one kernel. Ops whose loop nest is
+    smaller than `min-work` iterations stay whole. Ops inside control flow
+    (scf.if/while bodies) are left serial.
+  }];
+  let options = [
+    Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"64",
+           "largest number of workgroups per kernel">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"4096",
+           "loop nests with fewer static iterations stay serial">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def CpuOutlineWorkgroupsPass : Pass<"tc-cpu-outline-workgroups", "ModuleOp"> {
+  let summary = "Outline each scf.forall on buffers into a workgroup function";
+  let description = [{
+    After bufferization, each top-level `scf.forall` of `@main` becomes a
+    private function `@main_wg<N>(captured values..., %workgroup: index)`,
+    and the loop is replaced by a call to the declaration
+    `@__tc_dispatch_wg<N>(%env, %count, captured values...)`. `@main` gets
+    the runtime environment as a new first argument (`!llvm.ptr`).
+    `--tc-cpu-emit-entry` later turns each dispatch call into a call of the
+    runtime's `parallel_for`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
+  let summary = "Turn strided memref.copy into linalg.copy loops";
+  let description = [{
+    memref-to-llvm lowers a copy between buffers that are not both contiguous
+    into a call of `memrefCopy` from MLIR's runner utilities, which a model.so
+    does not link. As a linalg.copy the copy becomes a loop nest instead, which
+    LLVM vectorizes. Contiguous copies stay memref.copy (they become memcpy).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CpuEmitEntryPass : Pass<"tc-cpu-emit-entry", "ModuleOp"> {
+  let summary = "Emit the model.so ABI: entry point, metadata, dispatches";
+  let description = [{
+    Runs on the LLVM dialect. Emits `tc_module_abi_version`,
+    `tc_module_metadata_v1` (from the module's `tc.module_metadata`
+    attribute) and `tc_module_run_v1`, which reads the inputs' data pointers
+    and extents, calls `@main`, and hands each result buffer to the caller
+    (see include/tc-runtime/module_abi.h). Each `@__tc_dispatch_wg<N>` call
+    becomes a call of the environment's `parallel_for` with a trampoline that
+    unpacks the captured values and runs workgroups `[begin, end)`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TC_TARGET_CPU_PASSES_TD

@@ -1,0 +1,309 @@
+//===- Contraction.cpp - tc.matmul, tc.batch_matmul, tc.conv to linalg ----===//
+//
+// Contractions accumulate in f32 when their operands are f16 or bf16 and
+// truncate once at the end. tc.matmul becomes linalg.matmul (what the
+// vectorizer and the GPU lowering know best); batch matmul with numpy batch
+// broadcasting and N-D grouped convolution become linalg.generic, because no
+// named op covers every rank and group count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+namespace mlir::tc::to_linalg {
+namespace {
+
+/// acc + lhs * rhs in the accumulator type.
+Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         Value acc, Type tcType) {
+  Type accType = acc.getType();
+  lhs = castScalar(b, loc, lhs, tcType, accType);
+  rhs = castScalar(b, loc, rhs, tcType, accType);
+  if (isa<FloatType>(accType))
+    return arith::AddFOp::create(
+        b, loc, acc, arith::MulFOp::create(b, loc, lhs, rhs));
+  return arith::AddIOp::create(b, loc, acc,
+                               arith::MulIOp::create(b, loc, lhs, rhs));
+}
+
+/// Casts the accumulator tensor back to the result element type.
+Value finishAccumulation(OpBuilder &b, Location loc, Value acc, Type tcType) {
+  Type accType = elementTypeOf(acc);
+  if (accType == tcType || isa<IntegerType>(tcType))
+    return acc;
+  return castTensor(b, loc, acc, accType, tcType);
+}
+
+struct MatmulPattern : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Type tcType = elementTypeOf(op.getLhs());
+    Type accType = accumulatorType(resultType.getElementType());
+    SmallVector<Value> dynamicSizes;
+    if (resultType.isDynamicDim(0))
+      dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getLhs(), 0));
+    if (resultType.isDynamicDim(1))
+      dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getRhs(), 1));
+    RankedTensorType accTensor = resultType.clone(accType);
+    Value init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
+                              scalarConstant(rewriter, loc, accType, 0));
+    Value acc;
+    if (isUnsignedInt(tcType)) {
+      // linalg.matmul sign-extends mixed types; unsigned needs a generic.
+      AffineExpr m, n, k;
+      bindDims(rewriter.getContext(), m, n, k);
+      MLIRContext *ctx = rewriter.getContext();
+      SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
+                                     AffineMap::get(3, 0, {k, n}, ctx),
+                                     AffineMap::get(3, 0, {m, n}, ctx)};
+      acc = linalg::GenericOp::create(
+                rewriter, loc, TypeRange{accTensor},
+                ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+                ValueRange{init}, maps,
+                {utils::IteratorType::parallel, utils::IteratorType::parallel,
+                 utils::IteratorType::reduction},
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(
+                      b, l,
+                      multiplyAccumulate(b, l, args[0], args[1], args[2],
+                                         tcType));
+                })
+                .getResult(0);
+    } else {
+      acc = linalg::MatmulOp::create(rewriter, loc, TypeRange{accTensor},
+                                     ValueRange{adaptor.getLhs(),
+                                                adaptor.getRhs()},
+                                     ValueRange{init})
+                .getResult(0);
+    }
+    rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+    return success();
+  }
+};
+
+struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    int64_t rank = resultType.getRank(), batch = rank - 2;
+    Type tcType = elementTypeOf(op.getLhs());
+    Type accType = accumulatorType(resultType.getElementType());
+
+    // Loops: batch..., m, n, k.
+    SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < batch; ++i) {
+      AffineExpr d = getAffineDimExpr(i, ctx);
+      AffineExpr zero = getAffineConstantExpr(0, ctx);
+      bool lhsBroadcast =
+          lhsType.getDimSize(i) == 1 && resultType.getDimSize(i) != 1;
+      bool rhsBroadcast =
+          rhsType.getDimSize(i) == 1 && resultType.getDimSize(i) != 1;
+      lhsExprs.push_back(lhsBroadcast ? zero : d);
+      rhsExprs.push_back(rhsBroadcast ? zero : d);
+      outExprs.push_back(d);
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(dimValue(
+            rewriter, loc, lhsType.isDynamicDim(i) ? lhs : rhs, i));
+    }
+    AffineExpr m = getAffineDimExpr(batch, ctx);
+    AffineExpr n = getAffineDimExpr(batch + 1, ctx);
+    AffineExpr k = getAffineDimExpr(batch + 2, ctx);
+    lhsExprs.append({m, k});
+    rhsExprs.append({k, n});
+    outExprs.append({m, n});
+    if (resultType.isDynamicDim(batch))
+      dynamicSizes.push_back(dimValue(rewriter, loc, lhs, batch));
+    if (resultType.isDynamicDim(batch + 1))
+      dynamicSizes.push_back(dimValue(rewriter, loc, rhs, batch + 1));
+
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, lhsExprs, ctx),
+        AffineMap::get(rank + 1, 0, rhsExprs, ctx),
+        AffineMap::get(rank + 1, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
+    iterators.push_back(utils::IteratorType::reduction);
+    RankedTensorType accTensor = resultType.clone(accType);
+    Value init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
+                              scalarConstant(rewriter, loc, accType, 0));
+    Value acc =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{accTensor}, ValueRange{lhs, rhs},
+            ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l,
+                  multiplyAccumulate(b, l, args[0], args[1], args[2], tcType));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+    return success();
+  }
+};
+
+/// Splits dimension `dim` of `tensor` into (groups, size / groups).
+Value splitGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim,
+                  int64_t groups) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> outputShape;
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, tensor);
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i != dim) {
+      reassociation.push_back({static_cast<int64_t>(shape.size())});
+      shape.push_back(type.getDimSize(i));
+      outputShape.push_back(sizes[i]);
+      continue;
+    }
+    int64_t size = type.getDimSize(i);
+    reassociation.push_back({static_cast<int64_t>(shape.size()),
+                             static_cast<int64_t>(shape.size()) + 1});
+    shape.push_back(groups);
+    shape.push_back(size / groups);
+    outputShape.push_back(b.getIndexAttr(groups));
+    outputShape.push_back(b.getIndexAttr(size / groups));
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), tensor,
+                                       reassociation, outputShape);
+}
+
+struct ConvPattern : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    auto filterType = cast<RankedTensorType>(adaptor.getFilter().getType());
+    int64_t spatial = resultType.getRank() - 2;
+    int64_t groups = op.getGroups();
+    if (filterType.isDynamicDim(0) || filterType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(op, "dynamic filter channels");
+    Type tcType = elementTypeOf(op.getInput());
+    Type accType = accumulatorType(resultType.getElementType());
+    SmallVector<int64_t> strides(spatial, 1), dilations(spatial, 1),
+        padding(2 * spatial, 0);
+    if (auto attr = op.getStrides())
+      strides.assign(attr->begin(), attr->end());
+    if (auto attr = op.getDilations())
+      dilations.assign(attr->begin(), attr->end());
+    if (auto attr = op.getPadding())
+      padding.assign(attr->begin(), attr->end());
+
+    SmallVector<int64_t> low(2, 0), high(2, 0);
+    for (int64_t i = 0; i < spatial; ++i) {
+      low.push_back(padding[i]);
+      high.push_back(padding[spatial + i]);
+    }
+    Value input = padTensor(rewriter, loc, adaptor.getInput(), low, high,
+                            scalarConstant(rewriter, loc,
+                                           resultType.getElementType(), 0));
+
+    // Output init: the bias broadcast over batch and space, or zeros.
+    SmallVector<Value> dynamicSizes;
+    if (resultType.isDynamicDim(0))
+      dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getInput(), 0));
+    for (int64_t i = 2; i < resultType.getRank(); ++i)
+      if (resultType.isDynamicDim(i))
+        return rewriter.notifyMatchFailure(op, "dynamic spatial size");
+    RankedTensorType accTensor = resultType.clone(accType);
+    Value init;
+    if (Value bias = adaptor.getBias()) {
+      AffineMap biasMap = AffineMap::get(resultType.getRank(), 0,
+                                         {getAffineDimExpr(1, ctx)}, ctx);
+      init = buildParallelGeneric(
+          rewriter, loc, accTensor, dynamicSizes, bias, biasMap,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return castScalar(b, l, args[0], tcType, accType);
+          });
+    } else {
+      init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
+                          scalarConstant(rewriter, loc, accType, 0));
+    }
+
+    // With groups, input is viewed as [N, G, C/G, D...], filter as
+    // [G, F/G, C/G, K...] and the output as [N, G, F/G, O...], so that every
+    // output map stays a projected permutation (needed for tiling).
+    bool grouped = groups > 1;
+    Value filter = adaptor.getFilter();
+    Value output = init;
+    if (grouped) {
+      input = splitGroups(rewriter, loc, input, 1, groups);
+      filter = splitGroups(rewriter, loc, filter, 0, groups);
+      output = splitGroups(rewriter, loc, init, 1, groups);
+    }
+    // Loops: n, [g], f, o_1..o_S, c, k_1..k_S.
+    int64_t g = grouped ? 1 : -1;
+    int64_t f = grouped ? 2 : 1;
+    int64_t o = f + 1, c = o + spatial, k = c + 1;
+    int64_t loops = k + spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inputExprs = {d(0)}, filterExprs, outExprs = {d(0)};
+    if (grouped) {
+      inputExprs.push_back(d(g));
+      filterExprs.push_back(d(g));
+      outExprs.push_back(d(g));
+    }
+    inputExprs.push_back(d(c));
+    filterExprs.append({d(f), d(c)});
+    outExprs.push_back(d(f));
+    for (int64_t i = 0; i < spatial; ++i) {
+      inputExprs.push_back(d(o + i) * strides[i] + d(k + i) * dilations[i]);
+      filterExprs.push_back(d(k + i));
+      outExprs.push_back(d(o + i));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inputExprs, ctx),
+                                   AffineMap::get(loops, 0, filterExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators = parallelIterators(c);
+    iterators.append(spatial + 1, utils::IteratorType::reduction);
+    Value acc = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{output.getType()},
+                    ValueRange{input, filter}, ValueRange{output}, maps,
+                    iterators,
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      linalg::YieldOp::create(
+                          b, l,
+                          multiplyAccumulate(b, l, args[0], args[1], args[2],
+                                             tcType));
+                    })
+                    .getResult(0);
+    if (grouped) {
+      SmallVector<ReassociationIndices> reassociation = {{0}, {1, 2}};
+      for (int64_t i = 0; i < spatial; ++i)
+        reassociation.push_back({3 + i});
+      acc = tensor::CollapseShapeOp::create(rewriter, loc, accTensor, acc,
+                                            reassociation);
+    }
+    rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateContractionPatterns(TcTypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  patterns.add<MatmulPattern, BatchMatmulPattern, ConvPattern>(
+      converter, patterns.getContext());
+}
+
+} // namespace mlir::tc::to_linalg

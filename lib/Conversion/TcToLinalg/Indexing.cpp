@@ -1,0 +1,122 @@
+//===- Indexing.cpp - tc.gather and tc.gather_elements to linalg ----------===//
+//
+// Gathers are parallel generics over the result that read the index operand
+// through a projection and fetch the data element with tensor.extract.
+// Negative indices count from the end; an index still out of range is
+// clamped, so a bad index gives a wrong element, never a wild read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+namespace mlir::tc::to_linalg {
+namespace {
+
+/// `index` (any integer type) as an in-bounds index into a dim of `size`.
+Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
+                     bool isUnsigned) {
+  Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
+                             b, loc, b.getIndexType(), index))
+                       : toIndex(b, loc, index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  i = arith::SelectOp::create(b, loc, negative,
+                              arith::AddIOp::create(b, loc, i, size), i);
+  Value last = arith::SubIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
+  i = arith::MinSIOp::create(b, loc, i, last);
+  return arith::MaxSIOp::create(b, loc, i, zero);
+}
+
+struct GatherPattern : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    int64_t axis = op.getAxis(), q = indicesType.getRank();
+    int64_t rank = resultType.getRank();
+    bool isUnsigned = isUnsignedInt(elementTypeOf(op.getIndices()));
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!resultType.isDynamicDim(i))
+        continue;
+      if (i < axis)
+        dynamicSizes.push_back(dimValue(rewriter, loc, input, i));
+      else if (i < axis + q)
+        dynamicSizes.push_back(dimValue(rewriter, loc, indices, i - axis));
+      else
+        dynamicSizes.push_back(dimValue(rewriter, loc, input, i - q + 1));
+    }
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t i = 0; i < q; ++i)
+      indexExprs.push_back(getAffineDimExpr(axis + i, ctx));
+    AffineMap indexMap = AffineMap::get(rank, 0, indexExprs, ctx);
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, dynamicSizes, indices, indexMap,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> position;
+          for (int64_t i = 0; i < axis; ++i)
+            position.push_back(linalg::IndexOp::create(b, l, i));
+          position.push_back(normalizeIndex(b, l, args[0],
+                                            dimValue(b, l, input, axis),
+                                            isUnsigned));
+          for (int64_t i = axis + q; i < rank; ++i)
+            position.push_back(linalg::IndexOp::create(b, l, i));
+          return tensor::ExtractOp::create(b, l, input, position);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GatherElementsPattern : OpConversionPattern<GatherElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    int64_t axis = op.getAxis(), rank = resultType.getRank();
+    bool isUnsigned = isUnsignedInt(elementTypeOf(op.getIndices()));
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(dimValue(rewriter, loc, indices, i));
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, dynamicSizes, indices,
+        rewriter.getMultiDimIdentityMap(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> position;
+          for (int64_t i = 0; i < rank; ++i)
+            position.push_back(
+                i == axis ? normalizeIndex(b, l, args[0],
+                                           dimValue(b, l, input, axis),
+                                           isUnsigned)
+                          : Value(linalg::IndexOp::create(b, l, i)));
+          return tensor::ExtractOp::create(b, l, input, position);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateIndexingPatterns(TcTypeConverter &converter,
+                              RewritePatternSet &patterns) {
+  patterns.add<GatherPattern, GatherElementsPattern>(converter,
+                                                     patterns.getContext());
+}
+
+} // namespace mlir::tc::to_linalg

@@ -1,0 +1,383 @@
+//===- Shape.cpp - tc data-movement ops to tensor and linalg --------------===//
+//
+// Reshape, slices with positive steps and concatenation become tensor ops
+// that bufferize to views or in-place copies; transpose becomes
+// linalg.transpose; broadcast, reversed slices and the non-constant pad modes
+// become generics that compute where each element comes from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+namespace mlir::tc::to_linalg {
+namespace {
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Element `i` of a 1-D integer tensor, as an index.
+Value extractIndex(OpBuilder &b, Location loc, Value shape, int64_t i) {
+  Value element =
+      tensor::ExtractOp::create(b, loc, shape, indexConstant(b, loc, i));
+  return toIndex(b, loc, element);
+}
+
+struct ReshapePattern : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (inputType == resultType) {
+      rewriter.replaceOp(op, input);
+      return success();
+    }
+    // Sizes of the result's dynamic dims: from the shape operand, or the
+    // element count divided by the static sizes when only one is dynamic.
+    SmallVector<OpFoldResult> outputShape;
+    Value total = indexConstant(rewriter, loc, 1);
+    for (int64_t i = 0; i < inputType.getRank(); ++i)
+      total = arith::MulIOp::create(rewriter, loc, total,
+                                    dimValue(rewriter, loc, input, i));
+    int64_t staticProduct = 1;
+    for (int64_t size : resultType.getShape())
+      if (!ShapedType::isDynamic(size))
+        staticProduct *= size;
+    for (int64_t i = 0; i < resultType.getRank(); ++i) {
+      if (!resultType.isDynamicDim(i)) {
+        outputShape.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
+      } else if (Value shape = adaptor.getShape()) {
+        outputShape.push_back(extractIndex(rewriter, loc, shape, i));
+      } else if (resultType.getNumDynamicDims() == 1) {
+        Value divisor = indexConstant(rewriter, loc, std::max<int64_t>(staticProduct, 1));
+        outputShape.push_back(
+            arith::DivUIOp::create(rewriter, loc, total, divisor).getResult());
+      } else {
+        return rewriter.notifyMatchFailure(op, "several dynamic sizes and no shape");
+      }
+    }
+    // Flatten to 1-D, then expand to the result: both are views.
+    Value flat = input;
+    MLIRContext *ctx = rewriter.getContext();
+    (void)ctx;
+    if (inputType.getRank() == 0) {
+      flat = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({1}, inputType.getElementType()),
+          input, ArrayRef<ReassociationIndices>{},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    } else if (inputType.getRank() > 1) {
+      ReassociationIndices all;
+      for (int64_t i = 0; i < inputType.getRank(); ++i)
+        all.push_back(i);
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, input,
+                                             ArrayRef<ReassociationIndices>{all});
+    }
+    Value result = flat;
+    if (resultType.getRank() == 0) {
+      result = tensor::CollapseShapeOp::create(
+          rewriter, loc, resultType, flat, ArrayRef<ReassociationIndices>{});
+    } else if (resultType.getRank() > 1 ||
+               cast<RankedTensorType>(flat.getType()) != resultType) {
+      ReassociationIndices all;
+      for (int64_t i = 0; i < resultType.getRank(); ++i)
+        all.push_back(i);
+      if (resultType.getRank() == 1) {
+        result = tensor::CastOp::create(rewriter, loc, resultType, flat);
+      } else {
+        result = tensor::ExpandShapeOp::create(
+            rewriter, loc, resultType, flat,
+            ArrayRef<ReassociationIndices>{all}, outputShape);
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct TransposePattern : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < resultType.getRank(); ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(
+            dimValue(rewriter, loc, adaptor.getInput(), permutation[i]));
+    Value init = emptyTensor(rewriter, loc, resultType, dynamicSizes);
+    auto transpose = linalg::TransposeOp::create(rewriter, loc, adaptor.getInput(),
+                                                 init, permutation);
+    rewriter.replaceOp(op, transpose.getResult());
+    return success();
+  }
+};
+
+struct ConcatPattern : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    int64_t axis = op.getAxis(), rank = resultType.getRank();
+    ValueRange inputs = adaptor.getInputs();
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!resultType.isDynamicDim(i))
+        continue;
+      if (i != axis) {
+        dynamicSizes.push_back(dimValue(rewriter, loc, inputs[0], i));
+        continue;
+      }
+      Value sum = indexConstant(rewriter, loc, 0);
+      for (Value input : inputs)
+        sum = arith::AddIOp::create(rewriter, loc, sum,
+                                    dimValue(rewriter, loc, input, axis));
+      dynamicSizes.push_back(sum);
+    }
+    Value result = emptyTensor(rewriter, loc, resultType, dynamicSizes);
+    Value offset = indexConstant(rewriter, loc, 0);
+    for (Value input : inputs) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[axis] = offset;
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets,
+                                             mixedSizes(rewriter, loc, input),
+                                             strides);
+      offset = arith::AddIOp::create(rewriter, loc, offset,
+                                     dimValue(rewriter, loc, input, axis));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SlicePattern : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    ArrayRef<int64_t> starts = op.getStarts(), ends = op.getEnds(),
+                      steps = op.getSteps();
+    bool positive = llvm::all_of(steps, [](int64_t s) { return s > 0; });
+    if (positive) {
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t i = 0; i < rank; ++i) {
+        strides.push_back(rewriter.getIndexAttr(steps[i]));
+        if (!inputType.isDynamicDim(i)) {
+          offsets.push_back(rewriter.getIndexAttr(starts[i]));
+          sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
+          continue;
+        }
+        // ONNX bounds on a size known only now: negative counts from the
+        // end, then clamp to [0, size].
+        Value size = tensor::DimOp::create(rewriter, loc, input, i);
+        auto clampBound = [&](int64_t bound) -> Value {
+          Value v = indexConstant(rewriter, loc, bound);
+          if (bound < 0)
+            v = arith::AddIOp::create(rewriter, loc, v, size);
+          v = arith::MaxSIOp::create(rewriter, loc, v, indexConstant(rewriter, loc, 0));
+          return arith::MinSIOp::create(rewriter, loc, v, size);
+        };
+        Value start = clampBound(starts[i]), end = clampBound(ends[i]);
+        Value span = arith::SubIOp::create(rewriter, loc, end, start);
+        Value count = arith::CeilDivSIOp::create(
+            rewriter, loc, span, indexConstant(rewriter, loc, steps[i]));
+        count = arith::MaxSIOp::create(rewriter, loc, count,
+                                       indexConstant(rewriter, loc, 0));
+        offsets.push_back(start);
+        sizes.push_back(count);
+      }
+      auto sliced = tensor::ExtractSliceOp::create(rewriter, loc, input,
+                                                   offsets, sizes, strides);
+      Value result = sliced;
+      if (sliced.getType() != resultType)
+        result = tensor::CastOp::create(rewriter, loc, resultType, sliced);
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    // Some step is negative: read input[start + i * step] in a generic.
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (inputType.isDynamicDim(i) || resultType.isDynamicDim(i))
+        return rewriter.notifyMatchFailure(
+            op, "a negative step on a dimension of dynamic size");
+      exprs.push_back(getAffineDimExpr(i, ctx) * steps[i] + starts[i]);
+    }
+    AffineMap map = AffineMap::get(rank, 0, exprs, ctx);
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, {}, input, map,
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct BroadcastPattern : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = resultType.getRank();
+    int64_t offset = rank - inputType.getRank();
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!resultType.isDynamicDim(i))
+        continue;
+      if (Value shape = adaptor.getShape()) {
+        auto shapeType = cast<RankedTensorType>(shape.getType());
+        int64_t shapeOffset = rank - shapeType.getDimSize(0);
+        if (i >= shapeOffset) {
+          dynamicSizes.push_back(extractIndex(rewriter, loc, shape, i - shapeOffset));
+          continue;
+        }
+      }
+      if (i < offset)
+        return rewriter.notifyMatchFailure(op, "unknown broadcast size");
+      dynamicSizes.push_back(dimValue(rewriter, loc, input, i - offset));
+    }
+    if (!inputType.hasStaticShape()) {
+      // A dynamic input size may be 1 at run time and stretch: compute the
+      // source index per element.
+      Value result = buildParallelGeneric(
+          rewriter, loc, resultType, dynamicSizes, {}, {},
+          [&](OpBuilder &b, Location l, ValueRange) {
+            SmallVector<Value> indices;
+            for (int64_t i = 0; i < inputType.getRank(); ++i) {
+              Value index = linalg::IndexOp::create(b, l, i + offset);
+              if (inputType.getDimSize(i) == 1) {
+                index = indexConstant(b, l, 0);
+              } else if (inputType.isDynamicDim(i)) {
+                Value size = tensor::DimOp::create(b, l, input, i);
+                Value isOne = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::eq, size, indexConstant(b, l, 1));
+                index = arith::SelectOp::create(b, l, isOne,
+                                                indexConstant(b, l, 0), index);
+              }
+              indices.push_back(index);
+            }
+            return tensor::ExtractOp::create(b, l, input, indices);
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, dynamicSizes, input,
+        broadcastMap(rewriter.getContext(), inputType, resultType.getShape()),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PadPattern : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    ArrayRef<int64_t> padding = op.getPadding();
+    SmallVector<int64_t> low(padding.take_front(rank)),
+        high(padding.drop_front(rank));
+    if (op.getMode() == PadMode::constant) {
+      Value value;
+      if (Value scalar = adaptor.getValue())
+        value = tensor::ExtractOp::create(rewriter, loc, scalar, ValueRange{});
+      else
+        value = scalarConstant(rewriter, loc, inputType.getElementType(), 0);
+      Value padded = padTensor(rewriter, loc, input, low, high, value);
+      if (padded.getType() != resultType)
+        padded = tensor::CastOp::create(rewriter, loc, resultType, padded);
+      rewriter.replaceOp(op, padded);
+      return success();
+    }
+    // reflect / edge / wrap: map each output index back into the input.
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(arith::AddIOp::create(
+            rewriter, loc, dimValue(rewriter, loc, input, i),
+            indexConstant(rewriter, loc, low[i] + high[i])));
+    PadMode mode = op.getMode();
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, dynamicSizes, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> indices;
+          for (int64_t i = 0; i < rank; ++i) {
+            Value size = dimValue(b, l, input, i);
+            Value index = arith::SubIOp::create(
+                b, l, linalg::IndexOp::create(b, l, i), indexConstant(b, l, low[i]));
+            Value zero = indexConstant(b, l, 0);
+            Value last = arith::SubIOp::create(b, l, size, indexConstant(b, l, 1));
+            if (mode == PadMode::edge) {
+              index = arith::MaxSIOp::create(b, l, index, zero);
+              index = arith::MinSIOp::create(b, l, index, last);
+            } else if (mode == PadMode::wrap) {
+              Value rem = arith::RemSIOp::create(b, l, index, size);
+              Value negative = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, rem, zero);
+              index = arith::SelectOp::create(
+                  b, l, negative, arith::AddIOp::create(b, l, rem, size), rem);
+            } else {
+              // reflect: period 2 * (size - 1), mirrored without the edge.
+              Value period = arith::MulIOp::create(b, l, last, indexConstant(b, l, 2));
+              Value safePeriod = arith::MaxSIOp::create(b, l, period, indexConstant(b, l, 1));
+              Value rem = arith::RemSIOp::create(b, l, index, safePeriod);
+              Value negative = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, rem, zero);
+              rem = arith::SelectOp::create(
+                  b, l, negative, arith::AddIOp::create(b, l, rem, safePeriod), rem);
+              Value mirrored = arith::SubIOp::create(b, l, period, rem);
+              Value beyond = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
+                                                   rem, last);
+              index = arith::SelectOp::create(b, l, beyond, mirrored, rem);
+              index = arith::MinSIOp::create(b, l, index, last);
+            }
+            indices.push_back(index);
+          }
+          return tensor::ExtractOp::create(b, l, input, indices);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateShapePatterns(TcTypeConverter &converter,
+                           RewritePatternSet &patterns) {
+  patterns.add<ReshapePattern, TransposePattern, ConcatPattern, SlicePattern,
+               BroadcastPattern, PadPattern>(converter, patterns.getContext());
+}
+
+} // namespace mlir::tc::to_linalg

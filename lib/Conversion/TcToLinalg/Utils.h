@@ -1,0 +1,127 @@
+//===- Utils.h - shared helpers of the tc-to-linalg conversion ------------===//
+//
+// The op-family files (Elementwise.cpp, Contraction.cpp, ...) build linalg on
+// tensors with these helpers: result buffers (tensor.empty with the dynamic
+// sizes taken from operands), numpy broadcasting maps, typed scalar
+// constants, and the arith op that matches a tc element type's signedness.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_LIB_CONVERSION_TCTOLINALG_UTILS_H
+#define TC_LIB_CONVERSION_TCTOLINALG_UTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tc::to_linalg {
+
+/// Maps tc's unsigned integer element types (ui8...) to signless ones;
+/// everything else is kept. Unsignedness lives on in the tc op being
+/// converted, which the patterns read through `op->getOperandTypes()`.
+class TcTypeConverter : public TypeConverter {
+public:
+  TcTypeConverter();
+};
+
+/// Registers every family's patterns (one populate function per file).
+void populateElementwisePatterns(TcTypeConverter &, RewritePatternSet &);
+void populateContractionPatterns(TcTypeConverter &, RewritePatternSet &);
+void populatePoolingPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateReductionPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateNormalizationPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateShapePatterns(TcTypeConverter &, RewritePatternSet &);
+void populateIndexingPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateTensorPatterns(TcTypeConverter &, RewritePatternSet &);
+
+/// True for tc's unsigned integer element types.
+bool isUnsignedInt(Type elementType);
+/// The element type of a (tc) tensor value or type.
+Type elementTypeOf(Value value);
+
+/// `index`-typed extent of `tensor` along `dim` (a constant when static).
+Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim);
+/// All extents of `tensor` as OpFoldResults (static ones as attributes).
+SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc, Value tensor);
+
+/// tensor.empty of `type`, taking each dynamic extent from `dynamicSizes`
+/// (exactly one value per `?`).
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange dynamicSizes);
+/// tensor.empty of `type` whose dynamic extents come from the numpy broadcast
+/// of `operands` (aligned at the trailing dimension).
+Value emptyBroadcastResult(OpBuilder &b, Location loc, RankedTensorType type,
+                           ValueRange operands);
+/// tensor.empty of `type` filled with `value`.
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   ValueRange dynamicSizes, Value value);
+
+/// The indexing map of an operand broadcast (numpy rules, trailing
+/// alignment) into a loop nest of `resultRank` dims: a static extent of 1
+/// that the result does not share reads index 0.
+AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType operandType,
+                       ArrayRef<int64_t> resultShape);
+
+/// A scalar constant of `type` (float or integer, signless) with `value`.
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
+/// The largest / smallest value of `type` (inf for floats), honoring the tc
+/// element type's signedness (`tcType` may be unsigned).
+Value maxValueOf(OpBuilder &b, Location loc, Type tcType);
+Value minValueOf(OpBuilder &b, Location loc, Type tcType);
+
+/// Converts a scalar between element types with ONNX Cast semantics (floats
+/// to integers truncate toward zero, anything to bool is `!= 0`). `from` and
+/// `to` are tc element types (they may be unsigned).
+Value castScalar(OpBuilder &b, Location loc, Value value, Type from, Type to);
+
+/// The element type reductions and contractions accumulate in: f32 for f16
+/// and bf16, the type itself otherwise.
+Type accumulatorType(Type elementType);
+
+/// Parallel iterator types for `n` loops.
+SmallVector<utils::IteratorType> parallelIterators(unsigned n);
+
+/// A value of integer type as an index, and back.
+Value toIndex(OpBuilder &b, Location loc, Value value);
+Value fromIndex(OpBuilder &b, Location loc, Value index, Type type);
+
+/// Builds a linalg.generic whose only output is a fresh tensor of
+/// `resultType` (dynamic sizes from `dynamicSizes`), over `inputs` with the
+/// given maps (the output map is the identity); every loop is parallel.
+Value buildParallelGeneric(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange dynamicSizes, ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+} // namespace mlir::tc::to_linalg
+
+#endif // TC_LIB_CONVERSION_TCTOLINALG_UTILS_H
+
+namespace mlir::tc::to_linalg {
+/// tensor.pad of `source` with static `low`/`high` amounts (non-negative)
+/// and the scalar `padValue`; returns `source` itself when nothing is padded.
+Value padTensor(OpBuilder &b, Location loc, Value source,
+                ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value padValue);
+/// Casts every element of `tensor` to `elementType` (both signless) with a
+/// parallel generic; returns `tensor` when the types already agree.
+Value castTensor(OpBuilder &b, Location loc, Value tensor, Type fromTcType,
+                 Type toTcType);
+} // namespace mlir::tc::to_linalg
+
+namespace mlir::tc::to_linalg {
+/// Reduces `input` over the sorted `axes` into a tensor of the other
+/// dimensions (in order), element type `accType`, starting from `init` and
+/// folding every element in with `combine(b, loc, element, accumulator)`.
+Value reduceTensor(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    Type accType, Value init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine);
+/// The map from a loop nest over all dims of a rank-`rank` tensor to the
+/// dims that are not in `axes` (how a reduced tensor is read back).
+AffineMap dropAxesMap(MLIRContext *ctx, int64_t rank, ArrayRef<int64_t> axes);
+/// Reshapes a reduced tensor (the kept dims only) into `resultType`, which
+/// has the same elements with size-1 dims inserted (keepdims).
+Value expandTo(OpBuilder &b, Location loc, Value reduced,
+               RankedTensorType resultType);
+} // namespace mlir::tc::to_linalg

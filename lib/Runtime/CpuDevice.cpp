@@ -1,0 +1,113 @@
+//===- CpuDevice.cpp - tc_runtime and tc_device (spec strings, cpu)
+//---------===//
+
+#include "Internal.h"
+
+#include <cstring>
+#include <new>
+#include <thread>
+
+using namespace tc::rt;
+
+namespace {
+// Every device kind this build can create; GPU kinds are recognised so that
+// asking for one gives a clear "not in this build" rather than "bad spec".
+constexpr const char *kAvailableDevices = "cpu";
+
+bool parseOrdinal(const char *text, int &ordinal) {
+  if (!*text)
+    return false;
+  long value = 0;
+  for (const char *c = text; *c; ++c) {
+    if (*c < '0' || *c > '9' || value > 1000000)
+      return false;
+    value = value * 10 + (*c - '0');
+  }
+  ordinal = static_cast<int>(value);
+  return true;
+}
+
+int resolveThreadCount(int32_t requested) {
+  if (requested > 0)
+    return requested;
+  unsigned hardware = std::thread::hardware_concurrency();
+  return hardware ? static_cast<int>(hardware) : 1;
+}
+} // namespace
+
+extern "C" {
+
+void tc_runtime_options_init(tc_runtime_options *options) {
+  if (options)
+    options->num_threads = 0;
+}
+
+tc_status tc_runtime_create(const tc_runtime_options *options,
+                            tc_runtime **out_runtime) {
+  if (!out_runtime)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "out_runtime is NULL");
+  tc_runtime_options resolved;
+  tc_runtime_options_init(&resolved);
+  if (options)
+    resolved = *options;
+  if (resolved.num_threads < 0)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "num_threads is " + std::to_string(resolved.num_threads) +
+                          " (expected 0 for all hardware threads, or a "
+                          "positive count)");
+  tc_runtime *runtime = new (std::nothrow) tc_runtime{resolved};
+  if (!runtime)
+    return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a runtime");
+  *out_runtime = runtime;
+  return nullptr;
+}
+
+void tc_runtime_release(tc_runtime *runtime) { delete runtime; }
+
+const char *tc_runtime_available_devices(void) { return kAvailableDevices; }
+
+tc_status tc_device_create(tc_runtime *runtime, const char *spec,
+                           tc_device **out_device) {
+  if (!runtime || !spec || !out_device)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "tc_device_create: NULL argument");
+  std::string text(spec);
+  if (text != "cpu" && text != "auto") {
+    for (const char *kind : {"cuda", "hip"}) {
+      size_t length = std::strlen(kind);
+      int ordinal;
+      if (text.compare(0, length, kind) == 0 &&
+          (text.size() == length ||
+           (text[length] == ':' && parseOrdinal(spec + length + 1, ordinal))))
+        return makeStatus(
+            TC_STATUS_UNAVAILABLE,
+            "device '" + text + "': this runtime build has no " + kind +
+                " devices yet (available: " + kAvailableDevices + ")");
+    }
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "unknown device spec '" + text +
+                          "' (expected auto, cpu, cuda:N or hip:N; available "
+                          "in this build: " +
+                          kAvailableDevices + ")");
+  }
+  tc_device *device = new (std::nothrow) tc_device;
+  if (!device)
+    return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a device");
+  device->spec = "cpu";
+  device->pool = std::make_unique<ThreadPool>(
+      resolveThreadCount(runtime->options.num_threads));
+  *out_device = device;
+  return nullptr;
+}
+
+void tc_device_release(tc_device *device) { delete device; }
+
+const char *tc_device_spec(const tc_device *device) {
+  return device ? device->spec.c_str() : "";
+}
+
+int32_t tc_device_num_threads(const tc_device *device) {
+  return device ? device->pool->numThreads() : 0;
+}
+
+} // extern "C"

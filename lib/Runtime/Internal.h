@@ -1,0 +1,82 @@
+//===- Internal.h - shared definitions of the runtime's C API objects -----===//
+//
+// The opaque handles of tc-runtime/runtime.h are defined here so that each
+// source file can implement its part of the API. Nothing here is exported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_LIB_RUNTIME_INTERNAL_H
+#define TC_LIB_RUNTIME_INTERNAL_H
+
+#include "tc-runtime/runtime.h"
+
+#include "Metadata.h"
+#include "ThreadPool.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct tc_status_s {
+  tc_status_code_t code;
+  std::string message;
+};
+
+struct tc_runtime {
+  tc_runtime_options options;
+};
+
+struct tc_device {
+  std::string spec;
+  std::unique_ptr<tc::rt::ThreadPool> pool;
+};
+
+struct tc_module {
+  std::string path;
+  void *handle = nullptr; // from dlopen
+  void *runFn = nullptr;  // tc_module_run_v1_fn
+  tc::rt::ModuleSignature signature;
+};
+
+struct tc_tensor {
+  std::atomic<int32_t> refCount{1};
+  tc_dtype_t dtype = TC_DTYPE_INVALID;
+  std::vector<int64_t> dims;
+  int64_t numElements = 1;
+  void *data = nullptr;
+  size_t byteSize = 0;
+  tc_tensor_release_fn release = nullptr;
+  void *releaseUserData = nullptr;
+};
+
+namespace tc::rt {
+
+/// Alignment of every buffer the runtime allocates and of every input handed
+/// to a module (a cache line and the widest vector register).
+constexpr size_t kAlignment = 64;
+
+/// Creates an error status; never returns NULL.
+tc_status makeStatus(tc_status_code_t code, std::string message);
+
+/// Allocates `bytes` (rounded up to kAlignment) aligned to kAlignment;
+/// returns nullptr on failure. Release with alignedFree.
+void *alignedAlloc(size_t bytes);
+void alignedFree(void *ptr);
+
+/// Checks `rank` / `dims` and computes the element count and byte size;
+/// returns an INVALID_ARGUMENT status on bad input.
+tc_status checkShape(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
+                     int64_t *outNumElements, size_t *outByteSize);
+
+/// Creates a tensor around `data`, which `release` frees.
+tc_tensor *newTensor(tc_dtype_t dtype, const int64_t *dims, int32_t rank,
+                     int64_t numElements, void *data, size_t byteSize,
+                     tc_tensor_release_fn release, void *userData);
+
+/// Formats dims as "[2, ?, 4]" (-1 printed as "?").
+std::string formatDims(const int64_t *dims, size_t rank);
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_INTERNAL_H

@@ -1,0 +1,207 @@
+//===- Module.cpp - tc_module: dlopen a model.so, check it, query it
+//--------===//
+
+#include "Internal.h"
+
+#include "tc-runtime/module_abi.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <new>
+
+using namespace tc::rt;
+
+namespace {
+
+std::string quoted(const std::string &path) { return "'" + path + "'"; }
+
+// dlopen only explains "cannot open shared object file" for a missing file,
+// so check readability first to name the real cause (errno text).
+tc_status checkReadable(const std::string &path) {
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return makeStatus(TC_STATUS_NOT_FOUND, "cannot read module " +
+                                               quoted(path) + ": " +
+                                               std::strerror(errno));
+  std::fclose(file);
+  return nullptr;
+}
+
+const tc::rt::ArgSignature *argAt(const std::vector<ArgSignature> &args,
+                                  size_t index) {
+  return index < args.size() ? &args[index] : nullptr;
+}
+
+tc_status describe(const std::vector<ArgSignature> &args, size_t index,
+                   const char *kind, tc_arg_info *out) {
+  if (!out)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "out_info is NULL");
+  const ArgSignature *arg = argAt(args, index);
+  if (!arg)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      std::string(kind) + " index " + std::to_string(index) +
+                          " is out of range (the module has " +
+                          std::to_string(args.size()) + " " + kind + "s)");
+  out->name = arg->name.c_str();
+  out->dtype = arg->dtype;
+  out->rank = static_cast<int32_t>(arg->dims.size());
+  out->dims = arg->dims.empty() ? nullptr : arg->dims.data();
+  out->dim_symbols = arg->symbolPtrs.empty() ? nullptr : arg->symbolPtrs.data();
+  return nullptr;
+}
+
+tc_status find(const std::vector<ArgSignature> &args, const char *name,
+               const char *kind, size_t *out) {
+  if (!name || !out)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "NULL argument");
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name == name) {
+      *out = i;
+      return nullptr;
+    }
+  }
+  std::string known;
+  for (const ArgSignature &arg : args)
+    known += (known.empty() ? "'" : ", '") + arg.name + "'";
+  return makeStatus(TC_STATUS_NOT_FOUND,
+                    std::string("the module has no ") + kind + " named '" +
+                        name + "' (its " + kind +
+                        "s: " + (known.empty() ? "none" : known) + ")");
+}
+
+} // namespace
+
+extern "C" {
+
+tc_status tc_module_load(tc_runtime *runtime, const char *path,
+                         tc_module **out_module) {
+  if (!runtime || !path || !out_module)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "tc_module_load: NULL argument");
+  std::string name(path);
+  if (tc_status status = checkReadable(name))
+    return status;
+  // Without a '/', dlopen would search LD_LIBRARY_PATH and the system
+  // directories instead of opening the file the user named.
+  std::string openPath =
+      name.find('/') == std::string::npos ? "./" + name : name;
+  dlerror();
+  void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *reason = dlerror();
+    return makeStatus(TC_STATUS_INCOMPATIBLE,
+                      "cannot load " + quoted(name) + " as a shared library: " +
+                          (reason ? reason : "unknown dlopen error"));
+  }
+  auto fail = [&](tc_status status) {
+    dlclose(handle);
+    return status;
+  };
+
+  auto *version =
+      static_cast<const uint32_t *>(dlsym(handle, "tc_module_abi_version"));
+  if (!version)
+    return fail(makeStatus(TC_STATUS_INCOMPATIBLE,
+                           quoted(name) + " is not a tc module: it does not "
+                                          "export 'tc_module_abi_version'"));
+  if (*version != TC_MODULE_ABI_VERSION)
+    return fail(makeStatus(
+        TC_STATUS_INCOMPATIBLE,
+        quoted(name) + " was built for tc module ABI version " +
+            std::to_string(*version) + " but this runtime supports version " +
+            std::to_string(TC_MODULE_ABI_VERSION) +
+            "; recompile it with a matching tc-compile"));
+  auto *metadata =
+      static_cast<const char *>(dlsym(handle, "tc_module_metadata_v1"));
+  void *run = dlsym(handle, "tc_module_run_v1");
+  if (!metadata || !run)
+    return fail(makeStatus(TC_STATUS_INCOMPATIBLE,
+                           quoted(name) +
+                               " is not a valid tc module: it does "
+                               "not export '" +
+                               std::string(metadata ? "tc_module_run_v1"
+                                                    : "tc_module_metadata_v1") +
+                               "'"));
+
+  tc_module *module = new (std::nothrow) tc_module;
+  if (!module)
+    return fail(
+        makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a module"));
+  std::string error;
+  if (!parseMetadata(metadata, module->signature, error)) {
+    delete module;
+    return fail(
+        makeStatus(TC_STATUS_MALFORMED,
+                   "malformed metadata in " + quoted(name) + ": " + error));
+  }
+  module->path = name;
+  module->handle = handle;
+  module->runFn = run;
+  *out_module = module;
+  return nullptr;
+}
+
+void tc_module_release(tc_module *module) {
+  if (!module)
+    return;
+  dlclose(module->handle);
+  delete module;
+}
+
+const char *tc_module_name(const tc_module *module) {
+  return module ? module->signature.name.c_str() : "";
+}
+
+const char *tc_module_path(const tc_module *module) {
+  return module ? module->path.c_str() : "";
+}
+
+size_t tc_module_num_inputs(const tc_module *module) {
+  return module ? module->signature.inputs.size() : 0;
+}
+
+size_t tc_module_num_outputs(const tc_module *module) {
+  return module ? module->signature.outputs.size() : 0;
+}
+
+size_t tc_module_num_targets(const tc_module *module) {
+  return module ? module->signature.targets.size() : 0;
+}
+
+const char *tc_module_target(const tc_module *module, size_t index) {
+  if (!module || index >= module->signature.targets.size())
+    return nullptr;
+  return module->signature.targets[index].c_str();
+}
+
+tc_status tc_module_input_info(const tc_module *module, size_t index,
+                               tc_arg_info *out_info) {
+  if (!module)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+  return describe(module->signature.inputs, index, "input", out_info);
+}
+
+tc_status tc_module_output_info(const tc_module *module, size_t index,
+                                tc_arg_info *out_info) {
+  if (!module)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+  return describe(module->signature.outputs, index, "output", out_info);
+}
+
+tc_status tc_module_find_input(const tc_module *module, const char *name,
+                               size_t *out_index) {
+  if (!module)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+  return find(module->signature.inputs, name, "input", out_index);
+}
+
+tc_status tc_module_find_output(const tc_module *module, const char *name,
+                                size_t *out_index) {
+  if (!module)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+  return find(module->signature.outputs, name, "output", out_index);
+}
+
+} // extern "C"

@@ -1,0 +1,249 @@
+//===- Run.cpp - tc_module_run: check inputs, call the model, wrap outputs
+//--===//
+//
+// The module trusts its caller (module_abi.h): it does not re-check shapes or
+// dtypes, so every check a wrong input could need happens here, with a
+// message naming the input and axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "tc-runtime/module_abi.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+using namespace tc::rt;
+
+namespace {
+
+std::string argName(const ArgSignature &arg) { return "'" + arg.name + "'"; }
+
+// Where a symbol got its extent, for the "was bound to" message.
+struct Binding {
+  int64_t extent;
+  const ArgSignature *input;
+  size_t axis;
+};
+
+tc_status checkInputs(const ModuleSignature &signature,
+                      tc_tensor *const *inputs, size_t numInputs) {
+  if (numInputs != signature.inputs.size())
+    return makeStatus(
+        TC_STATUS_INVALID_ARGUMENT,
+        "the module expects " + std::to_string(signature.inputs.size()) +
+            " inputs but " + std::to_string(numInputs) + " were given");
+  std::map<std::string, Binding> bindings;
+  for (size_t i = 0; i < numInputs; ++i) {
+    const ArgSignature &arg = signature.inputs[i];
+    const tc_tensor *tensor = inputs[i];
+    if (!tensor)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "input " + argName(arg) + " (#" + std::to_string(i) +
+                            ") is NULL");
+    if (tensor->dtype != arg.dtype)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "input " + argName(arg) + " has dtype " +
+                            tc_dtype_name(tensor->dtype) +
+                            " but the module expects " +
+                            tc_dtype_name(arg.dtype));
+    if (tensor->dims.size() != arg.dims.size())
+      return makeStatus(
+          TC_STATUS_INVALID_ARGUMENT,
+          "input " + argName(arg) + " has rank " +
+              std::to_string(tensor->dims.size()) + " (shape " +
+              formatDims(tensor->dims.data(), tensor->dims.size()) +
+              ") but the module expects rank " +
+              std::to_string(arg.dims.size()) + " (shape " +
+              formatDims(arg.dims.data(), arg.dims.size()) + ")");
+    for (size_t axis = 0; axis < arg.dims.size(); ++axis) {
+      int64_t extent = tensor->dims[axis];
+      if (arg.dims[axis] >= 0) {
+        if (extent != arg.dims[axis])
+          return makeStatus(
+              TC_STATUS_INVALID_ARGUMENT,
+              "input " + argName(arg) + " axis " + std::to_string(axis) +
+                  " is " + std::to_string(extent) + " but the module expects " +
+                  std::to_string(arg.dims[axis]));
+        continue;
+      }
+      const std::string &symbol = arg.symbols[axis];
+      if (symbol.empty())
+        continue;
+      auto [it, inserted] =
+          bindings.try_emplace(symbol, Binding{extent, &arg, axis});
+      if (!inserted && it->second.extent != extent)
+        return makeStatus(
+            TC_STATUS_INVALID_ARGUMENT,
+            "input " + argName(arg) + " axis " + std::to_string(axis) + " is " +
+                std::to_string(extent) + " but symbol '" + symbol +
+                "' was bound to " + std::to_string(it->second.extent) +
+                " by input " + argName(*it->second.input) + " axis " +
+                std::to_string(it->second.axis));
+    }
+  }
+  return nullptr;
+}
+
+// parallel_for of the ABI: env->runtime is the device's pool.
+void parallelForTrampoline(void *runtime, tc_workgroup_fn_v1 fn, void *args,
+                           int64_t count) {
+  static_cast<ThreadPool *>(runtime)->parallelFor(fn, args, count);
+}
+
+// user_data is the allocation; `data` may point inside it.
+void releaseMalloced(void *allocation, void *) { std::free(allocation); }
+
+tc_status runCodeToStatus(int32_t code, const std::string &module) {
+  switch (code) {
+  case TC_RUN_INVALID_VALUE:
+    return makeStatus(TC_STATUS_INVALID_VALUE,
+                      "model " + module +
+                          " rejected a value computed from the inputs (for "
+                          "example a shape given as data that does not match "
+                          "the input); error code " +
+                          std::to_string(code));
+  case TC_RUN_OUT_OF_MEMORY:
+    return makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                      "model " + module + " ran out of memory");
+  default:
+    return makeStatus(TC_STATUS_INTERNAL,
+                      "model " + module + " failed with unknown error code " +
+                          std::to_string(code));
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+tc_status tc_module_run(tc_module *module, tc_device *device,
+                        tc_tensor *const *inputs, size_t num_inputs,
+                        tc_tensor **outputs, size_t num_outputs) {
+  if (!module || !device)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "tc_module_run: module or device is NULL");
+  const ModuleSignature &signature = module->signature;
+  if (num_inputs && !inputs)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "inputs is NULL");
+  if (num_outputs != signature.outputs.size())
+    return makeStatus(
+        TC_STATUS_INVALID_ARGUMENT,
+        "the module has " + std::to_string(signature.outputs.size()) +
+            " outputs but num_outputs is " + std::to_string(num_outputs));
+  if (num_outputs && !outputs)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "outputs is NULL");
+  if (tc_status status = checkInputs(signature, inputs, num_inputs))
+    return status;
+
+  // Gather pointers and extents; copy misaligned inputs (e.g. a buffer from
+  // tc_tensor_wrap) into aligned temporaries, freed when this scope ends.
+  alignas(kAlignment) static const unsigned char emptyBuffer[kAlignment] = {};
+  std::vector<void *> inputData(num_inputs);
+  std::vector<int64_t> inputDims;
+  std::vector<std::unique_ptr<void, void (*)(void *)>> temporaries;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const tc_tensor *tensor = inputs[i];
+    inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
+    void *data = tensor->data;
+    if (!data || tensor->byteSize == 0) {
+      // The module must never see NULL, even for an empty input.
+      data = const_cast<unsigned char *>(emptyBuffer);
+    } else if (reinterpret_cast<uintptr_t>(data) % kAlignment != 0) {
+      void *copy = alignedAlloc(tensor->byteSize);
+      if (!copy)
+        return makeStatus(
+            TC_STATUS_OUT_OF_MEMORY,
+            "cannot allocate " + std::to_string(tensor->byteSize) +
+                " bytes to align input '" + signature.inputs[i].name + "'");
+      std::memcpy(copy, data, tensor->byteSize);
+      temporaries.emplace_back(copy, alignedFree);
+      data = copy;
+    }
+    inputData[i] = data;
+  }
+
+  size_t outputRankSum = 0;
+  for (const ArgSignature &arg : signature.outputs)
+    outputRankSum += arg.dims.size();
+  std::vector<void *> allocations(num_outputs, nullptr);
+  std::vector<void *> outputData(num_outputs, nullptr);
+  std::vector<int64_t> outputDims(outputRankSum, -1);
+
+  tc_run_env_v1 env;
+  env.runtime = device->pool.get();
+  env.parallel_for = parallelForTrampoline;
+  auto runFn = reinterpret_cast<tc_module_run_v1_fn>(module->runFn);
+  int32_t code =
+      runFn(&env, inputData.data(), inputDims.data(), allocations.data(),
+            outputData.data(), outputDims.data());
+  std::string moduleName =
+      "'" + (signature.name.empty() ? module->path : signature.name) + "'";
+  // On failure the module owns whatever it allocated (module_abi.h gives the
+  // caller ownership only on success), so nothing is freed here.
+  if (code != TC_RUN_OK)
+    return runCodeToStatus(code, moduleName);
+
+  // Validate everything before wrapping, so that a bad module leaks nothing
+  // and produces no half-filled `outputs`.
+  auto freeAll = [&] {
+    for (void *allocation : allocations)
+      std::free(allocation);
+  };
+  std::vector<tc_tensor *> results(num_outputs, nullptr);
+  std::vector<int64_t> counts(num_outputs);
+  std::vector<size_t> sizes(num_outputs);
+  size_t offset = 0;
+  for (size_t i = 0; i < num_outputs; ++i) {
+    const ArgSignature &arg = signature.outputs[i];
+    const int64_t *dims = outputDims.data() + offset;
+    int32_t rank = static_cast<int32_t>(arg.dims.size());
+    offset += rank;
+    tc_status status = checkShape(arg.dtype, rank, dims, &counts[i], &sizes[i]);
+    for (int32_t axis = 0; !status && axis < rank; ++axis)
+      if (arg.dims[axis] >= 0 && dims[axis] != arg.dims[axis])
+        status = makeStatus(TC_STATUS_INTERNAL,
+                            "axis " + std::to_string(axis) + " is " +
+                                std::to_string(dims[axis]) +
+                                " but the signature says " +
+                                std::to_string(arg.dims[axis]));
+    if (!status && sizes[i] && !outputData[i])
+      status = makeStatus(TC_STATUS_INTERNAL, "its data pointer is NULL");
+    if (status) {
+      tc_status wrapped =
+          makeStatus(TC_STATUS_INTERNAL,
+                     "model " + moduleName + " returned a bad output " +
+                         argName(arg) + ": " + tc_status_message(status));
+      tc_status_free(status);
+      freeAll();
+      return wrapped;
+    }
+  }
+  offset = 0;
+  for (size_t i = 0; i < num_outputs; ++i) {
+    int32_t rank = static_cast<int32_t>(signature.outputs[i].dims.size());
+    // The tensor frees the allocation, which may differ from the data
+    // pointer (the module may return a view into a larger buffer).
+    results[i] =
+        newTensor(signature.outputs[i].dtype, outputDims.data() + offset, rank,
+                  counts[i], outputData[i], sizes[i],
+                  allocations[i] ? releaseMalloced : nullptr, allocations[i]);
+    offset += rank;
+    if (!results[i]) {
+      for (size_t j = 0; j < i; ++j) {
+        tc_tensor_release(results[j]);
+        allocations[j] = nullptr;
+      }
+      freeAll();
+      return makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                        "cannot allocate the output tensors");
+    }
+  }
+  for (size_t i = 0; i < num_outputs; ++i)
+    outputs[i] = results[i];
+  return nullptr;
+}
+
+} // extern "C"

@@ -1,0 +1,73 @@
+//===- ThreadPool.h - persistent workers behind env->parallel_for
+//-----------===//
+//
+// A fork-join pool sized once: `numThreads - 1` workers live as long as the
+// pool, and the thread calling parallelFor is the last participant. Work is
+// split into contiguous chunks claimed from an atomic counter, so a thread
+// that is descheduled (or a workgroup that is slow) does not hold up the
+// others. Idle workers spin briefly before sleeping on a condition variable,
+// which keeps back-to-back kernels cheap without burning a core when idle.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_LIB_RUNTIME_THREADPOOL_H
+#define TC_LIB_RUNTIME_THREADPOOL_H
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tc::rt {
+
+class ThreadPool {
+public:
+  using WorkFn = void (*)(void *args, int64_t begin, int64_t end);
+
+  /// Starts `numThreads - 1` workers (numThreads >= 1).
+  explicit ThreadPool(int numThreads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  int numThreads() const { return static_cast<int>(workers.size()) + 1; }
+
+  /// Calls fn(args, begin, end) on disjoint contiguous ranges covering
+  /// [0, count) and returns once all calls have returned. Safe to call from
+  /// several threads (the regions take turns) and from inside fn (the nested
+  /// region runs on the calling thread).
+  void parallelFor(WorkFn fn, void *args, int64_t count);
+
+private:
+  void workerLoop();
+  /// Claims and runs chunks of the current job until none are left.
+  void runChunks(WorkFn fn, void *args, int64_t count, int64_t numChunks);
+
+  std::vector<std::thread> workers;
+
+  // Serialises parallel regions issued by different threads.
+  std::mutex dispatchMutex;
+
+  // Job state. fn/args/count/numChunks are written under `mutex` together
+  // with a bump of `generation`, and only when `activeWorkers` is 0, so a
+  // worker that read them under `mutex` sees one consistent job.
+  std::mutex mutex;
+  std::condition_variable workAvailable; // workers wait for a new generation
+  std::condition_variable jobDone;       // the caller waits for completion
+  std::condition_variable workersIdle;   // the next job waits for stragglers
+  std::atomic<uint64_t> generation{0};
+  bool stopping = false;
+  WorkFn jobFn = nullptr;
+  void *jobArgs = nullptr;
+  int64_t jobCount = 0;
+  int64_t jobNumChunks = 0;
+  std::atomic<int64_t> nextChunk{0};
+  std::atomic<int64_t> finishedChunks{0};
+  int activeWorkers = 0; // workers holding a copy of the job; under `mutex`
+};
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_THREADPOOL_H

@@ -1,0 +1,142 @@
+//===- OutlineWorkgroups.cpp - the --tc-cpu-outline-workgroups pass -------===//
+//
+// Each top-level scf.forall of @main (on buffers, after bufferization) is a
+// kernel: its body becomes `@main_wg<N>(captures..., %workgroup: index)` and
+// the loop becomes a call to the declaration `@__tc_dispatch_wg<N>(%env,
+// %count, captures...)`. Constants and globals are re-materialized in the
+// outlined function instead of being passed. The dispatch declaration is a
+// placeholder that --tc-cpu-emit-entry replaces once everything is LLVM, when
+// the captured memrefs have become plain pointers and integers that can be
+// packed into one argument struct.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::tc::cpu {
+#define GEN_PASS_DEF_CPUOUTLINEWORKGROUPSPASS
+#include "tc/Target/Cpu/Passes.h.inc"
+} // namespace mlir::tc::cpu
+
+namespace mlir::tc::cpu {
+namespace {
+
+/// Values cheaper to recreate in the workgroup function than to pass.
+bool isRematerializable(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+         (def->hasTrait<OpTrait::ConstantLike>() ||
+          isa<memref::GetGlobalOp>(def));
+}
+
+struct CpuOutlineWorkgroupsPass
+    : impl::CpuOutlineWorkgroupsPassBase<CpuOutlineWorkgroupsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal())
+      return;
+    MLIRContext *ctx = &getContext();
+    OpBuilder builder(ctx);
+    Type ptrType = LLVM::LLVMPointerType::get(ctx);
+
+    // The runtime environment arrives as @main's first argument.
+    Block &entry = main.getBody().front();
+    if (failed(main.insertArgument(0, ptrType, {}, main.getLoc()))) {
+      signalPassFailure();
+      return;
+    }
+    Value env = entry.getArgument(0);
+
+    SmallVector<scf::ForallOp> loops;
+    main.walk([&](scf::ForallOp loop) {
+      if (!loop->getParentOfType<scf::ForallOp>())
+        loops.push_back(loop);
+    });
+    unsigned counter = 0;
+    for (scf::ForallOp loop : loops) {
+      if (loop.getRank() != 1 || !loop.getOutputs().empty()) {
+        loop.emitError("expected a one-dimensional forall on buffers");
+        return signalPassFailure();
+      }
+      std::string name = "main_wg" + std::to_string(counter++);
+      Location loc = loop.getLoc();
+
+      llvm::SetVector<Value> used;
+      getUsedValuesDefinedAbove(loop.getRegion(), used);
+      SmallVector<Value> captures;
+      for (Value value : used)
+        if (!isRematerializable(value))
+          captures.push_back(value);
+      SmallVector<Type> argTypes;
+      for (Value value : captures)
+        argTypes.push_back(value.getType());
+      argTypes.push_back(builder.getIndexType());
+
+      // The workgroup function.
+      builder.setInsertionPoint(main);
+      auto fn = func::FuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+      fn.setPrivate();
+      Block *body = fn.addEntryBlock();
+      builder.setInsertionPointToStart(body);
+      IRMapping mapping;
+      for (auto [value, arg] : llvm::zip(captures, body->getArguments()))
+        mapping.map(value, arg);
+      for (Value value : used)
+        if (isRematerializable(value))
+          mapping.map(value, builder.clone(*value.getDefiningOp())->getResult(0));
+      // The forall's induction variable runs over [lb, ub) with a step; the
+      // workgroup number w maps to lb + w * step.
+      Value workgroup = body->getArguments().back();
+      auto materialize = [&](OpFoldResult ofr) -> Value {
+        if (auto value = dyn_cast<Value>(ofr))
+          return mapping.lookupOrDefault(value);
+        return arith::ConstantIndexOp::create(
+            builder, loc, cast<IntegerAttr>(cast<Attribute>(ofr)).getInt());
+      };
+      Value lower = materialize(loop.getMixedLowerBound()[0]);
+      Value step = materialize(loop.getMixedStep()[0]);
+      Value iv = arith::AddIOp::create(
+          builder, loc, lower, arith::MulIOp::create(builder, loc, workgroup, step));
+      mapping.map(loop.getInductionVars()[0], iv);
+      for (Operation &op : loop.getBody()->without_terminator())
+        builder.clone(op, mapping);
+      func::ReturnOp::create(builder, loc);
+
+      // The dispatch placeholder and its call:
+      // count = ceildiv(ub - lb, step).
+      builder.setInsertionPoint(loop);
+      auto valueOf = [&](OpFoldResult ofr) -> Value {
+        if (auto value = dyn_cast<Value>(ofr))
+          return value;
+        return arith::ConstantIndexOp::create(
+            builder, loc, cast<IntegerAttr>(cast<Attribute>(ofr)).getInt());
+      };
+      Value span = arith::SubIOp::create(
+          builder, loc, valueOf(loop.getMixedUpperBound()[0]),
+          valueOf(loop.getMixedLowerBound()[0]));
+      Value count = arith::CeilDivSIOp::create(
+          builder, loc, span, valueOf(loop.getMixedStep()[0]));
+      SmallVector<Type> dispatchTypes = {ptrType, builder.getIndexType()};
+      dispatchTypes.append(argTypes.begin(), argTypes.end() - 1);
+      OpBuilder moduleBuilder(ctx);
+      moduleBuilder.setInsertionPoint(main);
+      auto dispatch = func::FuncOp::create(
+          moduleBuilder, loc, "__tc_dispatch_" + name,
+          moduleBuilder.getFunctionType(dispatchTypes, {}));
+      dispatch.setPrivate();
+      SmallVector<Value> operands = {env, count};
+      operands.append(captures);
+      func::CallOp::create(builder, loc, dispatch, operands);
+      loop.erase();
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::cpu

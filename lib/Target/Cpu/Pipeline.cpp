@@ -1,0 +1,70 @@
+//===- Pipeline.cpp - tc to LLVM for the CPU -------------------------------===//
+//
+// The CPU pipeline is upstream passes around three of ours:
+// --tc-cpu-distribute (kernels and workgroups on tensors),
+// --tc-cpu-outline-workgroups (one function per kernel, on buffers) and
+// --tc-cpu-emit-entry (the model.so ABI, on the LLVM dialect).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tc/Conversion/Passes.h"
+
+namespace mlir::tc::cpu {
+
+void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
+  pm.addPass(tc::createConvertTcToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  CpuDistributePassOptions distribute;
+  distribute.maxWorkgroups = options.maxWorkgroups;
+  distribute.minWork = options.minWork;
+  pm.addNestedPass<func::FuncOp>(createCpuDistributePass(distribute));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCpuOutlineWorkgroupsPass());
+
+  pm.addPass(createCpuLowerCopiesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCpuEmitEntryPass());
+}
+
+void registerCpuPipeline() {
+  PassPipelineRegistration<>(
+      "tc-cpu-pipeline",
+      "Lower a tc module (with tc.module_metadata) to the LLVM dialect with "
+      "the model.so ABI",
+      [](OpPassManager &pm) { buildCpuPipeline(pm, CpuPipelineOptions{}); });
+}
+
+} // namespace mlir::tc::cpu

@@ -1,0 +1,82 @@
+//===- DeviceTest.cpp - runtime creation and device spec strings
+//-----------===//
+
+#include "TestUtil.h"
+
+#include <thread>
+
+using namespace tc::test;
+
+namespace {
+
+TEST(DeviceTest, CpuAndAutoCreateACpuDevice) {
+  auto runtime = makeRuntime();
+  for (const char *spec : {"cpu", "auto"}) {
+    auto device = makeDevice(runtime.get(), spec);
+    ASSERT_TRUE(device);
+    EXPECT_STREQ(tc_device_spec(device.get()), "cpu");
+  }
+  EXPECT_STREQ(tc_runtime_available_devices(), "cpu");
+}
+
+TEST(DeviceTest, DefaultThreadCountIsTheHardwareCount) {
+  auto runtime = makeRuntime(0);
+  auto device = makeDevice(runtime.get());
+  unsigned hardware = std::thread::hardware_concurrency();
+  EXPECT_EQ(tc_device_num_threads(device.get()),
+            hardware ? static_cast<int32_t>(hardware) : 1);
+}
+
+TEST(DeviceTest, ThreadCountIsSettable) {
+  for (int32_t threads : {1, 3, 8}) {
+    auto runtime = makeRuntime(threads);
+    auto device = makeDevice(runtime.get());
+    EXPECT_EQ(tc_device_num_threads(device.get()), threads);
+  }
+}
+
+TEST(DeviceTest, NegativeThreadCountIsRejected) {
+  tc_runtime_options options;
+  tc_runtime_options_init(&options);
+  options.num_threads = -2;
+  tc_runtime *runtime = nullptr;
+  Error error = take(tc_runtime_create(&options, &runtime));
+  EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
+  TC_EXPECT_CONTAINS(error.message, "num_threads is -2");
+  EXPECT_EQ(runtime, nullptr);
+}
+
+TEST(DeviceTest, GpuDevicesAreNotInThisBuild) {
+  auto runtime = makeRuntime();
+  for (auto [spec, kind] :
+       {std::pair{"cuda:0", "cuda"}, {"hip:1", "hip"}, {"cuda", "cuda"}}) {
+    tc_device *device = nullptr;
+    Error error = take(tc_device_create(runtime.get(), spec, &device));
+    EXPECT_EQ(error.code, TC_STATUS_UNAVAILABLE) << spec;
+    TC_EXPECT_CONTAINS(error.message, std::string("'") + spec + "'");
+    TC_EXPECT_CONTAINS(error.message,
+                       std::string("no ") + kind + " devices yet");
+    TC_EXPECT_CONTAINS(error.message, "available: cpu");
+    EXPECT_EQ(device, nullptr);
+  }
+}
+
+TEST(DeviceTest, BadSpecsAreNamed) {
+  auto runtime = makeRuntime();
+  for (const char *spec : {"gpu", "", "cuda:", "cuda:x", "cpu:0", "CPU"}) {
+    tc_device *device = nullptr;
+    Error error = take(tc_device_create(runtime.get(), spec, &device));
+    EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT) << spec;
+    TC_EXPECT_CONTAINS(error.message,
+                       std::string("unknown device spec '") + spec + "'");
+  }
+}
+
+TEST(DeviceTest, StatusHelpers) {
+  EXPECT_EQ(tc_status_code(nullptr), TC_STATUS_OK);
+  EXPECT_STREQ(tc_status_message(nullptr), "");
+  tc_status_free(nullptr);
+  EXPECT_STREQ(tc_status_code_name(TC_STATUS_UNAVAILABLE), "UNAVAILABLE");
+}
+
+} // namespace

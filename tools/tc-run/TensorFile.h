@@ -1,0 +1,49 @@
+//===- TensorFile.h - reading and writing tensors for tc-run
+//-----------------===//
+//
+// tc-run's file formats: .npy (numpy) and .pb (a serialized onnx
+// TensorProto, as in the ONNX model zoo's test_data_set_N directories). Both
+// readers return a tc_tensor the caller owns; on failure they return null
+// and set `error` to a message that names the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TOOLS_TC_RUN_TENSORFILE_H
+#define TC_TOOLS_TC_RUN_TENSORFILE_H
+
+#include "tc-runtime/runtime.h"
+
+#include <memory>
+#include <string>
+
+namespace tc::run {
+
+struct TensorDeleter {
+  void operator()(tc_tensor *tensor) const { tc_tensor_release(tensor); }
+};
+using TensorPtr = std::unique_ptr<tc_tensor, TensorDeleter>;
+
+/// The message of `status`, which is freed; "" for success.
+std::string takeMessage(tc_status status);
+
+/// Reads the whole file; false with `error` set on failure.
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error);
+
+/// .npy version 1, 2 or 3, little-endian, C order.
+TensorPtr readNpy(const std::string &path, std::string &error);
+/// Writes version 1 (bf16, which numpy lacks, as its raw bits in '<u2').
+bool writeNpy(const std::string &path, const tc_tensor *tensor,
+              std::string &error);
+
+/// A serialized onnx TensorProto; `name` receives its name field ("" if
+/// absent).
+TensorPtr readTensorProto(const std::string &path, std::string &name,
+                          std::string &error);
+
+/// Picks the reader by extension (.npy or .pb).
+TensorPtr readTensorFile(const std::string &path, std::string &error);
+
+} // namespace tc::run
+
+#endif // TC_TOOLS_TC_RUN_TENSORFILE_H
