@@ -35,81 +35,17 @@ import time
 
 import onnx
 
-SUITES = ["node", "simple", "pytorch-converted", "pytorch-operator"]
-TRAINING_OPS = {"Adagrad", "Adam", "Momentum", "Gradient"}
-STRING_OPS = {"StringNormalizer", "StringConcat", "StringSplit", "RegexFullMatch",
-              "TfIdfVectorizer"}
+from onnx_backend_cases import SUITES, data_dir, exclusion, list_cases, parameter_inputs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TSV = os.path.join(ROOT, "docs", "onnx-import-sweep.tsv")
 DOC = os.path.join(ROOT, "docs", "onnx-import.md")
 
 
-# (op type, input index) slots that decide shapes and so must be constant.
-PARAMETER_SLOTS = {
-    ("Reshape", 1), ("Expand", 1), ("Tile", 1), ("Pad", 1), ("Pad", 2), ("Pad", 3),
-    ("Slice", 1), ("Slice", 2), ("Slice", 3), ("Slice", 4), ("Split", 1),
-    ("Squeeze", 1), ("Unsqueeze", 1), ("Resize", 1), ("Resize", 2), ("Resize", 3),
-    ("Upsample", 1), ("TopK", 1), ("OneHot", 1), ("CumSum", 1),
-    ("ConstantOfShape", 0), ("Range", 0), ("Range", 1), ("Range", 2),
-    ("Trilu", 1), ("Dropout", 1), ("Dropout", 2), ("CenterCropPad", 1),
-    ("Col2Im", 1), ("Col2Im", 2),
-} | {(op, 1) for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
-                         "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
-                         "ReduceLogSumExp", "ReduceSumSquare")}
-
-
 def parameter_bindings(model, case_dir):
     """--onnx-bind flags for graph inputs used only in parameter slots."""
-    inits = {i.name for i in model.graph.initializer}
-    inputs = [i.name for i in model.graph.input if i.name not in inits]
-    uses = {}
-    for node in model.graph.node:
-        for k, name in enumerate(node.input):
-            uses.setdefault(name, []).append((node.op_type, k))
-    flags, names = [], []
-    for index, name in enumerate(inputs):
-        slots = uses.get(name, [])
-        data = os.path.join(case_dir, "test_data_set_0", f"input_{index}.pb")
-        if slots and all(s in PARAMETER_SLOTS for s in slots) and os.path.exists(data):
-            flags.append(f"--onnx-bind={name}={data}")
-            names.append(name)
-    return flags, names
-
-
-def data_dir():
-    return os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
-
-
-def exclusion(m):
-    """Why a case is out of scope, or None."""
-    ops = set()
-
-    def walk(graph):
-        for node in graph.node:
-            ops.add(node.op_type)
-            for a in node.attribute:
-                if a.type == onnx.AttributeProto.GRAPH:
-                    walk(a.g)
-                for g in a.graphs:
-                    walk(g)
-    walk(m.graph)
-    if ops & TRAINING_OPS:
-        return "training"
-    if any(o.startswith("Sequence") or o.startswith("Optional") or
-           o in ("SplitToSequence", "ConcatFromSequence") for o in ops):
-        return "sequence/optional"
-    if ops & STRING_OPS:
-        return "string"
-    for v in list(m.graph.input) + list(m.graph.output):
-        t = v.type
-        if t.HasField("sequence_type") or t.HasField("optional_type") or \
-                t.HasField("map_type"):
-            return "sequence/optional"
-        if t.HasField("tensor_type") and t.tensor_type.elem_type == onnx.TensorProto.STRING:
-            return "string"
-    if any(d.domain == "ai.onnx.preview.training" for d in m.opset_import):
-        return "training"
-    return None
+    bound = parameter_inputs(model, os.path.join(case_dir, "test_data_set_0"))
+    return [f"--onnx-bind={name}={data}" for name, data in bound], [n for n, _ in bound]
 
 
 def run_case(tool, suite, case):
@@ -211,8 +147,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     args = ap.parse_args()
 
-    cases = [(s, c) for s in SUITES for c in sorted(os.listdir(os.path.join(data_dir(), s)))
-             if os.path.exists(os.path.join(data_dir(), s, c, "model.onnx"))]
+    cases = list_cases()
     start = time.time()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda sc: run_case(args.tc_translate, *sc), cases))

@@ -9,6 +9,7 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 namespace mlir::tc::to_linalg {
@@ -151,14 +152,14 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     Value offset = indexConstant(rewriter, loc, 0);
     for (Value input : inputs) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      offsets[axis] = offset;
+      offsets[axis] = getAsOpFoldResult(offset);
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
                                              offsets,
                                              mixedSizes(rewriter, loc, input),
                                              strides);
-      offset = arith::AddIOp::create(rewriter, loc, offset,
-                                     dimValue(rewriter, loc, input, axis));
+      offset = rewriter.createOrFold<arith::AddIOp>(
+          loc, offset, dimValue(rewriter, loc, input, axis));
     }
     rewriter.replaceOp(op, result);
     return success();

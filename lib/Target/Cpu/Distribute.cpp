@@ -105,23 +105,38 @@ struct CpuDistributePass
     tiling.setNumThreads(numThreads);
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
+    // Ops already computed inside the tile: the root and every producer
+    // fused so far. A producer may only be fused when nothing else uses it.
+    auto absorbed = std::make_shared<DenseSet<Operation *>>();
+    absorbed->insert(op);
+    auto onlyFeedsTile = [absorbed](OpResult producer) {
+      return llvm::all_of(producer.getUsers(), [&](Operation *user) {
+        return absorbed->contains(user) ||
+               (isa<tensor::ExtractSliceOp>(user) &&
+                user->getParentOfType<scf::ForallOp>());
+      });
+    };
     options.setFusionControlFn(
-        [](tensor::ExtractSliceOp slice, OpResult producer,
-           bool isDestination) -> std::optional<
-                                    scf::SCFTileAndFuseOptions::ControlFnResult> {
+        [absorbed, onlyFeedsTile](tensor::ExtractSliceOp slice,
+                                  OpResult producer, bool isDestination)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           Operation *producerOp = producer.getOwner();
-          if (!producer.hasOneUse() || isWholeTensor(slice))
+          if (!onlyFeedsTile(producer) || isWholeTensor(slice))
             return std::nullopt;
-          if (isa<tensor::PadOp>(producerOp) || isa<linalg::FillOp>(producerOp))
+          auto fuse = [&]() {
+            absorbed->insert(producerOp);
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          };
+          if (isa<tensor::PadOp>(producerOp) || isa<linalg::FillOp>(producerOp))
+            return fuse();
           if (!isa<linalg::LinalgOp>(producerOp))
             return std::nullopt;
           if (isAllParallel(producerOp))
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            return fuse();
           // A reduction is fused only into its elementwise epilogue.
           if (!isDestination && !slice->use_empty() &&
               isAllParallel(*slice->getUsers().begin()))
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            return fuse();
           return std::nullopt;
         });
     rewriter.setInsertionPoint(op);
@@ -135,6 +150,17 @@ struct CpuDistributePass
         rewriter.replaceAllUsesWith(value, replacement);
     erased.insert(op);
     rewriter.eraseOp(op);
+    // Tiling leaves the slices it fused through in the loop, dead; they still
+    // use the original producers, which would otherwise look alive.
+    for (LoopLikeOpInterface loop : result->loops) {
+      SmallVector<Operation *> dead;
+      loop->walk([&](tensor::ExtractSliceOp slice) {
+        if (slice->use_empty())
+          dead.push_back(slice);
+      });
+      for (Operation *slice : dead)
+        rewriter.eraseOp(slice);
+    }
     for (Operation *producer : result->fusedProducers) {
       if (producer->use_empty() && !erased.contains(producer)) {
         erased.insert(producer);

@@ -1,0 +1,63 @@
+// RUN: tc-opt %s --convert-tc-to-linalg --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32)
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<?x64xf32>, tensor<64x32xf32>) outs(%[[FILL]] : tensor<?x32xf32>)
+func.func @matmul(%a: tensor<?x64xf32>, %b: tensor<64x32xf32>) -> tensor<?x32xf32> {
+  %0 = tc.matmul %a, %b : (tensor<?x64xf32>, tensor<64x32xf32>) -> tensor<?x32xf32>
+  return %0 : tensor<?x32xf32>
+}
+
+// -----
+
+// f16 accumulates in f32 and truncates once.
+// CHECK-LABEL: func.func @matmul_f16
+// CHECK: linalg.matmul {{.*}} -> tensor<4x8xf32>
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @matmul_f16(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>) -> tensor<4x8xf16> {
+  %0 = tc.matmul %a, %b : (tensor<4x16xf16>, tensor<16x8xf16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// Batch dims broadcast: the size-1 lhs batch reads index 0.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d3)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+func.func @batch_matmul(%a: tensor<1x4x8xf32>, %b: tensor<3x8x5xf32>) -> tensor<3x4x5xf32> {
+  %0 = tc.batch_matmul %a, %b : (tensor<1x4x8xf32>, tensor<3x8x5xf32>) -> tensor<3x4x5xf32>
+  return %0 : tensor<3x4x5xf32>
+}
+
+// -----
+
+// Padding is a tensor.pad; the bias initializes the accumulator; strides and
+// dilations are in the input map.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<16xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[FILTER]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+func.func @conv(%x: tensor<?x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<?x16x16x16xf32> {
+  %0 = tc.conv %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<?x16x16x16xf32>
+  return %0 : tensor<?x16x16x16xf32>
+}
+
+// -----
+
+// Groups split the channel dims so that every output map stays a projected
+// permutation; the result is collapsed back.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] {{.*}} : tensor<1x8x10x10xf32> into tensor<1x8x1x10x10xf32>
+// CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<8x1x1x3x3xf32>
+// CHECK: linalg.generic
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x8x8x8xf32>
+func.func @depthwise(%x: tensor<1x8x10x10xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = tc.conv %x, %w {groups = 8 : i64} : (tensor<1x8x10x10xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}

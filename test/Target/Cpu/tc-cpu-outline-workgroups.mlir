@@ -1,0 +1,26 @@
+// RUN: tc-opt %s --tc-cpu-outline-workgroups | FileCheck %s
+
+// The forall body becomes @main_wg0(captures..., %workgroup); constants are
+// recreated there; @main gets the environment and calls the dispatch
+// placeholder with the workgroup count.
+// CHECK: func.func private @main_wg0(%{{.*}}: memref<64xf32>, %{{.*}}: memref<64xf32>, %[[WG:.*]]: index)
+// CHECK: arith.constant 16 : index
+// CHECK: arith.muli %[[WG]]
+// CHECK: memref.subview
+// CHECK: return
+// CHECK: func.func private @__tc_dispatch_main_wg0(!llvm.ptr, index, memref<64xf32>, memref<64xf32>)
+// CHECK: func.func @main(%[[ENV:.*]]: !llvm.ptr, %[[IN:.*]]: memref<64xf32>)
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: call @__tc_dispatch_main_wg0(%[[ENV]], %{{.*}}, %[[IN]], %[[OUT]])
+// CHECK-NOT: scf.forall
+func.func @main(%in: memref<64xf32>) -> memref<64xf32> {
+  %out = memref.alloc() : memref<64xf32>
+  %c16 = arith.constant 16 : index
+  scf.forall (%i) in (4) {
+    %off = arith.muli %i, %c16 : index
+    %a = memref.subview %in[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
+    %b = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
+    memref.copy %a, %b : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32, strided<[1], offset: ?>>
+  }
+  return %out : memref<64xf32>
+}
