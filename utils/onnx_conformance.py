@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+"""Conformance run over the ONNX backend test data.
+
+Compiles every model of the node, simple, pytorch-converted and
+pytorch-operator suites of the installed onnx package with `tc-compile`, runs
+the shared library with `tc-run` on each of the case's test data sets and
+compares every output with the expected one. Each case is classified:
+
+  pass                 every output of every data set matches
+  mismatch             ran, but an output differs (the tc-run line of the
+                       first failing output is recorded)
+  compile-unsupported  the importer reported unsupported pieces (the first
+                       reason is recorded)
+  compile-error        tc-compile failed after import, in the graph passes
+                       or code generation (the first error is recorded)
+  run-error            tc-run failed before it could compare (its message
+                       is recorded)
+  crash                either tool was killed by a signal, exited with an
+                       unexpected status or timed out: always a bug
+  excluded             out of scope: training, sequence/optional or string
+                       cases, as in the import sweep
+
+Scope, exclusions and the binding of shape-parameter inputs (`--bind`) come
+from utils/onnx_backend_cases.py, shared with utils/onnx_import_sweep.py, so
+that the two tables describe the same cases. Bound inputs are compiled in
+and not given to tc-run.
+
+Results go to docs/conformance.tsv (one line per case) and the counts to
+docs/conformance.md, only with --update. With --check, the run fails when a
+case that the tracked table lists as pass no longer passes, or when anything
+crashes.
+
+Usage: onnx_conformance.py [--tc-compile BUILD/bin/tc-compile]
+       [--tc-run BUILD/bin/tc-run] [--check] [--update] [--jobs N]
+       [--filter SUBSTRING] [--keep DIR]
+"""
+import argparse
+import collections
+import concurrent.futures
+import glob
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import onnx
+
+from onnx_backend_cases import (SUITES, data_dir, exclusion, graph_inputs, list_cases,
+                                op_types, parameter_inputs)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TSV = os.path.join(ROOT, "docs", "conformance.tsv")
+DOC = os.path.join(ROOT, "docs", "conformance.md")
+STATUSES = ["pass", "mismatch", "compile-unsupported", "compile-error", "run-error",
+            "crash", "excluded"]
+FAILURES = STATUSES[1:-1]
+TIMEOUT_S = 120
+NODE_GOAL = 95.0
+
+# tc-run's own defaults; integer and bool outputs are compared exactly
+# whatever the tolerances.
+DEFAULT_RTOL, DEFAULT_ATOL = 1e-3, 1e-5
+
+# Looser tolerances, only where the error was looked at and is explained by
+# how the reference was computed rather than by a wrong result. Keyed by op
+# type (applies to every case whose model holds the op) or by case name;
+# where several apply, the loosest rtol and atol are taken.
+# op or suite/case -> (rtol, atol, why)
+TOLERANCE_OVERRIDES = {
+}
+
+
+def tolerances(name, ops):
+    """(rtol, atol, the overrides that applied) for a case."""
+    rtol, atol, applied = DEFAULT_RTOL, DEFAULT_ATOL, []
+    for key in [name] + sorted(ops):
+        if key in TOLERANCE_OVERRIDES:
+            r, a, _ = TOLERANCE_OVERRIDES[key]
+            rtol, atol = max(rtol, r), max(atol, a)
+            applied.append(key)
+    return rtol, atol, applied
+
+
+def first_line(text, pattern=None):
+    for line in text.splitlines():
+        line = line.strip()
+        if line and (pattern is None or re.search(pattern, line)):
+            return line
+    return ""
+
+
+def one_line(text, limit=300):
+    """A detail fit for one TSV field."""
+    text = " ".join(text.replace("\t", " ").split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def abnormal_end(tool, returncode, stderr):
+    """The crash detail for an exit that is neither success nor a reported
+    failure (status 1), or None for those two."""
+    if 0 <= returncode <= 1:
+        return None
+    if returncode < 0:
+        try:
+            how = f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            how = f"killed by signal {-returncode}"
+    else:
+        how = f"exit code {returncode}"
+    # An assertion or fatal error message says more than the signal.
+    hint = first_line(stderr, r"Assertion|LLVM ERROR|UNREACHABLE|error:|terminate")
+    return f"{tool} {how}" + (f": {hint}" if hint else "")
+
+
+def compile_failure(stderr):
+    """(status, detail) of a tc-compile that exited with status 1."""
+    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
+    if lines and "unsupported piece" in lines[0]:
+        # As in the import sweep: "node (Op): reason" -> "Op: reason".
+        reason = lines[1] if len(lines) > 1 else lines[0]
+        if "(" in reason and "): " in reason:
+            op = reason[reason.index("(") + 1: reason.index("): ")]
+            reason = op + ": " + reason[reason.index("): ") + 3:]
+        return "compile-unsupported", reason
+    line = first_line(stderr, r"error:") or first_line(stderr) or "no message"
+    # MLIR diagnostics carry the ONNX node as loc("name"("Op")): keep the op,
+    # which is what the failures are grouped by.
+    m = re.match(r'loc\((.*)\): error: (.*)$', line)
+    if m:
+        op = re.search(r'"[^"]*"\("([^"]+)"\)', m.group(1))
+        return "compile-error", (op.group(1) + ": " if op else "") + m.group(2)
+    return "compile-error", line.split("error: ", 1)[-1]
+
+
+class Case:
+    """One case's run: its commands and their logs, kept for --keep."""
+
+    def __init__(self, suite, case, work):
+        self.suite, self.case = suite, case
+        self.name = f"{suite}/{case}"
+        self.dir = os.path.join(data_dir(), suite, case)
+        self.work = work
+        self.log = []  # (command, output) in the order they ran
+
+    def call(self, argv):
+        """Runs argv in the work directory (so that the kept commands run
+        again in the kept copy); returns (returncode, stdout, stderr), or
+        None on timeout."""
+        try:
+            p = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                               timeout=TIMEOUT_S, cwd=self.work)
+        except subprocess.TimeoutExpired:
+            self.log.append((argv, f"timed out after {TIMEOUT_S} s"))
+            return None
+        self.log.append((argv, p.stdout + p.stderr))
+        return p.returncode, p.stdout, p.stderr
+
+    def keep(self, keep_dir, status, detail):
+        dest = os.path.join(keep_dir, self.suite, self.case)
+        shutil.copytree(self.work, dest, dirs_exist_ok=True)
+        with open(os.path.join(dest, "repro.sh"), "w") as f:
+            f.write(f"#!/bin/sh\n# {self.name}: {status}: {detail}\n"
+                    'cd "$(dirname "$0")"\n')
+            for argv, _ in self.log:
+                f.write(shlex.join(argv) + "\n")
+        with open(os.path.join(dest, "log.txt"), "w") as f:
+            for argv, output in self.log:
+                f.write(f"$ {shlex.join(argv)}\n{output}\n")
+
+
+def run_case(tools, suite, case, work_root, keep_dir):
+    work = tempfile.mkdtemp(prefix=case + "-", dir=work_root)
+    c = Case(suite, case, work)
+    try:
+        status, detail = check_case(tools, c)
+        if keep_dir and status not in ("pass", "excluded"):
+            c.keep(keep_dir, status, detail)
+        return c.name, status, detail
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def check_case(tools, c):
+    """(status, detail) of one case."""
+    tc_compile, tc_run = tools
+    model_path = os.path.join(c.dir, "model.onnx")
+    model = onnx.load(model_path, load_external_data=False)
+    why = exclusion(model)
+    if why:
+        return "excluded", why
+    data_sets = sorted(glob.glob(os.path.join(c.dir, "test_data_set_*")),
+                       key=lambda d: int(d.rsplit("_", 1)[1]))
+    if not data_sets:
+        return "run-error", "the case has no test data set"
+    rtol, atol, overrides = tolerances(c.name, op_types(model))
+    inputs = graph_inputs(model)
+    libraries = {}  # bound values -> compiled library
+    notes = []
+    for ds in data_sets:
+        where = f"{os.path.basename(ds)}: " if len(data_sets) > 1 else ""
+        bound = parameter_inputs(model, ds)
+        # Data sets that bind the same values share one compilation.
+        key = tuple((name, open(path, "rb").read()) for name, path in bound)
+        if key not in libraries:
+            # "./": a bare file name would send dlopen to the library search path.
+            library = f"./model-{len(libraries)}.so" if libraries else "./model.so"
+            argv = [tc_compile, model_path, "-o", library] + \
+                [f"--bind={name}={path}" for name, path in bound]
+            result = c.call(argv)
+            if result is None:
+                return "crash", f"tc-compile timed out after {TIMEOUT_S} s"
+            rc, _, err = result
+            crash = abnormal_end("tc-compile", rc, err)
+            if crash:
+                return "crash", one_line(crash)
+            if rc != 0:
+                status, detail = compile_failure(err)
+                return status, one_line(where + detail)
+            libraries[key] = library
+        names = {name for name, _ in bound}
+        argv = [tc_run, libraries[key], "--threads=1", f"--rtol={rtol:g}", f"--atol={atol:g}"]
+        for index, name in enumerate(inputs):
+            path = os.path.join(ds, f"input_{index}.pb")
+            if name not in names and os.path.exists(path):
+                argv.append(f"--input={name}={path}")
+        for index in range(len(model.graph.output)):
+            path = os.path.join(ds, f"output_{index}.pb")
+            if os.path.exists(path):
+                argv.append(f"--compare={path}")
+        result = c.call(argv)
+        if result is None:
+            return "crash", f"tc-run timed out after {TIMEOUT_S} s"
+        rc, out, err = result
+        crash = abnormal_end("tc-run", rc, err)
+        if crash:
+            return "crash", one_line(where + crash)
+        if rc != 0:
+            mismatch = first_line(out, r": MISMATCH")
+            if mismatch:
+                return "mismatch", one_line(where + mismatch)
+            message = first_line(err) or first_line(out) or "no message"
+            return "run-error", one_line(where + message.replace("tc-run: error: ", "", 1))
+    if names_bound := sorted({n for ds in data_sets for n, _ in parameter_inputs(model, ds)}):
+        notes.append("bound: " + ",".join(names_bound))
+    if overrides:
+        notes.append(f"rtol {rtol:g} atol {atol:g} ({', '.join(overrides)})")
+    return "pass", "; ".join(notes)
+
+
+def load_tsv():
+    """The tracked table: case -> (status, detail)."""
+    table = {}
+    if os.path.exists(TSV):
+        with open(TSV) as f:
+            for line in f:
+                if line.startswith("#") or not line.strip():
+                    continue
+                name, status, *rest = line.rstrip("\n").split("\t")
+                table[name] = (status, rest[0] if rest else "")
+    return table
+
+
+def reason_group(status, detail):
+    """The failure cause a case is grouped under in the report: the detail
+    with what varies between cases of one cause (numbers, shapes, value
+    names) blotted out."""
+    detail = re.sub(r"^test_data_set_\d+: ", "", detail)
+    if status == "mismatch":
+        # Which op's cases mismatch is the useful grouping; the numbers of
+        # each mismatch are in the TSV.
+        kind = "shape" if "MISMATCH: shape" in detail else \
+            "dtype" if "MISMATCH: dtype" in detail else "values"
+        return kind
+    detail = re.sub(r"'[^']*'", "'…'", detail)
+    detail = re.sub(r"<[^<>]*>", "<…>", detail)
+    detail = re.sub(r"\d+", "N", detail)
+    return detail[:120]
+
+
+def subject_op(name):
+    """The op a node case tests: its only op, or, for an expanded function
+    or a multi-node case, the op named at the start of the case."""
+    suite, case = name.split("/", 1)
+    model = onnx.load(os.path.join(data_dir(), suite, case, "model.onnx"),
+                      load_external_data=False)
+    ops = {n.op_type for n in model.graph.node} - {"Constant"}
+    if len(ops) == 1:
+        return ops.pop()
+    return f"{suite} model ({len(model.graph.node)} nodes)" if suite != "node" else \
+        "node test, several ops: " + case[len("test_"):].split("_")[0]
+
+
+def write_outputs(table):
+    """docs/conformance.tsv and docs/conformance.md from case -> (status, detail)."""
+    with open(TSV, "w") as f:
+        f.write("# case\tstatus\tdetail (utils/onnx_conformance.py --update)\n")
+        for name in sorted(table):
+            status, detail = table[name]
+            f.write(f"{name}\t{status}\t{detail}\n")
+    counts = collections.defaultdict(collections.Counter)
+    for name, (status, _) in table.items():
+        counts[name.split("/")[0]][status] += 1
+    with open(DOC, "w") as f:
+        f.write("# ONNX conformance (CPU)\n\n")
+        f.write(
+            "The conformance run (`utils/onnx_conformance.py`) compiles every model of the "
+            f"ONNX backend test data of onnx {onnx.__version__} with `tc-compile`, runs it "
+            "with `tc-run --threads=1` on each of the case's test data sets and compares "
+            "every output with the expected one. Shape-parameter inputs (a Reshape's "
+            "shape, a reduction's axes, ...) are specialized to the test's values with "
+            "`tc-compile --bind`, as in the [import sweep](onnx-import.md); the other "
+            "inputs are passed by name. Training, sequence/optional and string cases are "
+            "out of scope (excluded). Per-case results: "
+            "[conformance.tsv](conformance.tsv); `--check` fails when a case listed as "
+            "pass stops passing or when anything crashes.\n\n")
+        f.write(
+            "Statuses: **pass**; **mismatch** (ran, an output differs); "
+            "**compile-unsupported** (the importer reports unsupported pieces); "
+            "**compile-error** (tc-compile fails after import, in the graph passes or code "
+            "generation); **run-error** (tc-run fails before comparing); **crash** (a tool "
+            "is killed by a signal, exits with an unexpected status or times out after "
+            f"{TIMEOUT_S} s: always a bug).\n\n")
+        f.write("## Tolerances\n\n")
+        f.write(
+            f"Floating-point outputs match when |got − expected| ≤ atol + rtol·|expected| "
+            f"elementwise, with rtol {DEFAULT_RTOL:g} and atol {DEFAULT_ATOL:g} (tc-run's "
+            "defaults); NaN must match NaN. Integer and bool outputs, and shapes and "
+            "dtypes, must match exactly. Overrides, each after looking at the actual "
+            "error:\n\n")
+        if TOLERANCE_OVERRIDES:
+            f.write("| op or case | rtol | atol | why |\n|---|---|---|---|\n")
+            for key, (r, a, why) in sorted(TOLERANCE_OVERRIDES.items()):
+                f.write(f"| {key} | {r:g} | {a:g} | {why} |\n")
+            f.write("\n")
+        else:
+            f.write("None.\n\n")
+        f.write("## Counts\n\n")
+        f.write("| suite | in scope | pass | " + " | ".join(FAILURES) +
+                " | excluded | pass / in scope |\n")
+        f.write("|---" * (len(FAILURES) + 5) + "|\n")
+        total = collections.Counter()
+        for suite in SUITES:
+            c = counts[suite]
+            total.update(c)
+            f.write(table_row(suite, c))
+        f.write(table_row("**all**", total) + "\n")
+        node = counts["node"]
+        scope = sum(node.values()) - node["excluded"]
+        f.write(f"Node cases in scope that pass: {node['pass']} of {scope}, "
+                f"**{100.0 * node['pass'] / max(scope, 1):.1f} %** "
+                f"(goal: {NODE_GOAL:g} %).\n\n")
+        f.write("## Most frequent failure reasons\n\n")
+        f.write("Failures grouped by cause, numbers, names and types blotted out; the "
+                "ops in brackets are those the first error names, with their case "
+                "counts. Mismatches are grouped by the op the case tests.\n\n")
+        for status in FAILURES:
+            cases = [(n, d) for n, (s, d) in table.items() if s == status]
+            if not cases:
+                continue
+            f.write(f"### {status} ({len(cases)})\n\n")
+            if status == "crash":
+                for n, d in sorted(cases):
+                    f.write(f"- {n}: {d}\n")
+            elif status == "mismatch":
+                groups = collections.Counter(subject_op(n) for n, _ in cases)
+                for group, k in sorted(groups.items(), key=lambda g: (-g[1], g[0])):
+                    f.write(f"- {k} × {group}\n")
+            else:
+                write_groups(f, status, cases)
+            f.write("\n")
+
+
+def table_row(label, c):
+    scope = sum(c.values()) - c["excluded"]
+    pct = 100.0 * c["pass"] / scope if scope else 0.0
+    return (f"| {label} | {scope} | {c['pass']} | " +
+            " | ".join(str(c[s]) for s in FAILURES) +
+            f" | {c['excluded']} | {pct:.1f} % |\n")
+
+
+def write_groups(f, status, cases, limit=40):
+    """Failures grouped by their blotted-out message, the ops each names."""
+    groups = collections.defaultdict(collections.Counter)
+    for _, detail in cases:
+        op, sep, message = detail.partition(": ")
+        if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", op):
+            op, message = "", detail
+        groups[reason_group(status, message)][op] += 1
+    ranked = sorted(groups.items(), key=lambda g: (-sum(g[1].values()), g[0]))
+    for message, ops in ranked[:limit]:
+        named = ", ".join(f"{op} {k}" for op, k in
+                          sorted(ops.items(), key=lambda o: (-o[1], o[0])) if op)
+        f.write(f"- {sum(ops.values())} × {message}" + (f" ({named})" if named else "") + "\n")
+    if len(ranked) > limit:
+        rest = sum(sum(ops.values()) for _, ops in ranked[limit:])
+        f.write(f"- {rest} cases with {len(ranked) - limit} other reasons\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tc-compile", default=os.path.join(ROOT, "build", "bin", "tc-compile"))
+    ap.add_argument("--tc-run", default=os.path.join(ROOT, "build", "bin", "tc-run"))
+    ap.add_argument("--check", action="store_true",
+                    help="fail on a regression against docs/conformance.tsv")
+    ap.add_argument("--update", action="store_true",
+                    help="rewrite docs/conformance.tsv and docs/conformance.md (with "
+                         "--filter, only the rows of the cases run change)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--filter", metavar="SUBSTRING",
+                    help="run only the cases whose suite/case name contains this")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="keep the library, logs and commands of failing cases in "
+                         "DIR/suite/case")
+    args = ap.parse_args()
+    for tool in (args.tc_compile, args.tc_run):
+        if not os.access(tool, os.X_OK):
+            ap.error(f"{tool} is not an executable: build it or pass its path")
+    tools = (os.path.abspath(args.tc_compile), os.path.abspath(args.tc_run))
+    keep_dir = os.path.abspath(args.keep) if args.keep else None
+
+    cases = [(s, c) for s, c in list_cases()
+             if not args.filter or args.filter in f"{s}/{c}"]
+    if not cases:
+        print(f"conformance: no case matches '{args.filter}'")
+        return 1
+    print(f"conformance: {len(cases)} cases, {args.jobs} jobs", flush=True)
+    start = last_report = time.time()
+    results, counts = [], collections.Counter()
+    # Progress at every tenth of the cases or every minute, whichever comes
+    # first: enough to see a CI job move without flooding its log.
+    step = max(1, len(cases) // 10)
+    with tempfile.TemporaryDirectory(prefix="tc-conformance-") as work_root, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(run_case, tools, s, c, work_root, keep_dir) for s, c in cases]
+        for future in concurrent.futures.as_completed(futures):
+            name, status, detail = future.result()
+            results.append((name, status, detail))
+            counts[status] += 1
+            if status == "crash":
+                print(f"CRASH {name}: {detail}", flush=True)
+            now = time.time()
+            if len(results) % step == 0 or now - last_report >= 60 or \
+                    len(results) == len(cases):
+                last_report = now
+                print(f"  {len(results)}/{len(cases)} cases, {now - start:.0f} s: " +
+                      ", ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s]),
+                      flush=True)
+    seconds = time.time() - start
+
+    node = collections.Counter(s for n, s, _ in results if n.startswith("node/"))
+    node_scope = sum(node.values()) - node["excluded"]
+    print(f"conformance: {len(results)} cases in {seconds:.0f} s: " +
+          ", ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s]))
+    if node_scope:
+        print(f"node pass rate: {node['pass']} of {node_scope} in scope, "
+              f"{100.0 * node['pass'] / node_scope:.1f} % (goal {NODE_GOAL:g} %)")
+    status = 0
+    if counts["crash"]:
+        status = 1
+        for name, s, detail in sorted(results):
+            if s == "crash":
+                print(f"CRASH {name}: {detail}")
+    tracked = load_tsv()
+    if args.check:
+        now = {name: s for name, s, _ in results}
+        regressions = sorted(n for n, (s, _) in tracked.items()
+                             if s == "pass" and n in now and now[n] != "pass")
+        for n in regressions:
+            detail = next(d for name, _, d in results if name == n)
+            print(f"REGRESSION {n}: was pass, now {now[n]}: {detail}")
+        if regressions:
+            status = 1
+        improved = [n for n, s in now.items()
+                    if s == "pass" and tracked.get(n, ("",))[0] != "pass"]
+        if improved:
+            print(f"{len(improved)} cases pass that the tracked table does not list as "
+                  f"pass: run utils/onnx_conformance.py --update")
+    if args.update:
+        table = dict(tracked) if args.filter else {}
+        table.update({name: (s, detail) for name, s, detail in results})
+        write_outputs(table)
+        print(f"wrote {os.path.relpath(TSV, ROOT)} and {os.path.relpath(DOC, ROOT)}")
+    if keep_dir:
+        print(f"artifacts of failing cases are in {keep_dir}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
