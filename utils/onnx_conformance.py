@@ -69,7 +69,8 @@ DEFAULT_RTOL, DEFAULT_ATOL = 1e-3, 1e-5
 # Looser tolerances, only where the error was looked at and is explained by
 # how the reference was computed rather than by a wrong result. Keyed by op
 # type (applies to every case whose model holds the op) or by case name;
-# where several apply, the loosest rtol and atol are taken.
+# where several apply, the loosest rtol and atol are taken. None is needed
+# so far: at the defaults no case that runs mismatches.
 # op or suite/case -> (rtol, atol, why)
 TOLERANCE_OVERRIDES = {
 }
@@ -86,7 +87,13 @@ def tolerances(name, ops):
     return rtol, atol, applied
 
 
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def first_line(text, pattern=None):
+    """The first non-blank line of text (matching pattern, if given)."""
     for line in text.splitlines():
         line = line.strip()
         if line and (pattern is None or re.search(pattern, line)):
@@ -102,10 +109,15 @@ def one_line(text, limit=300):
 
 def abnormal_end(tool, returncode, stderr):
     """The crash detail for an exit that is neither success nor a reported
-    failure (status 1), or None for those two."""
-    if 0 <= returncode <= 1:
+    failure, or None for those two."""
+    # A fatal error (an LLVM or MLIR crash handler's stack dump) can also end
+    # in status 1; it is still a crash, not a diagnosed failure.
+    fatal = returncode == 1 and re.search(r"^(LLVM ERROR|Stack dump):", stderr, re.M)
+    if 0 <= returncode <= 1 and not fatal:
         return None
-    if returncode < 0:
+    if fatal:
+        how = "fatal error"
+    elif returncode < 0:
         try:
             how = f"killed by {signal.Signals(-returncode).name}"
         except ValueError:
@@ -162,6 +174,7 @@ class Case:
 
     def keep(self, keep_dir, status, detail):
         dest = os.path.join(keep_dir, self.suite, self.case)
+        shutil.rmtree(dest, ignore_errors=True)  # no leftovers of an earlier run
         shutil.copytree(self.work, dest, dirs_exist_ok=True)
         with open(os.path.join(dest, "repro.sh"), "w") as f:
             f.write(f"#!/bin/sh\n# {self.name}: {status}: {detail}\n"
@@ -174,13 +187,15 @@ class Case:
 
 
 def run_case(tools, suite, case, work_root, keep_dir):
+    """(name, status, detail, seconds) of one case."""
+    start = time.time()
     work = tempfile.mkdtemp(prefix=case + "-", dir=work_root)
     c = Case(suite, case, work)
     try:
         status, detail = check_case(tools, c)
         if keep_dir and status not in ("pass", "excluded"):
             c.keep(keep_dir, status, detail)
-        return c.name, status, detail
+        return c.name, status, detail, time.time() - start
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -200,12 +215,12 @@ def check_case(tools, c):
     rtol, atol, overrides = tolerances(c.name, op_types(model))
     inputs = graph_inputs(model)
     libraries = {}  # bound values -> compiled library
-    notes = []
+    bound_names = set()
     for ds in data_sets:
         where = f"{os.path.basename(ds)}: " if len(data_sets) > 1 else ""
         bound = parameter_inputs(model, ds)
         # Data sets that bind the same values share one compilation.
-        key = tuple((name, open(path, "rb").read()) for name, path in bound)
+        key = tuple((name, read_bytes(path)) for name, path in bound)
         if key not in libraries:
             # "./": a bare file name would send dlopen to the library search path.
             library = f"./model-{len(libraries)}.so" if libraries else "./model.so"
@@ -217,21 +232,24 @@ def check_case(tools, c):
             rc, _, err = result
             crash = abnormal_end("tc-compile", rc, err)
             if crash:
-                return "crash", one_line(crash)
+                return "crash", one_line(where + crash)
             if rc != 0:
                 status, detail = compile_failure(err)
                 return status, one_line(where + detail)
             libraries[key] = library
         names = {name for name, _ in bound}
+        bound_names |= names
         argv = [tc_run, libraries[key], "--threads=1", f"--rtol={rtol:g}", f"--atol={atol:g}"]
         for index, name in enumerate(inputs):
             path = os.path.join(ds, f"input_{index}.pb")
             if name not in names and os.path.exists(path):
                 argv.append(f"--input={name}={path}")
+        # Expected outputs go by position, so they stop at the first gap.
         for index in range(len(model.graph.output)):
             path = os.path.join(ds, f"output_{index}.pb")
-            if os.path.exists(path):
-                argv.append(f"--compare={path}")
+            if not os.path.exists(path):
+                break
+            argv.append(f"--compare={path}")
         result = c.call(argv)
         if result is None:
             return "crash", f"tc-run timed out after {TIMEOUT_S} s"
@@ -245,8 +263,13 @@ def check_case(tools, c):
                 return "mismatch", one_line(where + mismatch)
             message = first_line(err) or first_line(out) or "no message"
             return "run-error", one_line(where + message.replace("tc-run: error: ", "", 1))
-    if names_bound := sorted({n for ds in data_sets for n, _ in parameter_inputs(model, ds)}):
-        notes.append("bound: " + ",".join(names_bound))
+        # A pass must have compared every output the test data gives.
+        compared = sum(1 for a in argv if a.startswith("--compare="))
+        matched = sum(1 for line in out.splitlines() if ": OK: " in line)
+        if matched != compared:
+            return "run-error", one_line(
+                f"{where}tc-run exited 0 but reported {matched} of {compared} outputs as OK")
+    notes = ["bound: " + ",".join(sorted(bound_names))] if bound_names else []
     if overrides:
         notes.append(f"rtol {rtol:g} atol {atol:g} ({', '.join(overrides)})")
     return "pass", "; ".join(notes)
@@ -265,21 +288,25 @@ def load_tsv():
     return table
 
 
-def reason_group(status, detail):
-    """The failure cause a case is grouped under in the report: the detail
+def cause(detail):
+    """(cause, tag) a failure is grouped under in the report: the detail
     with what varies between cases of one cause (numbers, shapes, value
-    names) blotted out."""
+    names) blotted out, and the op it names (or the element type)."""
     detail = re.sub(r"^test_data_set_\d+: ", "", detail)
-    if status == "mismatch":
-        # Which op's cases mismatch is the useful grouping; the numbers of
-        # each mismatch are in the TSV.
-        kind = "shape" if "MISMATCH: shape" in detail else \
-            "dtype" if "MISMATCH: dtype" in detail else "values"
-        return kind
-    detail = re.sub(r"'[^']*'", "'…'", detail)
-    detail = re.sub(r"<[^<>]*>", "<…>", detail)
-    detail = re.sub(r"\d+", "N", detail)
-    return detail[:120]
+    tag, sep, message = detail.partition(": ")
+    if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", tag):
+        tag, message = "", detail
+    # An element type models cannot take or return is one cause, whatever
+    # the type and whether at an input or an output.
+    m = re.match(r"(?:input|output) \d+ has element type (\S+), (.*)", message)
+    if m:
+        return f"a model input or output has an element type {m.group(2)}", m.group(1)
+    # Quoted MLIR op names ('tc.resize') name the cause; other quoted text
+    # (value names) does not.
+    message = re.sub(r"'(?![a-z_]+\.[a-z_.]+')[^']*'", "'…'", message)
+    message = re.sub(r"<[^<>]*>", "<…>", message)
+    message = re.sub(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "N", message)
+    return message[:120], tag
 
 
 def subject_op(name):
@@ -291,8 +318,9 @@ def subject_op(name):
     ops = {n.op_type for n in model.graph.node} - {"Constant"}
     if len(ops) == 1:
         return ops.pop()
-    return f"{suite} model ({len(model.graph.node)} nodes)" if suite != "node" else \
-        "node test, several ops: " + case[len("test_"):].split("_")[0]
+    if suite != "node":
+        return f"{suite} model ({len(model.graph.node)} nodes)"
+    return case[len("test_"):].split("_")[0] + " (a node test of several ops)"
 
 
 def write_outputs(table):
@@ -329,7 +357,7 @@ def write_outputs(table):
         f.write(
             f"Floating-point outputs match when |got − expected| ≤ atol + rtol·|expected| "
             f"elementwise, with rtol {DEFAULT_RTOL:g} and atol {DEFAULT_ATOL:g} (tc-run's "
-            "defaults); NaN must match NaN. Integer and bool outputs, and shapes and "
+            "defaults); NaN must match NaN and infinities must be equal. Integer and bool outputs, and shapes and "
             "dtypes, must match exactly. Overrides, each after looking at the actual "
             "error:\n\n")
         if TOLERANCE_OVERRIDES:
@@ -338,7 +366,9 @@ def write_outputs(table):
                 f.write(f"| {key} | {r:g} | {a:g} | {why} |\n")
             f.write("\n")
         else:
-            f.write("None.\n\n")
+            mismatches = sum(1 for s, _ in table.values() if s == "mismatch")
+            f.write("None." + (" No case that compiles and runs exceeds the defaults."
+                               if not mismatches else "") + "\n\n")
         f.write("## Counts\n\n")
         f.write("| suite | in scope | pass | " + " | ".join(FAILURES) +
                 " | excluded | pass / in scope |\n")
@@ -357,7 +387,8 @@ def write_outputs(table):
         f.write("## Most frequent failure reasons\n\n")
         f.write("Failures grouped by cause, numbers, names and types blotted out; the "
                 "ops in brackets are those the first error names, with their case "
-                "counts. Mismatches are grouped by the op the case tests.\n\n")
+                "counts (for element types, the types). Mismatches are grouped by the op the "
+                "case tests.\n\n")
         for status in FAILURES:
             cases = [(n, d) for n, (s, d) in table.items() if s == status]
             if not cases:
@@ -371,7 +402,7 @@ def write_outputs(table):
                 for group, k in sorted(groups.items(), key=lambda g: (-g[1], g[0])):
                     f.write(f"- {k} × {group}\n")
             else:
-                write_groups(f, status, cases)
+                write_groups(f, cases)
             f.write("\n")
 
 
@@ -383,14 +414,12 @@ def table_row(label, c):
             f" | {c['excluded']} | {pct:.1f} % |\n")
 
 
-def write_groups(f, status, cases, limit=40):
-    """Failures grouped by their blotted-out message, the ops each names."""
+def write_groups(f, cases, limit=40):
+    """Failures grouped by cause, with the ops (or types) each names."""
     groups = collections.defaultdict(collections.Counter)
     for _, detail in cases:
-        op, sep, message = detail.partition(": ")
-        if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", op):
-            op, message = "", detail
-        groups[reason_group(status, message)][op] += 1
+        message, tag = cause(detail)
+        groups[message][tag] += 1
     ranked = sorted(groups.items(), key=lambda g: (-sum(g[1].values()), g[0]))
     for message, ops in ranked[:limit]:
         named = ", ".join(f"{op} {k}" for op, k in
@@ -430,7 +459,7 @@ def main():
         return 1
     print(f"conformance: {len(cases)} cases, {args.jobs} jobs", flush=True)
     start = last_report = time.time()
-    results, counts = [], collections.Counter()
+    results, counts, seconds_of = [], collections.Counter(), {}
     # Progress at every tenth of the cases or every minute, whichever comes
     # first: enough to see a CI job move without flooding its log.
     step = max(1, len(cases) // 10)
@@ -438,7 +467,7 @@ def main():
             concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(run_case, tools, s, c, work_root, keep_dir) for s, c in cases]
         for future in concurrent.futures.as_completed(futures):
-            name, status, detail = future.result()
+            name, status, detail, seconds_of[name] = future.result()
             results.append((name, status, detail))
             counts[status] += 1
             if status == "crash":
@@ -456,6 +485,9 @@ def main():
     node_scope = sum(node.values()) - node["excluded"]
     print(f"conformance: {len(results)} cases in {seconds:.0f} s: " +
           ", ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s]))
+    # The slowest cases, to see how far the run is from the time limit.
+    slowest = sorted(seconds_of.items(), key=lambda x: -x[1])[:3]
+    print("slowest: " + ", ".join(f"{n} {t:.1f} s" for n, t in slowest))
     if node_scope:
         print(f"node pass rate: {node['pass']} of {node_scope} in scope, "
               f"{100.0 * node['pass'] / node_scope:.1f} % (goal {NODE_GOAL:g} %)")
@@ -467,15 +499,15 @@ def main():
                 print(f"CRASH {name}: {detail}")
     tracked = load_tsv()
     if args.check:
-        now = {name: s for name, s, _ in results}
+        current = {name: (s, detail) for name, s, detail in results}
+        # Only the cases run count: with --filter the others are not known.
         regressions = sorted(n for n, (s, _) in tracked.items()
-                             if s == "pass" and n in now and now[n] != "pass")
+                             if s == "pass" and n in current and current[n][0] != "pass")
         for n in regressions:
-            detail = next(d for name, _, d in results if name == n)
-            print(f"REGRESSION {n}: was pass, now {now[n]}: {detail}")
+            print(f"REGRESSION {n}: was pass, now {current[n][0]}: {current[n][1]}")
         if regressions:
             status = 1
-        improved = [n for n, s in now.items()
+        improved = [n for n, (s, _) in current.items()
                     if s == "pass" and tracked.get(n, ("",))[0] != "pass"]
         if improved:
             print(f"{len(improved)} cases pass that the tracked table does not list as "

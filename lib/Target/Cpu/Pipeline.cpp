@@ -24,7 +24,7 @@ namespace mlir::tc::cpu {
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(tc::createConvertTcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCpuFuseElementwisePass());
   CpuDistributePassOptions distribute;
   distribute.maxWorkgroups = options.maxWorkgroups;
   distribute.minWork = options.minWork;
@@ -42,11 +42,13 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createCpuOutlineWorkgroupsPass());
 
   pm.addPass(createCpuLowerCopiesPass());
+  pm.addPass(createCpuInterchangeLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createCpuApproximateMathPass());
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

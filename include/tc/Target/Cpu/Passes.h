@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
@@ -22,7 +24,7 @@ namespace mlir::tc::cpu {
 
 struct CpuPipelineOptions {
   int64_t maxWorkgroups = 64;
-  int64_t minWork = 4096;
+  int64_t minWork = 65536;
 };
 
 /// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to

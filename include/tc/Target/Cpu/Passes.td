@@ -5,6 +5,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CpuFuseElementwisePass : Pass<"tc-cpu-fuse-elementwise"> {
+  let summary = "Fuse elementwise producers into consumers that read each element once";
+  let description = [{
+    Upstream elementwise fusion (a producer generic is inlined into its
+    consumer's body), restricted to consumers that read every element of the
+    fused operand exactly once: the operand's indexing map is a permutation
+    of all the consumer's loops. Inlining a producer into a contraction would
+    recompute it once per reduction step (a GELU inside the next matmul, K
+    times per element).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
+  let summary = "Replace f32 transcendental functions by polynomial approximations";
+  let description = [{
+    tanh, erf, exp, expm1, log, log1p, log2, sin, cos and atan on f32 (and
+    f16/bf16 through f32) become MLIR's polynomial approximations: plain
+    arithmetic that LLVM vectorizes, instead of one libm call per element.
+    Other functions and f64 keep their libm calls.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
   let summary = "Split each kernel into workgroups (scf.forall), fusing producers";
   let description = [{
@@ -19,7 +46,7 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
   let options = [
     Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"64",
            "largest number of workgroups per kernel">,
-    Option<"minWork", "min-work", "int64_t", /*default=*/"4096",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"65536",
            "loop nests with fewer static iterations stay serial">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
@@ -50,6 +77,20 @@ def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
     into a call of `memrefCopy` from MLIR's runner utilities, which a model.so
     does not link. As a linalg.copy the copy becomes a loop nest instead, which
     LLVM vectorizes. Contiguous copies stay memref.copy (they become memcpy).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CpuInterchangeLoopsPass : Pass<"tc-cpu-interchange-loops"> {
+  let summary = "Order contraction loops so the innermost loop is contiguous";
+  let description = [{
+    For linalg ops with reductions (contractions, convolutions) whose
+    output's last dimension is a parallel loop that every input reads either
+    contiguously (as its last dimension) or not at all: moves that loop
+    innermost and the reductions just outside it. A matmul `(m, n, k)` runs
+    as `(m, k, n)`, an axpy over contiguous rows that LLVM vectorizes, instead
+    of a strided dot product per output element. Named ops are generalized
+    first. Other ops keep their order.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""tc against ONNX Runtime on the CPU, on the shared models.
+
+Compiles every model under ../shared/models with tc-compile (timing the
+compile), then runs tc (through `import tc`) and ONNX Runtime on the same
+inputs (test_data_set_0) in this one process, alternating single runs of the
+two so that machine noise hits both alike, at 1 and 2 threads. Prints the
+median latencies and their ratio (tc / ORT: below 1 means tc is faster).
+ORT gets its full graph optimizations and intra-op threads = the thread
+count, inter-op threads = 1.
+
+Usage: benchmarks/cpu_vs_onnxruntime.py [--runs N] [--threads 1,2]
+       [--models DIR] [--workdir DIR]
+"""
+import argparse
+import glob
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import tc  # noqa: E402
+
+
+def load_inputs(model_dir, model):
+    data = os.path.join(model_dir, "test_data_set_0")
+    files = sorted(glob.glob(os.path.join(data, "input_*.pb")),
+                   key=lambda f: int(f.rsplit("_", 1)[1].split(".")[0]))
+    initializers = {i.name for i in model.graph.initializer}
+    names = [i.name for i in model.graph.input if i.name not in initializers]
+    return {name: numpy_helper.to_array(onnx.load_tensor(f)) for name, f in zip(names, files)}
+
+
+def time_once(fn):
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1e3
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--models", default=os.path.join(ROOT, "..", "shared", "models"))
+    parser.add_argument("--workdir", default=None)
+    args = parser.parse_args()
+    workdir = args.workdir or tempfile.mkdtemp(prefix="tc-bench-")
+    threads = [int(t) for t in args.threads.split(",")]
+
+    rows = []
+    for model_dir in sorted(glob.glob(os.path.join(args.models, "*", ""))):
+        name = os.path.basename(os.path.normpath(model_dir))
+        path = os.path.join(model_dir, "model.onnx")
+        start = time.perf_counter()
+        so = tc.compile(path, os.path.join(workdir, name + ".so"))
+        compile_s = time.perf_counter() - start
+        model = onnx.load(path)
+        feeds = load_inputs(model_dir, model)
+        for n in threads:
+            ours = tc.load(so, threads=n)
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = n
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+            ordered = [feeds[name] for name, _, _ in ours.inputs]
+            for _ in range(3):  # warm up both
+                ours(*ordered)
+                session.run(None, feeds)
+            tc_ms, ort_ms = [], []
+            for _ in range(args.runs):
+                tc_ms.append(time_once(lambda: ours(*ordered)))
+                ort_ms.append(time_once(lambda: session.run(None, feeds)))
+            t, o = statistics.median(tc_ms), statistics.median(ort_ms)
+            rows.append((name, n, t, o, t / o, compile_s))
+            del ours
+
+    print(f"{'model':<22}{'threads':>8}{'tc ms':>10}{'ORT ms':>10}{'tc/ORT':>9}{'compile s':>11}")
+    for name, n, t, o, ratio, compile_s in rows:
+        print(f"{name:<22}{n:>8}{t:>10.3f}{o:>10.3f}{ratio:>9.2f}{compile_s:>11.2f}")
+
+
+if __name__ == "__main__":
+    main()

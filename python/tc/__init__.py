@@ -1,0 +1,195 @@
+"""tc: compile ONNX models to a model.so and run them from Python.
+
+A thin ctypes layer over the runtime C API (include/tc-runtime/runtime.h):
+inputs are passed without copying (numpy memory is wrapped), outputs are
+copied into numpy arrays and the runtime's tensors released at once.
+"""
+import ctypes
+import os
+import shutil
+import subprocess
+
+import numpy as np
+
+__all__ = ["compile", "load", "Model", "TcError"]
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_DTYPES = {1: np.float16, 3: np.float32, 4: np.float64, 5: np.int8, 6: np.int16,
+           7: np.int32, 8: np.int64, 9: np.uint8, 10: np.uint16, 11: np.uint32,
+           12: np.uint64, 13: np.bool_}
+_CODES = {np.dtype(v): k for k, v in _DTYPES.items()}
+# numpy has no bfloat16: bf16 tensors travel as uint16 bit patterns.
+_DTYPES[2] = np.uint16
+
+
+class TcError(RuntimeError):
+    """An error reported by the runtime or the compiler."""
+
+
+class _ArgInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int),
+                ("rank", ctypes.c_int32), ("dims", ctypes.POINTER(ctypes.c_int64)),
+                ("dim_symbols", ctypes.POINTER(ctypes.c_char_p))]
+
+
+class _Options(ctypes.Structure):
+    _fields_ = [("num_threads", ctypes.c_int32)]
+
+
+def _find(env, candidates):
+    if os.environ.get(env):
+        return os.environ[env]
+    for candidate in candidates:
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def _library():
+    path = _find("TC_RUNTIME_LIB", [os.path.join(_ROOT, "build", "lib", "libTcRuntime.so")])
+    if path is None:
+        raise TcError("cannot find libTcRuntime.so; set TC_RUNTIME_LIB")
+    lib = ctypes.CDLL(path)
+    p, vp = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
+    lib.tc_status_message.restype = ctypes.c_char_p
+    lib.tc_status_message.argtypes = [p]
+    lib.tc_status_free.argtypes = [p]
+    for name, args in {
+        "tc_runtime_create": [ctypes.POINTER(_Options), vp],
+        "tc_device_create": [p, ctypes.c_char_p, vp],
+        "tc_module_load": [p, ctypes.c_char_p, vp],
+        "tc_module_input_info": [p, ctypes.c_size_t, ctypes.POINTER(_ArgInfo)],
+        "tc_module_output_info": [p, ctypes.c_size_t, ctypes.POINTER(_ArgInfo)],
+        "tc_tensor_wrap": [ctypes.c_int, ctypes.c_int32, ctypes.POINTER(ctypes.c_int64),
+                           p, ctypes.c_size_t, p, p, vp],
+        "tc_module_run": [p, p, vp, ctypes.c_size_t, vp, ctypes.c_size_t],
+    }.items():
+        getattr(lib, name).argtypes = args
+        getattr(lib, name).restype = p
+    for name in ("tc_runtime_release", "tc_device_release", "tc_module_release",
+                 "tc_tensor_release"):
+        getattr(lib, name).argtypes = [p]
+        getattr(lib, name).restype = None
+    lib.tc_module_num_inputs.argtypes = lib.tc_module_num_outputs.argtypes = [p]
+    lib.tc_module_num_inputs.restype = lib.tc_module_num_outputs.restype = ctypes.c_size_t
+    lib.tc_tensor_rank.argtypes = [p]
+    lib.tc_tensor_rank.restype = ctypes.c_int32
+    lib.tc_tensor_dims.argtypes = [p]
+    lib.tc_tensor_dims.restype = ctypes.POINTER(ctypes.c_int64)
+    lib.tc_tensor_data.argtypes = [p]
+    lib.tc_tensor_data.restype = p
+    lib.tc_tensor_dtype.argtypes = [p]
+    lib.tc_tensor_dtype.restype = ctypes.c_int
+    lib.tc_tensor_byte_size.argtypes = [p]
+    lib.tc_tensor_byte_size.restype = ctypes.c_size_t
+    return lib
+
+
+_lib = None
+
+
+def _check(status):
+    if status:
+        message = _lib.tc_status_message(status).decode()
+        _lib.tc_status_free(status)
+        raise TcError(message)
+
+
+def compile(model, output=None, *flags):
+    """Runs tc-compile on an ONNX file and returns the path of the model.so."""
+    tool = _find("TC_COMPILE", [os.path.join(_ROOT, "build", "bin", "tc-compile"),
+                                shutil.which("tc-compile")])
+    if tool is None:
+        raise TcError("cannot find tc-compile; set TC_COMPILE")
+    output = output or os.path.splitext(model)[0] + ".so"
+    result = subprocess.run([tool, model, "-o", output, *flags],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise TcError(result.stderr.strip())
+    return output
+
+
+class Model:
+    """A loaded model.so bound to one device."""
+
+    def __init__(self, path, device="cpu", threads=0):
+        global _lib
+        if _lib is None:
+            _lib = _library()
+        self._runtime, self._device, self._module = (ctypes.c_void_p() for _ in range(3))
+        _check(_lib.tc_runtime_create(ctypes.byref(_Options(threads)),
+                                      ctypes.byref(self._runtime)))
+        _check(_lib.tc_device_create(self._runtime, device.encode(),
+                                     ctypes.byref(self._device)))
+        _check(_lib.tc_module_load(self._runtime, os.fsencode(path),
+                                   ctypes.byref(self._module)))
+        self.inputs = self._describe(_lib.tc_module_input_info,
+                                     _lib.tc_module_num_inputs(self._module))
+        self.outputs = self._describe(_lib.tc_module_output_info,
+                                      _lib.tc_module_num_outputs(self._module))
+
+    def _describe(self, query, count):
+        described = []
+        for i in range(count):
+            info = _ArgInfo()
+            _check(query(self._module, i, ctypes.byref(info)))
+            shape = tuple(None if info.dims[d] < 0 else info.dims[d] for d in range(info.rank))
+            described.append((info.name.decode(), np.dtype(_DTYPES[info.dtype]), shape))
+        return described
+
+    def __call__(self, *arrays, **named):
+        """Runs the model; inputs by position or by name; returns a list."""
+        values = list(arrays)
+        for name, _, _ in self.inputs[len(values):]:
+            if name not in named:
+                raise TcError(f"missing input '{name}'")
+            values.append(named[name])
+        keep, handles = [], (ctypes.c_void_p * len(values))()
+        try:
+            for i, value in enumerate(values):
+                array = np.ascontiguousarray(value)
+                code = _CODES.get(array.dtype)
+                if code is None:
+                    raise TcError(f"input {i}: unsupported dtype {array.dtype}")
+                dims = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
+                handle = ctypes.c_void_p()
+                _check(_lib.tc_tensor_wrap(code, array.ndim, dims, array.ctypes.data,
+                                           array.nbytes, None, None, ctypes.byref(handle)))
+                keep.append(array)
+                handles[i] = handle
+            outputs = (ctypes.c_void_p * len(self.outputs))()
+            _check(_lib.tc_module_run(self._module, self._device, handles, len(values),
+                                      outputs, len(self.outputs)))
+            return [self._take(outputs[k]) for k in range(len(self.outputs))]
+        finally:
+            for handle in handles:
+                if handle:
+                    _lib.tc_tensor_release(handle)
+
+    @staticmethod
+    def _take(handle):
+        try:
+            rank = _lib.tc_tensor_rank(handle)
+            shape = tuple(_lib.tc_tensor_dims(handle)[d] for d in range(rank))
+            dtype = np.dtype(_DTYPES[_lib.tc_tensor_dtype(handle)])
+            size = _lib.tc_tensor_byte_size(handle)
+            if size == 0:
+                return np.zeros(shape, dtype)
+            buffer = (ctypes.c_char * size).from_address(_lib.tc_tensor_data(handle))
+            return np.frombuffer(buffer, dtype).reshape(shape).copy()
+        finally:
+            _lib.tc_tensor_release(handle)
+
+    def __del__(self):
+        if _lib is None:
+            return
+        for handle, release in ((getattr(self, "_module", None), _lib.tc_module_release),
+                                (getattr(self, "_device", None), _lib.tc_device_release),
+                                (getattr(self, "_runtime", None), _lib.tc_runtime_release)):
+            if handle:
+                release(handle)
+
+
+def load(path, device="cpu", threads=0):
+    """Loads a model.so; threads=0 uses every core."""
+    return Model(path, device, threads)
