@@ -298,11 +298,138 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
   }
 };
 
+/// out[n, f, o] = bias[f] + sum_{c, k} x[n, c, i] * w[c, f, k] over the
+/// input positions i with i * stride + k * dilation = o + pad_begin. The
+/// input is read with tensor.extract (the inverse map is not affine); the
+/// filter and output keep affine maps, split by group as in ConvPattern.
+struct ConvTransposePattern : OpConversionPattern<ConvTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto filterType = cast<RankedTensorType>(adaptor.getFilter().getType());
+    int64_t spatial = resultType.getRank() - 2;
+    int64_t groups = op.getGroups();
+    if (!filterType.hasStaticShape() || ShapedType::isDynamic(inputType.getDimSize(1)))
+      return rewriter.notifyMatchFailure(op, "dynamic channels or kernel");
+    for (int64_t i = 2; i < resultType.getRank(); ++i)
+      if (resultType.isDynamicDim(i) || inputType.isDynamicDim(i))
+        return rewriter.notifyMatchFailure(op, "dynamic spatial size");
+    Type tcType = elementTypeOf(op.getInput());
+    Type accType = accumulatorType(resultType.getElementType());
+    SmallVector<int64_t> strides(spatial, 1), dilations(spatial, 1),
+        padding(2 * spatial, 0);
+    if (auto attr = op.getStrides())
+      strides.assign(attr->begin(), attr->end());
+    if (auto attr = op.getDilations())
+      dilations.assign(attr->begin(), attr->end());
+    if (auto attr = op.getPadding())
+      padding.assign(attr->begin(), attr->end());
+    int64_t channelsPerGroup = inputType.getDimSize(1) / groups;
+
+    SmallVector<Value> dynamicSizes;
+    if (resultType.isDynamicDim(0))
+      dynamicSizes.push_back(dimValue(rewriter, loc, input, 0));
+    RankedTensorType accTensor = resultType.clone(accType);
+    Value init;
+    if (Value bias = adaptor.getBias()) {
+      AffineMap biasMap = AffineMap::get(resultType.getRank(), 0,
+                                         {getAffineDimExpr(1, ctx)}, ctx);
+      init = buildParallelGeneric(
+          rewriter, loc, accTensor, dynamicSizes, bias, biasMap,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return castScalar(b, l, args[0], tcType, accType);
+          });
+    } else {
+      init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
+                          scalarConstant(rewriter, loc, accType, 0));
+    }
+    // Filter [C, F/G, K...] viewed as [G, C/G, F/G, K...]; output as
+    // [N, G, F/G, O...]. Loops: n, g, f, o..., c, k...
+    Value filter = splitGroups(rewriter, loc, adaptor.getFilter(), 0, groups);
+    Value output = splitGroups(rewriter, loc, init, 1, groups);
+    int64_t o = 3, c = o + spatial, k = c + 1, loops = k + spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> filterExprs = {d(1), d(c), d(2)},
+                            outExprs = {d(0), d(1), d(2)};
+    for (int64_t i = 0; i < spatial; ++i) {
+      filterExprs.push_back(d(k + i));
+      outExprs.push_back(d(o + i));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, filterExprs, ctx),
+                                   AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators = parallelIterators(c);
+    iterators.append(spatial + 1, utils::IteratorType::reduction);
+    Value acc =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{output.getType()}, ValueRange{filter},
+            ValueRange{output}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              auto idx = [&](int64_t v) {
+                return arith::ConstantIndexOp::create(b, l, v);
+              };
+              Value channel = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 1),
+                                        idx(channelsPerGroup)),
+                  linalg::IndexOp::create(b, l, c));
+              SmallVector<Value> position = {linalg::IndexOp::create(b, l, 0),
+                                             channel};
+              Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+              for (int64_t i = 0; i < spatial; ++i) {
+                // num = o + pad_begin - k * dilation; i = num / stride.
+                Value num = arith::SubIOp::create(
+                    b, l,
+                    arith::AddIOp::create(b, l, linalg::IndexOp::create(b, l, o + i),
+                                          idx(padding[i])),
+                    arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, k + i),
+                                          idx(dilations[i])));
+                Value quotient = arith::FloorDivSIOp::create(b, l, num, idx(strides[i]));
+                Value exact = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::eq,
+                    arith::MulIOp::create(b, l, quotient, idx(strides[i])), num);
+                Value low = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                                  quotient, idx(0));
+                Value high = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::slt, quotient,
+                    idx(inputType.getDimSize(i + 2)));
+                valid = arith::AndIOp::create(
+                    b, l, valid,
+                    arith::AndIOp::create(b, l, exact,
+                                          arith::AndIOp::create(b, l, low, high)));
+                position.push_back(quotient);
+              }
+              for (int64_t i = 2; i < static_cast<int64_t>(position.size()); ++i)
+                position[i] = arith::SelectOp::create(b, l, valid, position[i], idx(0));
+              Value x = tensor::ExtractOp::create(b, l, input, position);
+              Value sum =
+                  multiplyAccumulate(b, l, x, args[0], args[1], tcType);
+              linalg::YieldOp::create(
+                  b, l, ValueRange{arith::SelectOp::create(b, l, valid, sum, args[1])});
+            })
+            .getResult(0);
+    SmallVector<ReassociationIndices> reassociation = {{0}, {1, 2}};
+    for (int64_t i = 0; i < spatial; ++i)
+      reassociation.push_back({3 + i});
+    acc = tensor::CollapseShapeOp::create(rewriter, loc, accTensor, acc,
+                                          reassociation);
+    rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateContractionPatterns(TcTypeConverter &converter,
                                  RewritePatternSet &patterns) {
-  patterns.add<MatmulPattern, BatchMatmulPattern, ConvPattern>(
+  patterns.add<MatmulPattern, BatchMatmulPattern, ConvPattern,
+               ConvTransposePattern>(
       converter, patterns.getContext());
 }
 

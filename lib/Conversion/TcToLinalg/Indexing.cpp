@@ -1,4 +1,4 @@
-//===- Indexing.cpp - tc.gather and tc.gather_elements to linalg ----------===//
+//===- Indexing.cpp - tc gathers to linalg ---------------------------------===//
 //
 // Gathers are parallel generics over the result that read the index operand
 // through a projection and fetch the data element with tensor.extract.
@@ -111,11 +111,59 @@ struct GatherElementsPattern : OpConversionPattern<GatherElementsOp> {
   }
 };
 
+struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    int64_t outer = indicesType.getRank() - 1;
+    int64_t q = indicesType.getDimSize(outer);
+    int64_t batch = op.getBatchDims();
+    if (ShapedType::isDynamic(q))
+      return rewriter.notifyMatchFailure(op, "index depth unknown");
+    bool isUnsigned = isUnsignedInt(elementTypeOf(op.getIndices()));
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < resultType.getRank(); ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(
+            i < outer ? dimValue(rewriter, loc, indices, i)
+                      : dimValue(rewriter, loc, input, i - outer + batch + q));
+    Value result = buildParallelGeneric(
+        rewriter, loc, resultType, dynamicSizes, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          // result[i_0..i_{outer-1}, rest...] =
+          //   input[i_0..i_{batch-1}, indices[i_0..i_{outer-1}, :], rest...]
+          SmallVector<Value> position;
+          for (int64_t i = 0; i < outer; ++i)
+            position.push_back(linalg::IndexOp::create(b, l, i));
+          SmallVector<Value> source(position.begin(), position.begin() + batch);
+          position.push_back(Value());
+          for (int64_t j = 0; j < q; ++j) {
+            position.back() = arith::ConstantIndexOp::create(b, l, j);
+            Value index = tensor::ExtractOp::create(b, l, indices, position);
+            source.push_back(normalizeIndex(b, l, index,
+                                            dimValue(b, l, input, batch + j),
+                                            isUnsigned));
+          }
+          for (int64_t i = outer; i < resultType.getRank(); ++i)
+            source.push_back(linalg::IndexOp::create(b, l, i));
+          return tensor::ExtractOp::create(b, l, input, source);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateIndexingPatterns(TcTypeConverter &converter,
                               RewritePatternSet &patterns) {
-  patterns.add<GatherPattern, GatherElementsPattern>(converter,
+  patterns.add<GatherPattern, GatherElementsPattern, GatherNDPattern>(converter,
                                                      patterns.getContext());
 }
 

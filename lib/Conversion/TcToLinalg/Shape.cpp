@@ -80,6 +80,15 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
       flat = tensor::CollapseShapeOp::create(rewriter, loc, input,
                                              ArrayRef<ReassociationIndices>{all});
     }
+    // A fully static result needs a static flat tensor: expand_shape cannot
+    // make a dynamic extent static.
+    if (resultType.hasStaticShape() &&
+        cast<RankedTensorType>(flat.getType()).isDynamicDim(0))
+      flat = tensor::CastOp::create(
+          rewriter, loc,
+          RankedTensorType::get({resultType.getNumElements()},
+                                resultType.getElementType()),
+          flat);
     Value result = flat;
     if (resultType.getRank() == 0) {
       result = tensor::CollapseShapeOp::create(
@@ -151,6 +160,11 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     Value result = emptyTensor(rewriter, loc, resultType, dynamicSizes);
     Value offset = indexConstant(rewriter, loc, 0);
     for (Value input : inputs) {
+      // Empty pieces add nothing (and their offset may be the axis' end,
+      // which insert_slice rejects).
+      auto inputType = cast<RankedTensorType>(input.getType());
+      if (llvm::is_contained(inputType.getShape(), 0))
+        continue;
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       offsets[axis] = getAsOpFoldResult(offset);
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
@@ -180,6 +194,12 @@ struct SlicePattern : OpConversionPattern<SliceOp> {
     int64_t rank = inputType.getRank();
     ArrayRef<int64_t> starts = op.getStarts(), ends = op.getEnds(),
                       steps = op.getSteps();
+    // An empty static result (a slice starting at the end, say) is just an
+    // empty tensor; extract_slice would reject its out-of-bounds offset.
+    if (resultType.hasStaticShape() && resultType.getNumElements() == 0) {
+      rewriter.replaceOp(op, emptyTensor(rewriter, loc, resultType, {}));
+      return success();
+    }
     bool positive = llvm::all_of(steps, [](int64_t s) { return s > 0; });
     if (positive) {
       SmallVector<OpFoldResult> offsets, sizes, strides;

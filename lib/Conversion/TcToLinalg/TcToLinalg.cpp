@@ -72,6 +72,9 @@ struct ConvertTcToLinalgPass
     to_linalg::populateShapePatterns(converter, patterns);
     to_linalg::populateIndexingPatterns(converter, patterns);
     to_linalg::populateTensorPatterns(converter, patterns);
+    to_linalg::populateResizePatterns(converter, patterns);
+    to_linalg::populateScanPatterns(converter, patterns);
+    to_linalg::populateScatterPatterns(converter, patterns);
     patterns.add<RetypePattern>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -34,6 +34,9 @@ void populateNormalizationPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateShapePatterns(TcTypeConverter &, RewritePatternSet &);
 void populateIndexingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateTensorPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateResizePatterns(TcTypeConverter &, RewritePatternSet &);
+void populateScanPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateScatterPatterns(TcTypeConverter &, RewritePatternSet &);
 
 /// True for tc's unsigned integer element types.
 bool isUnsignedInt(Type elementType);

@@ -50,6 +50,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createCpuApproximateMathPass());
   pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

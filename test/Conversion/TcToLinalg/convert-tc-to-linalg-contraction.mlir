@@ -61,3 +61,18 @@ func.func @depthwise(%x: tensor<1x8x10x10xf32>, %w: tensor<8x1x3x3xf32>) -> tens
   %0 = tc.conv %x, %w {groups = 8 : i64} : (tensor<1x8x10x10xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x8x8xf32>
   return %0 : tensor<1x8x8x8xf32>
 }
+
+// -----
+
+// Transposed convolution reads the input where (o + pad - k * dilation) is a
+// multiple of the stride inside the input, and skips other terms.
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK: linalg.generic
+// CHECK: arith.floordivsi
+// CHECK: tensor.extract %arg0
+// CHECK: arith.select
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x8x16x16xf32>
+func.func @conv_transpose(%x: tensor<1x16x8x8xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x8x16x16xf32> {
+  %0 = tc.conv_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x16x8x8xf32>, tensor<16x8x3x3xf32>) -> tensor<1x8x16x16xf32>
+  return %0 : tensor<1x8x16x16xf32>
+}

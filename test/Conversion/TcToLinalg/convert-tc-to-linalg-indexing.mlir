@@ -23,3 +23,15 @@ func.func @gather_elements(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>) -> tensor<3
   %0 = tc.gather_elements %x, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// gather_nd reads each index component from the last dim of `indices`.
+// CHECK-LABEL: func.func @gather_nd
+// CHECK: linalg.generic
+// CHECK-COUNT-2: tensor.extract %arg1
+// CHECK: tensor.extract %arg0
+func.func @gather_nd(%x: tensor<4x5x6xf32>, %i: tensor<3x2xi64>) -> tensor<3x6xf32> {
+  %0 = tc.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}

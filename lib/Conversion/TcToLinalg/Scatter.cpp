@@ -1,0 +1,157 @@
+//===- Scatter.cpp - tc.scatter_elements and tc.scatter_nd to scf loops ---===//
+//
+// Scatters are sequential by nature (later updates win, or combine with
+// earlier ones), so they become an scf.for nest over the updates that
+// carries the result tensor: extract the update and its target position,
+// combine with the element there ("none", "add", "mul", "max", "min"),
+// insert. Bufferization turns the chain of inserts into in-place stores on a
+// copy of the input. Indices wrap when negative and are clamped into range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+namespace mlir::tc::to_linalg {
+namespace {
+
+Value combine(OpBuilder &b, Location loc, StringRef reduction, Value old,
+              Value update, Type tcType) {
+  bool isFloat = isa<FloatType>(tcType);
+  bool isUnsigned = isUnsignedInt(tcType) || tcType.isInteger(1);
+  if (reduction == "add")
+    return isFloat ? Value(arith::AddFOp::create(b, loc, old, update))
+                   : Value(arith::AddIOp::create(b, loc, old, update));
+  if (reduction == "mul")
+    return isFloat ? Value(arith::MulFOp::create(b, loc, old, update))
+                   : Value(arith::MulIOp::create(b, loc, old, update));
+  if (reduction == "max") {
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, old, update);
+    return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, old, update))
+                      : Value(arith::MaxSIOp::create(b, loc, old, update));
+  }
+  if (reduction == "min") {
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, old, update);
+    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, old, update))
+                      : Value(arith::MinSIOp::create(b, loc, old, update));
+  }
+  return update;
+}
+
+Value wrapIndex(OpBuilder &b, Location loc, Value index, Value size,
+                bool isUnsigned) {
+  Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
+                             b, loc, b.getIndexType(), index))
+                       : toIndex(b, loc, index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  i = arith::SelectOp::create(b, loc, negative,
+                              arith::AddIOp::create(b, loc, i, size), i);
+  Value last = arith::SubIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, i, last),
+                                zero);
+}
+
+/// Builds the loop nest over `shape` (of `updates`) carrying `init`;
+/// `body(b, loc, ivs, acc)` returns the new accumulator.
+Value loopOverUpdates(
+    OpBuilder &b, Location loc, Value updates, Value init,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
+  auto type = cast<RankedTensorType>(updates.getType());
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(dimValue(b, loc, updates, i));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{init},
+      [&](OpBuilder &nested, Location l, ValueRange ivs, ValueRange iterArgs)
+          -> scf::ValueVector { return {body(nested, l, ivs, iterArgs[0])}; });
+  return nest.results.empty() ? init : nest.results[0];
+}
+
+struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    int64_t axis = op.getAxis();
+    Type tcType = elementTypeOf(op.getInput());
+    bool unsignedIndices = isUnsignedInt(elementTypeOf(op.getIndices()));
+    StringRef reduction = op.getReduction();
+    Value result = loopOverUpdates(
+        rewriter, loc, updates, input,
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) {
+          Value update = tensor::ExtractOp::create(b, l, updates, ivs);
+          Value index = tensor::ExtractOp::create(b, l, indices, ivs);
+          SmallVector<Value> target(ivs);
+          target[axis] = wrapIndex(b, l, index, dimValue(b, l, input, axis),
+                                   unsignedIndices);
+          Value old = tensor::ExtractOp::create(b, l, acc, target);
+          Value value = combine(b, l, reduction, old, update, tcType);
+          return tensor::InsertOp::create(b, l, value, acc, target).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    int64_t q = indicesType.getDimSize(indicesType.getRank() - 1);
+    if (ShapedType::isDynamic(q))
+      return rewriter.notifyMatchFailure(op, "index depth unknown");
+    int64_t batch = indicesType.getRank() - 1;
+    Type tcType = elementTypeOf(op.getInput());
+    bool unsignedIndices = isUnsignedInt(elementTypeOf(op.getIndices()));
+    StringRef reduction = op.getReduction();
+    Value result = loopOverUpdates(
+        rewriter, loc, updates, input,
+        [&](OpBuilder &b, Location l, ValueRange ivs, Value acc) {
+          Value update = tensor::ExtractOp::create(b, l, updates, ivs);
+          SmallVector<Value> target;
+          SmallVector<Value> position(ivs.take_front(batch));
+          position.push_back(Value());
+          for (int64_t j = 0; j < q; ++j) {
+            position.back() = arith::ConstantIndexOp::create(b, l, j);
+            Value index = tensor::ExtractOp::create(b, l, indices, position);
+            target.push_back(wrapIndex(b, l, index, dimValue(b, l, input, j),
+                                       unsignedIndices));
+          }
+          for (Value iv : ivs.drop_front(batch))
+            target.push_back(iv);
+          Value old = tensor::ExtractOp::create(b, l, acc, target);
+          Value value = combine(b, l, reduction, old, update, tcType);
+          return tensor::InsertOp::create(b, l, value, acc, target).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateScatterPatterns(TcTypeConverter &converter,
+                             RewritePatternSet &patterns) {
+  patterns.add<ScatterElementsPattern, ScatterNDPattern>(converter,
+                                                         patterns.getContext());
+}
+
+} // namespace mlir::tc::to_linalg
