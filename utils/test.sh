@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up what is missing, builds, and runs every test suite:
 #   lit (check-tc), GoogleTest via ctest, the ONNX import sweep over the
-#   backend test data (fails on a regression), a bounded fuzzing run of the
+#   backend test data (fails on a regression), the CPU conformance run over
+#   the same data (compile, run, compare; fails on a regression), a bounded
+#   fuzzing run of the
 #   importer (TC_FUZZ_SECONDS, default 60), and the generated-docs check.
 # Exits non-zero if anything fails. Usage: utils/test.sh
 set -euo pipefail
@@ -24,6 +26,13 @@ tc_log "ONNX import sweep (backend test data; regressions fail)"
 if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_import_sweep.py" \
     --tc-translate "$TC_BUILD/bin/tc-translate" --check --jobs "$TC_JOBS" \
     2>&1 | tee "$TC_BUILD/import-sweep.log"; then
+  status=1
+fi
+
+tc_log "ONNX conformance on the CPU (backend test data; regressions fail)"
+if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_conformance.py" \
+    --tc-compile "$TC_BUILD/bin/tc-compile" --tc-run "$TC_BUILD/bin/tc-run" \
+    --check --jobs "$TC_JOBS" 2>&1 | tee "$TC_BUILD/conformance.log" | tail -n 12; then
   status=1
 fi
 

@@ -11,6 +11,8 @@
 
 #include "tc-runtime/module_abi.h"
 
+#include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -220,6 +222,25 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
       freeAll();
       return wrapped;
     }
+  }
+  // A model may return one buffer for two outputs (the same value twice);
+  // each tensor must own its allocation, so later ones get a copy.
+  for (size_t i = 0; i < num_outputs; ++i) {
+    if (!allocations[i] ||
+        std::find(allocations.begin(), allocations.begin() + i,
+                  allocations[i]) == allocations.begin() + i)
+      continue;
+    void *copy = std::malloc(sizes[i] ? sizes[i] : 1);
+    if (!copy) {
+      allocations[i] = nullptr; // owned by the earlier output
+      freeAll();
+      return makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                        "cannot copy an output that shares its buffer");
+    }
+    if (sizes[i])
+      std::memcpy(copy, outputData[i], sizes[i]);
+    allocations[i] = copy;
+    outputData[i] = copy;
   }
   offset = 0;
   for (size_t i = 0; i < num_outputs; ++i) {

@@ -14,6 +14,7 @@
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "tc/Dialect/Fusion/IR/FusionOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -53,9 +54,16 @@ struct CpuDistributePass
     if (func.isExternal())
       return;
     SmallVector<Operation *> candidates;
-    for (Operation &op : func.getBody().front())
+    // Top-level ops, and the ops of each fusion group: a group's ops can
+    // only fuse with each other, since everything else enters as an input.
+    for (Operation &op : func.getBody().front()) {
       if (isa<linalg::LinalgOp>(op))
         candidates.push_back(&op);
+      if (auto group = dyn_cast<fusion::GroupOp>(op))
+        for (Operation &inner : group.getBodyBlock())
+          if (isa<linalg::LinalgOp>(inner))
+            candidates.push_back(&inner);
+    }
     DenseSet<Operation *> erased;
     IRRewriter rewriter(&getContext());
     for (Operation *op : llvm::reverse(candidates)) {

@@ -18,10 +18,12 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "tc/Conversion/Passes.h"
+#include "tc/Dialect/Fusion/Transforms/Passes.h"
 
 namespace mlir::tc::cpu {
 
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
   pm.addPass(tc::createConvertTcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCpuFuseElementwisePass());
@@ -29,6 +31,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   distribute.maxWorkgroups = options.maxWorkgroups;
   distribute.minWork = options.minWork;
   pm.addNestedPass<func::FuncOp>(createCpuDistributePass(distribute));
+  pm.addPass(fusion::createFusionInlineGroupsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -37,6 +40,8 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCpuOutlineWorkgroupsPass());

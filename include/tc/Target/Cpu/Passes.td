@@ -35,8 +35,9 @@ def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
 def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
   let summary = "Split each kernel into workgroups (scf.forall), fusing producers";
   let description = [{
-    For every linalg op at the top level of the function, from the last to
-    the first: tiles its outermost parallel loop into at most
+    For every linalg op at the top level of the function or directly inside
+    a `fusion.group` (whose ops can then only fuse with each other), from
+    the last to the first: tiles its outermost parallel loop into at most
     `max-workgroups` workgroups with `scf.forall` and fuses into the tile the
     producers that only it uses (fills, elementwise generics, pads,
     broadcasts), so that one forall is one kernel. Ops whose loop nest is
@@ -53,6 +54,23 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def CpuPlanMemoryPass : Pass<"tc-cpu-plan-memory", "func::FuncOp"> {
+  let summary = "Place the function's static intermediate buffers in one arena";
+  let description = [{
+    Runs on buffers, before deallocation. Every `memref.alloc` of static
+    size in the function's top-level block whose buffer (through all its
+    views) is used only by ops of that block and their regions, and is
+    neither returned nor captured by anything else, gets a live range from
+    its allocation to the last top-level op that uses it. Buffers are then
+    placed, largest first, at the lowest 64-byte-aligned offset of one arena
+    that no buffer with an overlapping live range occupies; each becomes a
+    `memref.view` of the arena, allocated once at function entry. Returned
+    buffers and buffers of dynamic size stay separate allocations.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def CpuOutlineWorkgroupsPass : Pass<"tc-cpu-outline-workgroups", "ModuleOp"> {

@@ -3,7 +3,9 @@
 #ifndef TC_DIALECT_FUSION_TRANSFORMS_PASSES_H
 #define TC_DIALECT_FUSION_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "tc/Dialect/Fusion/IR/FusionDialect.h"
 
 namespace mlir::fusion {
 
