@@ -239,6 +239,54 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
                           scalarConstant(rewriter, loc, accType, 0));
     }
 
+    // A 1x1 convolution with unit strides and no padding is a matmul over
+    // the flattened spatial positions: views [N, C, P] and [F, C] keep the
+    // innermost loop as long as the whole image, instead of one row.
+    bool pointwise =
+        groups == 1 && padding == SmallVector<int64_t>(2 * spatial, 0) &&
+        strides == SmallVector<int64_t>(spatial, 1) &&
+        llvm::all_of(filterType.getShape().drop_front(2),
+                     [](int64_t k) { return k == 1; }) &&
+        spatial > 1;
+    if (pointwise) {
+      ReassociationIndices space;
+      for (int64_t i = 0; i < spatial; ++i)
+        space.push_back(2 + i);
+      SmallVector<ReassociationIndices> flatten = {{0}, {1}, space};
+      Value flatInput = tensor::CollapseShapeOp::create(
+          rewriter, loc, adaptor.getInput(), flatten);
+      ReassociationIndices filterTail = {1};
+      for (int64_t i = 0; i < spatial; ++i)
+        filterTail.push_back(2 + i);
+      Value flatFilter = tensor::CollapseShapeOp::create(
+          rewriter, loc, adaptor.getFilter(),
+          SmallVector<ReassociationIndices>{{0}, filterTail});
+      Value flatInit =
+          tensor::CollapseShapeOp::create(rewriter, loc, init, flatten);
+      auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+      // Loops: n, f, p, c.
+      SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
+                                     AffineMap::get(4, 0, {d(1), d(3)}, ctx),
+                                     AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+      SmallVector<utils::IteratorType> iterators = parallelIterators(3);
+      iterators.push_back(utils::IteratorType::reduction);
+      Value acc = linalg::GenericOp::create(
+                      rewriter, loc, TypeRange{flatInit.getType()},
+                      ValueRange{flatInput, flatFilter}, ValueRange{flatInit},
+                      maps, iterators,
+                      [&](OpBuilder &b, Location l, ValueRange args) {
+                        linalg::YieldOp::create(
+                            b, l,
+                            multiplyAccumulate(b, l, args[0], args[1], args[2],
+                                               tcType));
+                      })
+                      .getResult(0);
+      acc = tensor::ExpandShapeOp::create(rewriter, loc, accTensor, acc, flatten,
+                                          mixedSizes(rewriter, loc, init));
+      rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+      return success();
+    }
+
     // With groups, input is viewed as [N, G, C/G, D...], filter as
     // [G, F/G, C/G, K...] and the output as [N, G, F/G, O...], so that every
     // output map stays a projected permutation (needed for tiling).
