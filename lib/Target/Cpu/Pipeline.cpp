@@ -37,6 +37,8 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // Loop-carried tensors (Scan, Loop) may be rebuilt each iteration.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
