@@ -23,6 +23,11 @@ llvm_config.with_environment("PATH", config.tc_tools_dir, append_path=True)
 
 # Python with the onnx package (the project virtualenv) builds test models.
 config.substitutions.append(("%pyonnx", config.python_executable))
+# `import tc` from the source tree, with the runtime and tc-compile of this
+# build.
+llvm_config.with_environment("PYTHONPATH", os.path.join(config.tc_src_root, "python"))
+llvm_config.with_environment("TC_RUNTIME_LIB", os.path.join(config.tc_obj_root, "lib", "libTcRuntime.so"))
+llvm_config.with_environment("TC_COMPILE", os.path.join(config.tc_tools_dir, "tc-compile"))
 config.substitutions.append(("%models", os.path.join(config.tc_src_root, "test", "Frontend", "Onnx", "Inputs", "models.py")))
 
 # The real exported models live beside the repository on our machines

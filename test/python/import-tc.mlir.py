@@ -1,0 +1,23 @@
+# Driven by import-tc.mlir: the model is test/Frontend/Onnx/Inputs/models.py's
+# `weights`, z = (x @ arange(64).reshape(8, 8) + 0.5) * 3.
+import sys
+
+import numpy as np
+import tc
+
+onnx_path, so_path = sys.argv[1], sys.argv[2]
+model = tc.load(tc.compile(onnx_path, so_path), threads=2)
+print("inputs", model.inputs)
+print("outputs", model.outputs)
+x = np.random.default_rng(0).standard_normal((2, 8)).astype(np.float32)
+expected = (x @ np.arange(64, dtype=np.float32).reshape(8, 8) + 0.5) * 3
+(z,) = model(x)
+print("max error", float(np.abs(z - expected).max() > 1e-3 * np.abs(expected).max()) * 1.0)
+(z2,) = model(x=x)
+print("by name", "ok" if np.array_equal(z, z2) else "differs")
+for bad in (lambda: model(), lambda: model(x.astype(np.float64)),
+            lambda: tc.load("/nonexistent/nothing.so")):
+    try:
+        bad()
+    except tc.TcError as e:
+        print("error:", e)
