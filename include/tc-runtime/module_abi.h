@@ -22,8 +22,15 @@
  *   output <escaped-name> <dtype> <rank> <dim>*
  *   target <name>                  (e.g. "cpu x86-64"; one line per target)
  *
- * <dtype> is one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool.
- * bool elements are one byte holding 0 or 1.
+ * <dtype> is one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool
+ * f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz f8e8m0fnu f4e2m1fn i4 u4 i2 u2.
+ * bool elements are one byte holding 0 or 1. The narrow types also take one
+ * byte per element, never packed (ONNX packs 4- and 2-bit values; tools
+ * unpack them): i4 u4 i2 u2 hold the value as an 8-bit integer, sign-extended
+ * for i4/i2 and zero-extended for u4/u2; f8* hold their 8-bit pattern (the
+ * MLIR/ml_dtypes formats of the same names); f4e2m1fn holds its 4-bit pattern
+ * in the low nibble with the high nibble zero. A module reads only the bits
+ * that belong to the type.
  * <dim> is a non-negative decimal integer for a static extent, "?<symbol>"
  * for a dynamic extent tied to the named symbol (ONNX dim_param; equal
  * symbols must have equal extents at run time), or "?" for an anonymous

@@ -104,15 +104,27 @@ typedef enum tc_dtype_t {
   TC_DTYPE_U32 = 11,
   TC_DTYPE_U64 = 12,
   TC_DTYPE_BOOL = 13, /* one byte holding 0 or 1 */
+  /* Narrow types, one byte per element (layout: module_abi.h). */
+  TC_DTYPE_F8E4M3FN = 14,
+  TC_DTYPE_F8E4M3FNUZ = 15,
+  TC_DTYPE_F8E5M2 = 16,
+  TC_DTYPE_F8E5M2FNUZ = 17,
+  TC_DTYPE_F8E8M0FNU = 18,
+  TC_DTYPE_F4E2M1FN = 19, /* bit pattern in the low nibble */
+  TC_DTYPE_I4 = 20,       /* sign-extended to a byte */
+  TC_DTYPE_U4 = 21,
+  TC_DTYPE_I2 = 22,       /* sign-extended to a byte */
+  TC_DTYPE_U2 = 23,
 } tc_dtype_t;
 
 /* The metadata spelling of `dtype` ("f32", "bool"), static storage;
  * "invalid" for values outside the enum. */
 TC_API const char *tc_dtype_name(tc_dtype_t dtype);
 /* Parses a metadata spelling into *out_dtype. INVALID_ARGUMENT if `name` is
- * not one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool. */
+ * not one of the names of module_abi.h. */
 TC_API tc_status tc_dtype_from_name(const char *name, tc_dtype_t *out_dtype);
-/* Bytes per element (bool: 1); 0 for values outside the enum. */
+/* Bytes per element (bool and the narrow types: 1); 0 for values outside
+ * the enum. */
 TC_API size_t tc_dtype_size(tc_dtype_t dtype);
 
 /*===----------------------------- runtime ------------------------------===*/

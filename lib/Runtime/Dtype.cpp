@@ -21,6 +21,15 @@ constexpr DtypeEntry kDtypes[] = {
     {TC_DTYPE_U8, "u8", 1},     {TC_DTYPE_U16, "u16", 2},
     {TC_DTYPE_U32, "u32", 4},   {TC_DTYPE_U64, "u64", 8},
     {TC_DTYPE_BOOL, "bool", 1},
+    // One byte per element even below 8 bits (module_abi.h).
+    {TC_DTYPE_F8E4M3FN, "f8e4m3fn", 1},
+    {TC_DTYPE_F8E4M3FNUZ, "f8e4m3fnuz", 1},
+    {TC_DTYPE_F8E5M2, "f8e5m2", 1},
+    {TC_DTYPE_F8E5M2FNUZ, "f8e5m2fnuz", 1},
+    {TC_DTYPE_F8E8M0FNU, "f8e8m0fnu", 1},
+    {TC_DTYPE_F4E2M1FN, "f4e2m1fn", 1},
+    {TC_DTYPE_I4, "i4", 1},     {TC_DTYPE_U4, "u4", 1},
+    {TC_DTYPE_I2, "i2", 1},     {TC_DTYPE_U2, "u2", 1},
 };
 
 const DtypeEntry *lookup(tc_dtype_t dtype) {
@@ -57,7 +66,8 @@ tc_status tc_dtype_from_name(const char *name, tc_dtype_t *out_dtype) {
       TC_STATUS_INVALID_ARGUMENT,
       std::string("unknown dtype '") + name +
           "' (expected one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 "
-          "u64 bool)");
+          "u64 bool f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz f8e8m0fnu f4e2m1fn "
+          "i4 u4 i2 u2)");
 }
 
 } // extern "C"

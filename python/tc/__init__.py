@@ -18,8 +18,15 @@ _DTYPES = {1: np.float16, 3: np.float32, 4: np.float64, 5: np.int8, 6: np.int16,
            7: np.int32, 8: np.int64, 9: np.uint8, 10: np.uint16, 11: np.uint32,
            12: np.uint64, 13: np.bool_}
 _CODES = {np.dtype(v): k for k, v in _DTYPES.items()}
-# numpy has no bfloat16: bf16 tensors travel as uint16 bit patterns.
-_DTYPES[2] = np.uint16
+# numpy has no bfloat16 and none of the narrow types: they travel as
+# stand-ins, one element per item (layout: include/tc-runtime/module_abi.h).
+# bf16 as uint16 bit patterns; f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz
+# f8e8m0fnu f4e2m1fn (14-19) as uint8 bit patterns (f4 in the low nibble);
+# i4 u4 i2 u2 (20-23) as int8/uint8 values.
+_STAND_INS = {2: np.uint16, 14: np.uint8, 15: np.uint8, 16: np.uint8, 17: np.uint8,
+              18: np.uint8, 19: np.uint8, 20: np.int8, 21: np.uint8, 22: np.int8,
+              23: np.uint8}
+_DTYPES.update(_STAND_INS)
 
 
 class TcError(RuntimeError):
@@ -123,6 +130,7 @@ class Model:
                                      ctypes.byref(self._device)))
         _check(_lib.tc_module_load(self._runtime, os.fsencode(path),
                                    ctypes.byref(self._module)))
+        self._codes = []  # the inputs' dtype codes
         self.inputs = self._describe(_lib.tc_module_input_info,
                                      _lib.tc_module_num_inputs(self._module))
         self.outputs = self._describe(_lib.tc_module_output_info,
@@ -133,6 +141,8 @@ class Model:
         for i in range(count):
             info = _ArgInfo()
             _check(query(self._module, i, ctypes.byref(info)))
+            if query == _lib.tc_module_input_info:
+                self._codes.append(info.dtype)
             shape = tuple(None if info.dims[d] < 0 else info.dims[d] for d in range(info.rank))
             described.append((info.name.decode(), np.dtype(_DTYPES[info.dtype]), shape))
         return described
@@ -149,6 +159,9 @@ class Model:
             for i, value in enumerate(values):
                 array = np.ascontiguousarray(value)
                 code = _CODES.get(array.dtype)
+                wanted = self._codes[i] if i < len(self._codes) else None
+                if wanted in _STAND_INS and array.dtype == np.dtype(_STAND_INS[wanted]):
+                    code = wanted  # the stand-in of a type numpy lacks
                 if code is None:
                     raise TcError(f"input {i}: unsupported dtype {array.dtype}")
                 dims = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)

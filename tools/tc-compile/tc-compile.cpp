@@ -111,11 +111,8 @@ LogicalResult checkSignature(func::FuncOp main) {
   bool ok = true;
   auto check = [&](Type type, StringRef what, unsigned index) {
     Type element = cast<ShapedType>(type).getElementType();
-    bool known = element.isF16() || element.isBF16() || element.isF32() ||
-                 element.isF64();
-    if (auto intType = dyn_cast<IntegerType>(element))
-      known = llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
-    if (!known) {
+    // The metadata can name exactly the types the ABI carries.
+    if (tc::cpu::moduleDtypeName(element).empty()) {
       llvm::errs() << "tc-compile: error: " << what << " " << index
                    << " has element type " << element
                    << ", which compiled models cannot take or return yet\n";
@@ -185,6 +182,13 @@ int main(int argc, char **argv) {
 
   PassManager graph(&context);
   graph.addNestedPass<func::FuncOp>(tc::createTcInferShapesPass());
+  graph.addPass(createCanonicalizerPass());
+  // Composite patterns match on folded constants and static shapes, so they
+  // run after the clean-up; the second canonicalization composes the key
+  // transposes attention fusion leaves and drops dead constants.
+  graph.addNestedPass<func::FuncOp>(tc::createTcFuseGeluPass());
+  graph.addNestedPass<func::FuncOp>(tc::createTcFuseLayerNormPass());
+  graph.addNestedPass<func::FuncOp>(tc::createTcFuseAttentionPass());
   graph.addPass(createCanonicalizerPass());
   if (failed(graph.run(module)))
     return 1;

@@ -32,9 +32,64 @@ double bf16ToDouble(uint16_t bits) {
   return value;
 }
 
+// The 8- and 4-bit float formats (the MLIR/ml_dtypes types of the same
+// names), decoded from their bit pattern. They differ in where NaN and
+// infinity live: E5M2 is IEEE-like; E4M3FN has no infinity and one NaN
+// pattern per sign (all ones); the FNUZ formats have neither infinity nor
+// negative zero, and 0x80 is their NaN; E2M1FN has no special values.
+double narrowFloatToDouble(tc_dtype_t dtype, uint8_t bits) {
+  int exponentBits, mantissaBits, bias;
+  switch (dtype) {
+  case TC_DTYPE_F8E4M3FN:
+    if ((bits & 0x7f) == 0x7f)
+      return NAN;
+    exponentBits = 4, mantissaBits = 3, bias = 7;
+    break;
+  case TC_DTYPE_F8E4M3FNUZ:
+    if (bits == 0x80)
+      return NAN;
+    exponentBits = 4, mantissaBits = 3, bias = 8;
+    break;
+  case TC_DTYPE_F8E5M2:
+    if ((bits & 0x7c) == 0x7c)
+      return (bits & 3) ? NAN : (bits & 0x80) ? -INFINITY : INFINITY;
+    exponentBits = 5, mantissaBits = 2, bias = 15;
+    break;
+  case TC_DTYPE_F8E5M2FNUZ:
+    if (bits == 0x80)
+      return NAN;
+    exponentBits = 5, mantissaBits = 2, bias = 16;
+    break;
+  case TC_DTYPE_F8E8M0FNU: // an unsigned power of two
+    return bits == 0xff ? NAN : std::ldexp(1.0, bits - 127);
+  case TC_DTYPE_F4E2M1FN:
+    bits &= 0xf; // the high nibble is not part of the value
+    exponentBits = 2, mantissaBits = 1, bias = 1;
+    break;
+  default:
+    return NAN;
+  }
+  int width = 1 + exponentBits + mantissaBits;
+  int exponent = (bits >> mantissaBits) & ((1 << exponentBits) - 1);
+  int mantissa = bits & ((1 << mantissaBits) - 1);
+  double value =
+      exponent == 0
+          ? std::ldexp(mantissa, 1 - bias - mantissaBits) // subnormal
+          : std::ldexp(mantissa | (1 << mantissaBits),
+                       exponent - bias - mantissaBits);
+  return (bits >> (width - 1)) & 1 ? -value : value;
+}
+
+bool isNarrowFloat(tc_dtype_t dtype) {
+  return dtype == TC_DTYPE_F8E4M3FN || dtype == TC_DTYPE_F8E4M3FNUZ ||
+         dtype == TC_DTYPE_F8E5M2 || dtype == TC_DTYPE_F8E5M2FNUZ ||
+         dtype == TC_DTYPE_F8E8M0FNU || dtype == TC_DTYPE_F4E2M1FN;
+}
+
 bool isFloating(tc_dtype_t dtype) {
   return dtype == TC_DTYPE_F16 || dtype == TC_DTYPE_BF16 ||
-         dtype == TC_DTYPE_F32 || dtype == TC_DTYPE_F64;
+         dtype == TC_DTYPE_F32 || dtype == TC_DTYPE_F64 ||
+         isNarrowFloat(dtype);
 }
 
 template <typename T> T load(const void *data, int64_t index) {
@@ -45,7 +100,7 @@ template <typename T> T load(const void *data, int64_t index) {
 }
 
 // Element `index` as a double (exact for every type but 64-bit integers
-// beyond 2^53, which are compared through asInteger instead).
+// beyond 2^53, which are compared on their bytes instead).
 double asDouble(const tc_tensor *tensor, int64_t index) {
   const void *data = tc_tensor_data(tensor);
   switch (tc_tensor_dtype(tensor)) {
@@ -75,7 +130,18 @@ double asDouble(const tc_tensor *tensor, int64_t index) {
     return static_cast<double>(load<uint64_t>(data, index));
   case TC_DTYPE_BOOL:
     return load<uint8_t>(data, index) != 0;
+  case TC_DTYPE_I4: // one byte each, sign-extended (module_abi.h)
+  case TC_DTYPE_I2:
+    return load<int8_t>(data, index);
+  case TC_DTYPE_U4:
+  case TC_DTYPE_U2:
+    return load<uint8_t>(data, index);
   case TC_DTYPE_INVALID:
+    break;
+  default:
+    if (isNarrowFloat(tc_tensor_dtype(tensor)))
+      return narrowFloatToDouble(tc_tensor_dtype(tensor),
+                                 load<uint8_t>(data, index));
     break;
   }
   return NAN;

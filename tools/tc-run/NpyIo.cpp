@@ -247,6 +247,22 @@ bool tc::run::writeNpy(const std::string &path, const tc_tensor *tensor,
   case TC_DTYPE_BOOL:
     descr = "|b1";
     break;
+  // numpy has none of the narrow types: their bytes (module_abi.h), which
+  // readers of these files accept back (adoptStandIn).
+  case TC_DTYPE_I4:
+  case TC_DTYPE_I2:
+    descr = "|i1";
+    break;
+  case TC_DTYPE_U4:
+  case TC_DTYPE_U2:
+  case TC_DTYPE_F8E4M3FN:
+  case TC_DTYPE_F8E4M3FNUZ:
+  case TC_DTYPE_F8E5M2:
+  case TC_DTYPE_F8E5M2FNUZ:
+  case TC_DTYPE_F8E8M0FNU:
+  case TC_DTYPE_F4E2M1FN:
+    descr = "|u1";
+    break;
   case TC_DTYPE_INVALID:
     break;
   }

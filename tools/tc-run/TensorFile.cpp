@@ -54,3 +54,63 @@ TensorPtr tc::run::readTensorFile(const std::string &path, std::string &error) {
   error = "'" + path + "': unknown file type (expected .npy or .pb)";
   return nullptr;
 }
+
+namespace {
+// How a .npy stand-in maps to `wanted`: the stand-in dtypes it accepts and
+// the bit width of its values (0: keep the bytes as they are).
+bool standInFor(tc_dtype_t wanted, tc_dtype_t found, unsigned &bits,
+                bool &isSigned) {
+  bits = 0;
+  isSigned = false;
+  switch (wanted) {
+  case TC_DTYPE_BF16:
+    return found == TC_DTYPE_U16;
+  case TC_DTYPE_F8E4M3FN:
+  case TC_DTYPE_F8E4M3FNUZ:
+  case TC_DTYPE_F8E5M2:
+  case TC_DTYPE_F8E5M2FNUZ:
+  case TC_DTYPE_F8E8M0FNU:
+    return found == TC_DTYPE_U8;
+  case TC_DTYPE_F4E2M1FN:
+    bits = 4;
+    return found == TC_DTYPE_U8;
+  case TC_DTYPE_I4:
+  case TC_DTYPE_I2:
+  case TC_DTYPE_U4:
+  case TC_DTYPE_U2:
+    bits = wanted == TC_DTYPE_I4 || wanted == TC_DTYPE_U4 ? 4 : 2;
+    isSigned = wanted == TC_DTYPE_I4 || wanted == TC_DTYPE_I2;
+    return found == TC_DTYPE_I8 || found == TC_DTYPE_U8;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+TensorPtr tc::run::adoptStandIn(TensorPtr tensor, tc_dtype_t wanted,
+                                std::string &error) {
+  unsigned bits;
+  bool isSigned;
+  if (!tensor || !standInFor(wanted, tc_tensor_dtype(tensor.get()), bits,
+                             isSigned))
+    return tensor;
+  tc_tensor *retyped = nullptr;
+  if (tc_status status = tc_tensor_create_copy(
+          wanted, tc_tensor_rank(tensor.get()), tc_tensor_dims(tensor.get()),
+          tc_tensor_data(tensor.get()), tc_tensor_byte_size(tensor.get()),
+          &retyped)) {
+    error = takeMessage(status);
+    return nullptr;
+  }
+  if (bits) {
+    // Canonical bytes (module_abi.h): only the type's own bits, extended.
+    auto *data = static_cast<uint8_t *>(tc_tensor_data(retyped));
+    for (int64_t i = 0, e = tc_tensor_num_elements(retyped); i < e; ++i) {
+      unsigned value = data[i] & ((1u << bits) - 1);
+      if (isSigned && (value >> (bits - 1)))
+        value |= 0xffu << bits;
+      data[i] = static_cast<uint8_t>(value);
+    }
+  }
+  return TensorPtr(retyped);
+}

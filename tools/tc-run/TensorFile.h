@@ -32,7 +32,8 @@ bool readFile(const std::string &path, std::string &contents,
 
 /// .npy version 1, 2 or 3, little-endian, C order.
 TensorPtr readNpy(const std::string &path, std::string &error);
-/// Writes version 1 (bf16, which numpy lacks, as its raw bits in '<u2').
+/// Writes version 1 (bf16, which numpy lacks, as its raw bits in '<u2'; the
+/// narrow types as their bytes in '|u1', i4 and i2 in '|i1').
 bool writeNpy(const std::string &path, const tc_tensor *tensor,
               std::string &error);
 
@@ -40,6 +41,15 @@ bool writeNpy(const std::string &path, const tc_tensor *tensor,
 /// absent).
 TensorPtr readTensorProto(const std::string &path, std::string &name,
                           std::string &error);
+
+/// numpy has no bfloat16 and none of the narrow types (f8*, f4e2m1fn, i4,
+/// u4, i2, u2), so .npy files carry them as stand-ins: bf16 as uint16 bits,
+/// the float formats as uint8 bit patterns, the small integers as int8 or
+/// uint8 values. When `tensor` is such a stand-in for `wanted`, returns it
+/// retyped (small integers wrapped to their width, sign-extended for i4/i2;
+/// f4 patterns masked to the low nibble), else `tensor` unchanged; null
+/// with `error` set only if memory runs out.
+TensorPtr adoptStandIn(TensorPtr tensor, tc_dtype_t wanted, std::string &error);
 
 /// Picks the reader by extension (.npy or .pb).
 TensorPtr readTensorFile(const std::string &path, std::string &error);

@@ -7,7 +7,8 @@
 //   1 dims (int64, packed or not)     2 data_type (int32)
 //   4 float_data (packed or not)      5 int32_data
 //   7 int64_data                      8 name (string)
-//   9 raw_data (bytes, little-endian) 10 double_data
+//   9 raw_data (bytes, little-endian; 4- and 2-bit types packed, low bits
+//     first, and unpacked here to one byte per element)  10 double_data
 //   11 uint64_data                    13/14 external data (rejected)
 // Other fields are skipped by wire type.
 //
@@ -164,6 +165,37 @@ bool dtypeFromOnnx(int64_t type, tc_dtype_t &dtype) {
   case 16:
     dtype = TC_DTYPE_BF16;
     return true;
+  // Numbers newer than some onnx.proto copies, hence no names.
+  case 17:
+    dtype = TC_DTYPE_F8E4M3FN;
+    return true;
+  case 18:
+    dtype = TC_DTYPE_F8E4M3FNUZ;
+    return true;
+  case 19:
+    dtype = TC_DTYPE_F8E5M2;
+    return true;
+  case 20:
+    dtype = TC_DTYPE_F8E5M2FNUZ;
+    return true;
+  case 21:
+    dtype = TC_DTYPE_U4;
+    return true;
+  case 22:
+    dtype = TC_DTYPE_I4;
+    return true;
+  case 23:
+    dtype = TC_DTYPE_F4E2M1FN;
+    return true;
+  case 24:
+    dtype = TC_DTYPE_F8E8M0FNU;
+    return true;
+  case 25:
+    dtype = TC_DTYPE_U2;
+    return true;
+  case 26:
+    dtype = TC_DTYPE_I2;
+    return true;
   default:
     return false;
   }
@@ -195,6 +227,38 @@ void narrowInto(const std::vector<Source> &values, tc_dtype_t dtype,
     break;
   default:
     break;
+  }
+}
+
+// Bits per element of the types onnx packs several to a byte (4-bit types
+// two per byte, 2-bit types four), 0 for the others.
+unsigned packedBits(tc_dtype_t dtype) {
+  switch (dtype) {
+  case TC_DTYPE_I4:
+  case TC_DTYPE_U4:
+  case TC_DTYPE_F4E2M1FN:
+    return 4;
+  case TC_DTYPE_I2:
+  case TC_DTYPE_U2:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+// Spreads packed elements (low bits first) into one byte each, the layout of
+// module_abi.h: signed integers sign-extended, the others zero-extended.
+void unpackInto(const uint8_t *packed, size_t count, tc_dtype_t dtype,
+                void *data) {
+  unsigned bits = packedBits(dtype), perByte = 8 / bits;
+  bool isSigned = dtype == TC_DTYPE_I4 || dtype == TC_DTYPE_I2;
+  auto *out = static_cast<uint8_t *>(data);
+  for (size_t i = 0; i < count; ++i) {
+    unsigned value =
+        (packed[i / perByte] >> (bits * (i % perByte))) & ((1u << bits) - 1);
+    if (isSigned && (value >> (bits - 1)))
+      value |= 0xffu << bits;
+    out[i] = static_cast<uint8_t>(value);
   }
 }
 
@@ -302,6 +366,24 @@ TensorPtr tc::run::readTensorProto(const std::string &path, std::string &name,
   size_t count = static_cast<size_t>(tc_tensor_num_elements(tensor));
   void *data = tc_tensor_data(tensor);
 
+  if (unsigned bits = packedBits(dtype)) {
+    // raw_data holds the packed bytes; so does int32_data, one per value.
+    size_t packedSize = (count * bits + 7) / 8;
+    std::vector<uint8_t> packed;
+    if (hasRaw)
+      packed.assign(raw, raw + rawSize);
+    else
+      for (int32_t value : int32s)
+        packed.push_back(static_cast<uint8_t>(value));
+    if (packed.size() != packedSize)
+      return fail(std::string(hasRaw ? "raw_data" : "int32_data") + " has " +
+                  std::to_string(packed.size()) + (hasRaw ? " bytes" : " values") +
+                  " but the shape needs " + std::to_string(packedSize) + " (" +
+                  std::to_string(8 / bits) + " elements each)");
+    unpackInto(packed.data(), count, dtype, data);
+    return owned;
+  }
+
   if (hasRaw) {
     if (rawSize != byteSize)
       return fail("raw_data has " + std::to_string(rawSize) +
@@ -344,11 +426,16 @@ TensorPtr tc::run::readTensorProto(const std::string &path, std::string &name,
   case TC_DTYPE_BOOL:
   case TC_DTYPE_F16:
   case TC_DTYPE_BF16:
+  case TC_DTYPE_F8E4M3FN:
+  case TC_DTYPE_F8E4M3FNUZ:
+  case TC_DTYPE_F8E5M2:
+  case TC_DTYPE_F8E5M2FNUZ:
+  case TC_DTYPE_F8E8M0FNU:
     found = int32s.size(), field = "int32_data";
     if (found == count)
       narrowInto(int32s, dtype, data);
     break;
-  case TC_DTYPE_INVALID:
+  default: // INVALID; the packed types were read above
     break;
   }
   if (found != count)

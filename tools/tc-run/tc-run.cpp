@@ -39,7 +39,9 @@ const char kUsage[] =
     "  --device=auto|cpu|cuda:N|hip:N       where to run (default: auto)\n"
     "  --benchmark=N [--warmup=N (3)]       time N runs\n"
     "  --print-signature                    print the inputs and outputs\n"
-    "  --help                               this text\n";
+    "  --help                               this text\n"
+    "numpy lacks bf16 and the narrow types: .npy files hold bf16 as uint16\n"
+    "bits, f8*/f4e2m1fn as uint8 bits, i4 u4 i2 u2 as int8/uint8 values.\n";
 
 struct Options {
   std::string model;
@@ -395,17 +397,10 @@ int main(int argc, char **argv) {
     TensorPtr tensor = readTensorFile(inputFiles[i], error);
     if (!tensor)
       die("--input for '" + inputs[i].name + "': " + error);
-    // numpy has no bfloat16: accept its raw bits saved as uint16.
-    if (inputs[i].info.dtype == TC_DTYPE_BF16 &&
-        tc_tensor_dtype(tensor.get()) == TC_DTYPE_U16) {
-      tc_tensor *bits = nullptr;
-      if (tc_status status = tc_tensor_create_copy(
-              TC_DTYPE_BF16, tc_tensor_rank(tensor.get()),
-              tc_tensor_dims(tensor.get()), tc_tensor_data(tensor.get()),
-              tc_tensor_byte_size(tensor.get()), &bits))
-        die(takeMessage(status));
-      tensor.reset(bits);
-    }
+    // numpy has no bfloat16 nor the narrow types: accept their stand-ins.
+    tensor = adoptStandIn(std::move(tensor), inputs[i].info.dtype, error);
+    if (!tensor)
+      die(error);
     // The runtime would reject this too; here the message can name the file.
     if (tc_tensor_dtype(tensor.get()) != inputs[i].info.dtype)
       die("--input for '" + inputs[i].name + "': '" + inputFiles[i] +
@@ -426,6 +421,9 @@ int main(int argc, char **argv) {
       continue;
     std::string error;
     expected[i] = readTensorFile(compareFiles[i], error);
+    if (expected[i])
+      expected[i] = adoptStandIn(std::move(expected[i]), outputs[i].info.dtype,
+                                 error);
     if (!expected[i])
       die("--compare for '" + outputs[i].name + "': " + error);
   }

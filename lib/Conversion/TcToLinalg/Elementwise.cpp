@@ -369,7 +369,8 @@ Value scalar(ClampOp, const ScalarArgs &s) {
 }
 
 Value scalar(CastOp op, const ScalarArgs &s) {
-  return castScalar(s.b, s.loc, s.arg(0), s.types[0], s.resultType);
+  return castScalar(s.b, s.loc, s.arg(0), s.types[0], s.resultType,
+                    op.getSaturate());
 }
 
 /// One pattern for every elementwise op: a parallel generic over the
@@ -386,6 +387,13 @@ struct ElementwisePattern : OpConversionPattern<OpTy> {
         this->getTypeConverter()->convertType(op.getResult().getType()));
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "unsupported result type");
+    // Narrow types are bytes here (NarrowTypes.cpp): only casts decode them,
+    // and select moves them; arithmetic on them is refused, not miscomputed.
+    if (!isa<CastOp, SelectOp>(op.getOperation()) &&
+        llvm::any_of(op->getOperandTypes(), [](Type type) {
+          return isByteStored(cast<ShapedType>(type).getElementType());
+        }))
+      return rewriter.notifyMatchFailure(op, "arithmetic on a narrow type");
     SmallVector<Value> inputs(adaptor.getOperands());
     SmallVector<Type> tcTypes;
     SmallVector<AffineMap> maps;

@@ -69,6 +69,7 @@ struct ConvertTcToLinalgPass
     to_linalg::populatePoolingPatterns(converter, patterns);
     to_linalg::populateReductionPatterns(converter, patterns);
     to_linalg::populateNormalizationPatterns(converter, patterns);
+    to_linalg::populateAttentionPatterns(converter, patterns);
     to_linalg::populateShapePatterns(converter, patterns);
     to_linalg::populateIndexingPatterns(converter, patterns);
     to_linalg::populateTensorPatterns(converter, patterns);

@@ -10,6 +10,43 @@
 namespace mlir::tc::to_linalg {
 namespace {
 
+/// A constant of a narrow type as its i8 storage (module_abi.h layout):
+/// dense values re-encoded one by one; resource blobs (one byte per element,
+/// zero-extended, as the importer writes them) reused, except that signed
+/// i4/i2 need their sign bits spread, which takes a copy.
+Attribute narrowConstant(Attribute value, Type tcElement,
+                         RankedTensorType type) {
+  auto intType = dyn_cast<IntegerType>(tcElement);
+  bool signExtend = intType && !intType.isUnsigned();
+  auto toByte = [&](APInt bits) {
+    return signExtend ? bits.sext(8) : bits.zext(8);
+  };
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    SmallVector<APInt> bytes;
+    if (intType)
+      for (const APInt &v : dense.getValues<APInt>())
+        bytes.push_back(toByte(v));
+    else
+      for (const APFloat &v : dense.getValues<APFloat>())
+        bytes.push_back(toByte(v.bitcastToAPInt()));
+    return DenseElementsAttr::get(type, bytes);
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  if (!resource)
+    return {};
+  if (!signExtend)
+    return DenseResourceElementsAttr::get(type, resource.getRawHandle());
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return {};
+  unsigned width = intType.getWidth();
+  SmallVector<APInt> bytes;
+  for (char byte : blob->getData())
+    bytes.push_back(APInt(width, static_cast<uint8_t>(byte) & ((1u << width) - 1))
+                        .sext(8));
+  return DenseElementsAttr::get(type, bytes);
+}
+
 struct ConstantPattern : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -18,8 +55,13 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
     auto type = cast<RankedTensorType>(
         getTypeConverter()->convertType(op.getResult().getType()));
     Attribute value = op.getValue();
-    // Only the type changes (ui -> i); the bytes are reused, never copied.
-    if (type != op.getResult().getType()) {
+    Type tcElement = elementTypeOf(op.getResult());
+    if (isByteStored(tcElement)) {
+      value = narrowConstant(value, tcElement, type);
+      if (!value)
+        return rewriter.notifyMatchFailure(op, "unsupported constant kind");
+    } else if (type != op.getResult().getType()) {
+      // Only the type changes (ui -> i); the bytes are reused, never copied.
       if (auto dense = dyn_cast<DenseElementsAttr>(value))
         value = dense.bitcast(type.getElementType());
       else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))

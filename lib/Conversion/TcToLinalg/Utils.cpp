@@ -11,7 +11,15 @@ namespace mlir::tc::to_linalg {
 
 TcTypeConverter::TcTypeConverter() {
   addConversion([](Type type) { return type; });
+  // Narrow types become their one-byte storage (NarrowTypes.cpp).
+  addConversion([](FloatType type) -> Type {
+    if (Type storage = storageType(type))
+      return storage;
+    return type;
+  });
   addConversion([](IntegerType type) -> Type {
+    if (Type storage = storageType(type))
+      return storage;
     if (type.isUnsigned())
       return IntegerType::get(type.getContext(), type.getWidth());
     return type;
@@ -148,9 +156,17 @@ Value minValueOf(OpBuilder &b, Location loc, Type tcType) {
 }
 
 Value castScalar(OpBuilder &b, Location loc, Value value, Type from,
-                 Type to) {
+                 Type to, bool saturate) {
   if (from == to)
     return value;
+  // Narrow types: decode to f32 / i8, cast, encode (NarrowTypes.cpp).
+  if (isByteStored(from)) {
+    std::tie(value, from) = decodeNarrow(b, loc, value, from);
+    if (from == to)
+      return value;
+  }
+  if (isByteStored(to))
+    return encodeNarrow(b, loc, value, from, to, saturate);
   auto toInt = dyn_cast<IntegerType>(to);
   auto fromInt = dyn_cast<IntegerType>(from);
   // Anything to bool: value != 0.

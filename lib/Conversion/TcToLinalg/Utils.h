@@ -31,6 +31,7 @@ void populateContractionPatterns(TcTypeConverter &, RewritePatternSet &);
 void populatePoolingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateReductionPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateNormalizationPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateAttentionPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateShapePatterns(TcTypeConverter &, RewritePatternSet &);
 void populateIndexingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateTensorPatterns(TcTypeConverter &, RewritePatternSet &);
@@ -75,8 +76,24 @@ Value minValueOf(OpBuilder &b, Location loc, Type tcType);
 
 /// Converts a scalar between element types with ONNX Cast semantics (floats
 /// to integers truncate toward zero, anything to bool is `!= 0`). `from` and
-/// `to` are tc element types (they may be unsigned).
-Value castScalar(OpBuilder &b, Location loc, Value value, Type from, Type to);
+/// `to` are tc element types (they may be unsigned or narrow; narrow values
+/// are their i8 storage). `saturate` is ONNX Cast's attribute: it only
+/// matters for float8 results (see NarrowTypes.cpp).
+Value castScalar(OpBuilder &b, Location loc, Value value, Type from, Type to,
+                 bool saturate = false);
+
+/// Narrow element types (NarrowTypes.cpp): f8*, f4E2M1FN, i4/ui4, i2/ui2.
+/// After conversion they are stored as one i8 each (module_abi.h layout).
+bool isByteStored(Type tcType);
+/// i8 for byte-stored types, else null.
+Type storageType(Type tcType);
+/// The i8 storage of a narrow value as a value casts can use: f32 for the
+/// floats, i8 (tc type i8/ui8, returned as the second member) for integers.
+std::pair<Value, Type> decodeNarrow(OpBuilder &b, Location loc, Value byte,
+                                    Type tcType);
+/// `value` of tc type `from` encoded as the i8 storage of narrow type `to`.
+Value encodeNarrow(OpBuilder &b, Location loc, Value value, Type from,
+                   Type to, bool saturate);
 
 /// The element type reductions and contractions accumulate in: f32 for f16
 /// and bf16, the type itself otherwise.

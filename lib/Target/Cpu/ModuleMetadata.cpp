@@ -31,27 +31,13 @@ std::string escapeName(StringRef name) {
   return out;
 }
 
-std::string dtypeName(Type type) {
-  if (type.isF16()) return "f16";
-  if (type.isBF16()) return "bf16";
-  if (type.isF32()) return "f32";
-  if (type.isF64()) return "f64";
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    unsigned width = intType.getWidth();
-    if (width == 1)
-      return "bool";
-    if (width == 8 || width == 16 || width == 32 || width == 64)
-      return (intType.isUnsigned() ? "u" : "i") + std::to_string(width);
-  }
-  return "";
-}
-
 void writeRecord(llvm::raw_ostream &os, StringRef kind, StringRef name,
                  Type type, DictionaryAttr attrs) {
   auto tensorType = cast<RankedTensorType>(type);
   ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>("tc.dim_params") : nullptr;
   os << kind << ' ' << escapeName(name) << ' '
-     << dtypeName(tensorType.getElementType()) << ' ' << tensorType.getRank();
+     << moduleDtypeName(tensorType.getElementType()) << ' '
+     << tensorType.getRank();
   for (int64_t i = 0; i < tensorType.getRank(); ++i) {
     if (!tensorType.isDynamicDim(i)) {
       os << ' ' << tensorType.getDimSize(i);
@@ -74,6 +60,28 @@ StringRef nameOf(DictionaryAttr attrs, StringRef fallback) {
 }
 
 } // namespace
+
+std::string moduleDtypeName(Type type) {
+  if (type.isF16()) return "f16";
+  if (type.isBF16()) return "bf16";
+  if (type.isF32()) return "f32";
+  if (type.isF64()) return "f64";
+  // The narrow floats travel as one byte of bits each (module_abi.h).
+  if (isa<Float8E4M3FNType>(type)) return "f8e4m3fn";
+  if (isa<Float8E4M3FNUZType>(type)) return "f8e4m3fnuz";
+  if (isa<Float8E5M2Type>(type)) return "f8e5m2";
+  if (isa<Float8E5M2FNUZType>(type)) return "f8e5m2fnuz";
+  if (isa<Float8E8M0FNUType>(type)) return "f8e8m0fnu";
+  if (isa<Float4E2M1FNType>(type)) return "f4e2m1fn";
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    unsigned width = intType.getWidth();
+    if (width == 1)
+      return "bool";
+    if (llvm::is_contained({2u, 4u, 8u, 16u, 32u, 64u}, width))
+      return (intType.isUnsigned() ? "u" : "i") + std::to_string(width);
+  }
+  return "";
+}
 
 std::string buildModuleMetadata(func::FuncOp main, StringRef modelName) {
   std::string text;

@@ -364,6 +364,62 @@ func.func @layer_norm_bias_type(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tens
 
 // -----
 
+func.func @attention_rank(%q: tensor<2x16x64xf32>, %k: tensor<16x64xf32>) {
+  // expected-error @+1 {{'tc.attention' op expects query, key and value of one rank >= 2, got ranks 3, 2 and 2}}
+  %0 = tc.attention %q, %k, %k {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<2x16x64xf32>, %k: tensor<2x16x32xf32>) {
+  // expected-error @+1 {{'tc.attention' op head size mismatch: query dimension 2 is 64 but key dimension 2 is 32}}
+  %0 = tc.attention %q, %k, %k {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<2x16x32xf32>, tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  return
+}
+
+// -----
+
+func.func @attention_sequence(%q: tensor<2x16x64xf32>, %k: tensor<2x24x64xf32>, %v: tensor<2x16x64xf32>) {
+  // expected-error @+1 {{'tc.attention' op sequence length mismatch: key dimension 1 is 24 but value dimension 1 is 16}}
+  %0 = tc.attention %q, %k, %v {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<2x24x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_batch_key(%q: tensor<2x16x64xf32>, %k: tensor<3x16x64xf32>) {
+  // expected-error @+1 {{'tc.attention' op batch dimensions do not broadcast: dimension 0 of query (2) does not match dimension 0 of key (3)}}
+  %0 = tc.attention %q, %k, %k {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<3x16x64xf32>, tensor<3x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_batch_value(%q: tensor<2x16x64xf32>, %v: tensor<3x16x64xf32>) {
+  // expected-error @+1 {{'tc.attention' op batch dimensions do not broadcast: dimension 0 of query (2) does not match dimension 0 of value (3)}}
+  %0 = tc.attention %q, %q, %v {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<3x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask_type(%q: tensor<2x16x64xf32>, %m: tensor<2x16x16xf16>) {
+  // expected-error @+1 {{'tc.attention' op mask element type 'f16' differs from the query's 'f32'}}
+  %0 = tc.attention %q, %q, %q, %m {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x16x16xf16>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask_shape(%q: tensor<1x16x64xf32>, %m: tensor<4x16x16xf32>) {
+  // expected-error @+1 {{'tc.attention' op mask of shape [4x16x16] does not broadcast to the scores' shape [1x16x16]}}
+  %0 = tc.attention %q, %q, %q, %m {scale = 1.0 : f32} : (tensor<1x16x64xf32>, tensor<1x16x64xf32>, tensor<1x16x64xf32>, tensor<4x16x16xf32>) -> tensor<1x16x64xf32>
+  return
+}
+
+// -----
+
 func.func @batch_norm_rank(%x: tensor<8xf32>, %s: tensor<8xf32>) {
   // expected-error @+1 {{'tc.batch_norm' op expects input of rank >= 2 ([N, C, ...]), got rank 1}}
   %0 = tc.batch_norm %x, %s, %s, %s, %s : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>

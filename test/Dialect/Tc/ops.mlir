@@ -221,6 +221,19 @@ func.func @normalization(%x: tensor<1x128x768xf32>, %g: tensor<768xf32>, %c: ten
   return
 }
 
+// CHECK-LABEL: func @attention
+func.func @attention(%q: tensor<2x8x16x64xf32>, %k: tensor<2x8x24x64xf32>, %v: tensor<1x8x24x32xf32>,
+                     %m: tensor<2x1x1x24xf32>, %dq: tensor<?x16x64xf16>, %dk: tensor<?x?x64xf16>) {
+  // CHECK: tc.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f32}
+  // CHECK-SAME: -> tensor<2x8x16x32xf32>
+  %0 = tc.attention %q, %k, %v, %m {scale = 0.125 : f32}
+      : (tensor<2x8x16x64xf32>, tensor<2x8x24x64xf32>, tensor<1x8x24x32xf32>, tensor<2x1x1x24xf32>) -> tensor<2x8x16x32xf32>
+  // CHECK: tc.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f32} : (tensor<?x16x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> tensor<?x16x64xf16>
+  %1 = tc.attention %dq, %dk, %dk {scale = 1.0 : f32}
+      : (tensor<?x16x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> tensor<?x16x64xf16>
+  return
+}
+
 // CHECK-LABEL: func @shapes
 func.func @shapes(%x: tensor<?x4x8xf32>, %y: tensor<?x?x64xf32>, %s: tensor<4xi64>,
                   %t: tensor<30522x768xf32>, %ids: tensor<1x128xi64>, %img: tensor<1x8x32x32xf32>,

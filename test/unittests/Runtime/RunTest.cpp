@@ -359,3 +359,40 @@ TEST(RunTest, OutputsOutliveModuleAndDevice) {
 }
 
 } // namespace
+
+namespace {
+// The narrow types travel one byte per element: a module declaring them
+// loads, reports them, takes inputs of exactly those dtypes, and returns
+// them with one byte per element.
+TEST(RunTest, NarrowTypesAreOneBytePerElement) {
+  Fixture f = setUp("narrow");
+  const tc_dtype_t dtypes[] = {TC_DTYPE_F8E4M3FN, TC_DTYPE_F4E2M1FN,
+                               TC_DTYPE_I4, TC_DTYPE_U2, TC_DTYPE_F8E8M0FNU};
+  ASSERT_EQ(tc_module_num_inputs(f.module.get()), 5u);
+  std::vector<Owned<tc_tensor>> inputs;
+  std::vector<tc_tensor *> raw;
+  for (int k = 0; k < 5; ++k) {
+    tc_arg_info info;
+    TC_ASSERT_OK(tc_module_input_info(f.module.get(), k, &info));
+    EXPECT_EQ(info.dtype, dtypes[k]);
+    // 0xf8 is -8 as an i4 (sign-extended), and a plain pattern otherwise.
+    inputs.push_back(makeTensor<uint8_t>(dtypes[k], {3}, {0x38, 0xf8, 0x01}));
+    raw.push_back(inputs.back().get());
+  }
+  std::vector<Owned<tc_tensor>> outputs = run(f, raw);
+  ASSERT_EQ(outputs.size(), 5u);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(tc_tensor_dtype(outputs[k].get()), dtypes[k]);
+    ASSERT_EQ(tc_tensor_byte_size(outputs[k].get()), 3u);
+    const auto *bytes =
+        static_cast<const uint8_t *>(tc_tensor_data(outputs[k].get()));
+    EXPECT_EQ(bytes[0], 0x38);
+    EXPECT_EQ(bytes[1], 0xf8);
+    EXPECT_EQ(bytes[2], 0x01);
+  }
+  auto wrong = makeTensor<int8_t>(TC_DTYPE_I8, {3}, {1, 2, 3});
+  raw[2] = wrong.get();
+  TC_EXPECT_CONTAINS(runError(f, raw),
+                     "input 's' has dtype i8 but the module expects i4");
+}
+} // namespace

@@ -24,6 +24,15 @@ TEST(DtypeTest, NamesRoundTripAndSizes) {
       {TC_DTYPE_U8, "u8", 1},     {TC_DTYPE_U16, "u16", 2},
       {TC_DTYPE_U32, "u32", 4},   {TC_DTYPE_U64, "u64", 8},
       {TC_DTYPE_BOOL, "bool", 1},
+      // The narrow types take one byte per element (module_abi.h).
+      {TC_DTYPE_F8E4M3FN, "f8e4m3fn", 1},
+      {TC_DTYPE_F8E4M3FNUZ, "f8e4m3fnuz", 1},
+      {TC_DTYPE_F8E5M2, "f8e5m2", 1},
+      {TC_DTYPE_F8E5M2FNUZ, "f8e5m2fnuz", 1},
+      {TC_DTYPE_F8E8M0FNU, "f8e8m0fnu", 1},
+      {TC_DTYPE_F4E2M1FN, "f4e2m1fn", 1},
+      {TC_DTYPE_I4, "i4", 1},     {TC_DTYPE_U4, "u4", 1},
+      {TC_DTYPE_I2, "i2", 1},     {TC_DTYPE_U2, "u2", 1},
   };
   for (const Case &c : cases) {
     EXPECT_STREQ(tc_dtype_name(c.dtype), c.name);

@@ -37,6 +37,9 @@ void registerCpuPipeline();
 /// The metadata text of module_abi.h for `main` (read from the tc-level
 /// signature: names, element types including unsignedness, symbolic dims).
 std::string buildModuleMetadata(func::FuncOp main, StringRef modelName);
+/// The metadata spelling of a tc element type ("f32", "u8", "f8e4m3fn"), or
+/// "" for a type a compiled model cannot take or return.
+std::string moduleDtypeName(Type elementType);
 
 } // namespace mlir::tc::cpu
 

@@ -32,6 +32,11 @@ std::optional<GroupKind> anchorKind(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<GroupKind>>(op)
       .Case<tc::MatmulOp, tc::BatchMatmulOp>(
           [](auto) { return GroupKind::matmul; })
+      // Attention is two contractions around a softmax. Its query, key and
+      // value are read whole by every output tile, as a matmul's operands
+      // are, so it must not take elementwise prologues the way a (row-wise)
+      // softmax anchor does; like a matmul it takes an elementwise epilogue.
+      .Case<tc::AttentionOp>([](auto) { return GroupKind::matmul; })
       .Case<tc::ConvOp, tc::ConvTransposeOp>([](auto) { return GroupKind::conv; })
       .Case<tc::MaxPoolOp, tc::AvgPoolOp>([](auto) { return GroupKind::pooling; })
       .Case<tc::ReduceSumOp, tc::ReduceMeanOp, tc::ReduceMaxOp,

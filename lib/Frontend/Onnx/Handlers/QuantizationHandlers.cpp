@@ -94,6 +94,15 @@ LogicalResult quantize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     Value z = castTo(ctx, alignParam(ctx, zp, axis, rank), fp);
     v = v && z ? ctx.build<AddOp>({v, z}, {}, {xt}) : nullptr;
   }
+  // ONNX's `saturate` (opset 19+, default 1) governs float8 results as in
+  // Cast.
+  if (v && isa<FloatType>(target) && target.getIntOrFloatBitWidth() == 8 &&
+      NodeContext::typeOf(v).getElementType() != target) {
+    SmallVector<NamedAttribute> attrs;
+    if (ctx.getInt("saturate", 1) != 0)
+      attrs.push_back(ctx.namedAttr("saturate", ctx.builder.getUnitAttr()));
+    v = ctx.build<CastOp>({v}, attrs, {NodeContext::typeOf(v).clone(target)});
+  }
   results.push_back(v ? castTo(ctx, v, target) : nullptr);
   return success(results.back() != nullptr);
 }

@@ -123,6 +123,25 @@ LogicalResult range(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
+/// ONNX Cast to `to`, honouring `saturate` (opset 19+, default 1; it only
+/// concerns float8 results) and `round_mode` (opset 24+, float8e8m0 only; tc
+/// implements its default, "up").
+Value buildCast(NodeContext &ctx, Value x, Type to) {
+  auto type = NodeContext::typeOf(x);
+  SmallVector<NamedAttribute> attrs;
+  bool float8 = isa<FloatType>(to) && to.getIntOrFloatBitWidth() == 8;
+  if (float8 && ctx.getInt("saturate", 1) != 0)
+    attrs.push_back(ctx.namedAttr("saturate", ctx.builder.getUnitAttr()));
+  if (isa<Float8E8M0FNUType>(to)) {
+    std::string mode = ctx.getString("round_mode", "up");
+    if (mode != "up") {
+      (void)ctx.unsupported("Cast to FLOAT8E8M0 with round_mode '" + mode + "'");
+      return nullptr;
+    }
+  }
+  return ctx.build<CastOp>({x}, attrs, {type.clone(to)});
+}
+
 LogicalResult castOp(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
@@ -139,8 +158,7 @@ LogicalResult castOp(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   Type to = convertElementType(ctx.builder.getContext(), dataType, why);
   if (!to)
     return ctx.unsupported("cast to " + why);
-  auto type = NodeContext::typeOf(*x);
-  results.push_back(ctx.build<CastOp>({*x}, {}, {type.clone(to)}));
+  results.push_back(buildCast(ctx, *x, to));
   return success(results.back() != nullptr);
 }
 
@@ -148,9 +166,8 @@ LogicalResult castLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), like = ctx.requireInput(1);
   if (failed(x) || failed(like))
     return failure();
-  auto type = NodeContext::typeOf(*x);
-  results.push_back(ctx.build<CastOp>(
-      {*x}, {}, {type.clone(NodeContext::typeOf(*like).getElementType())}));
+  results.push_back(
+      buildCast(ctx, *x, NodeContext::typeOf(*like).getElementType()));
   return success(results.back() != nullptr);
 }
 } // namespace

@@ -281,7 +281,8 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
             "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan",
-            "more_composites", "indexing", "integer_quant"]
+            "more_composites", "indexing", "integer_quant", "float8_casts",
+            "float8_round_mode"]
 
 
 def legacy_broadcast():
@@ -368,6 +369,33 @@ def subbyte():
     nodes = [helper.make_node("Cast", ["w4"], ["f4"], name="c4", to=F),
              helper.make_node("Cast", ["w2"], ["f2"], name="c2", to=F)]
     return model(nodes, [], [vi("f4", F, [5]), vi("f2", F, [6])], [i4, u2], opset=25)
+
+
+def float8_casts():
+    """Cast/CastLike/QuantizeLinear `saturate` (default 1) reaches tc.cast
+    for float8 results only; Cast round_mode other than "up" to FLOAT8E8M0
+    is refused (see float8_round_mode)."""
+    F8 = TensorProto.FLOAT8E4M3FN
+    nodes = [helper.make_node("Cast", ["x"], ["sat"], name="sat", to=F8),
+             helper.make_node("Cast", ["x"], ["raw"], name="raw", to=F8, saturate=0),
+             helper.make_node("CastLike", ["x", "like"], ["like_raw"], name="like_raw",
+                              saturate=0),
+             helper.make_node("Cast", ["x"], ["i4"], name="i4", to=TensorProto.INT4),
+             helper.make_node("Cast", ["x"], ["e8"], name="e8", to=TensorProto.FLOAT8E8M0),
+             helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["q"], name="q",
+                              saturate=0)]
+    zp = helper.make_tensor("zp", F8, [], vals=[0.0])
+    return model(nodes, [vi("x", F, [4]), vi("like", TensorProto.FLOAT8E5M2, [4])],
+                 [vi("sat", F8, [4]), vi("raw", F8, [4]),
+                  vi("like_raw", TensorProto.FLOAT8E5M2, [4]), vi("i4", TensorProto.INT4, [4]),
+                  vi("e8", TensorProto.FLOAT8E8M0, [4]), vi("q", F8, [4])],
+                 [const("scale", 2.0, np.float32), zp], opset=25)
+
+
+def float8_round_mode():
+    nodes = [helper.make_node("Cast", ["x"], ["e8"], name="nearest",
+                              to=TensorProto.FLOAT8E8M0, round_mode="nearest")]
+    return model(nodes, [vi("x", F, [4])], [vi("e8", TensorProto.FLOAT8E8M0, [4])], opset=25)
 
 
 def if_else():

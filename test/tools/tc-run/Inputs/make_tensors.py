@@ -99,3 +99,42 @@ with open(path("truncated.pb"), "wb") as f:
 raw_short = numpy_helper.from_array(a, "a")
 raw_short.raw_data = raw_short.raw_data[:-4]
 save_pb("raw_short.pb", raw_short)
+
+# Narrow types (fake 'narrow': e f8e4m3fn, h f4e2m1fn, s i4, t u2,
+# z f8e8m0fnu, echoed). onnx packs 4-bit values two per byte and 2-bit values
+# four per byte, low bits first, in raw_data and in int32_data alike.
+import ml_dtypes
+
+e_values = np.array([1.5, -2.0, 448.0, np.nan], dtype=ml_dtypes.float8_e4m3fn)
+save_pb("e_raw.pb", helper.make_tensor("e", TensorProto.FLOAT8E4M3FN, [4],
+                                       e_values.tobytes(), raw=True))
+save_pb("e_typed.pb", helper.make_tensor("e", TensorProto.FLOAT8E4M3FN, [4],
+                                         e_values.astype(np.float32)))
+h_values = [0.5, -6.0, 3.0]  # f4 codes 0x1, 0xf, 0x5
+save_pb("h_raw.pb", helper.make_tensor("h", TensorProto.FLOAT4E2M1, [3],
+                                       bytes([0xF1, 0x05]), raw=True))
+save_pb("h_typed.pb", helper.make_tensor("h", TensorProto.FLOAT4E2M1, [3], h_values))
+s_values = [-8, 7, -1]  # odd count: the last byte has one element
+save_pb("s_raw.pb", helper.make_tensor("s", TensorProto.INT4, [3],
+                                       bytes([0x78, 0x0F]), raw=True))
+save_pb("s_typed.pb", helper.make_tensor("s", TensorProto.INT4, [3], s_values))
+t_values = [3, 0, 1, 2, 1]
+save_pb("t_raw.pb", helper.make_tensor("t", TensorProto.UINT2, [5],
+                                       bytes([0x93, 0x01]), raw=True))
+save_pb("t_typed.pb", helper.make_tensor("t", TensorProto.UINT2, [5], t_values))
+t_short = helper.make_tensor("t", TensorProto.UINT2, [5], bytes([0x93, 0x01]), raw=True)
+t_short.raw_data = bytes([0x93])  # one byte short
+save_pb("t_short.pb", t_short)
+z_values = np.array([1.0, 0.25, 2.0 ** 127], dtype=ml_dtypes.float8_e8m0fnu)
+save_pb("z_raw.pb", helper.make_tensor("z", TensorProto.FLOAT8E8M0, [3],
+                                       z_values.tobytes(), raw=True))
+# .npy stand-ins: uint8 bit patterns, int8/uint8 small integers (a uint8 i4
+# holds the nibble; tc-run sign-extends it).
+np.save(path("e_bits.npy"), e_values.view(np.uint8))
+np.save(path("h_bits.npy"), np.array([0x1, 0xF, 0x5], dtype=np.uint8))
+np.save(path("s_i8.npy"), np.array(s_values, dtype=np.int8))
+np.save(path("s_nibbles.npy"), np.array([8, 7, 15], dtype=np.uint8))
+np.save(path("t_u8.npy"), np.array(t_values, dtype=np.uint8))
+np.save(path("z_bits.npy"), z_values.view(np.uint8))
+np.save(path("e_close.npy"), np.array([1.625, -2.0, 448.0, np.nan],
+                                      dtype=ml_dtypes.float8_e4m3fn).view(np.uint8))

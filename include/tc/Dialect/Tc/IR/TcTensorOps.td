@@ -47,9 +47,21 @@ def Tc_CastOp : Tc_Op<"cast", [SameOperandsAndResultShape]> {
   let description = Tc_Doc<[{
     Converts every element to the result's element type. Float to integer
     truncates toward zero; to `i1` anything non-zero is true; float
-    narrowing rounds to nearest even.
-  }], "%r = tc.cast %x : (tensor<4x?xf32>) -> tensor<4x?xf16>">.doc;
-  let arguments = (ins Tc_Tensor:$input);
+    narrowing rounds to nearest even. Integer narrowing wraps (keeps the low
+    bits), also to the 4- and 2-bit types; floats to those truncate toward
+    zero and wrap, NaN and infinities giving 0.
+
+    Results of a float8 type follow ONNX Cast's `saturate`: with the
+    `saturate` unit attribute, values beyond the format's largest finite
+    value, infinities included, become that value (signed); without it they
+    become infinity (`f8E5M2`) or NaN (the others). NaN stays NaN either
+    way; the FNUZ formats have no negative zero. `f4E2M1FN`, which has no
+    NaN or infinity, always saturates (NaN becomes a zero). `f8E8M0FNU`
+    takes the power of two at or above the value (ONNX round_mode "up"), the
+    sign ignored; saturating keeps its largest power for overflow and
+    infinity instead of NaN.
+  }], "%r = tc.cast %x {saturate} : (tensor<4x?xf32>) -> tensor<4x?xf8E4M3FN>">.doc;
+  let arguments = (ins Tc_Tensor:$input, UnitAttr:$saturate);
   let results = (outs Tc_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;

@@ -18,4 +18,54 @@ def TcInferShapesPass : Pass<"tc-infer-shapes", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
 
+def TcFuseGeluPass : Pass<"tc-fuse-gelu", "func::FuncOp"> {
+  let summary = "Fold exporters' elementwise GELU chains into tc.gelu";
+  let description = [{
+    Recognizes `x * 0.5 * (1 + erf(x / sqrt(2)))` (PyTorch: Div, Erf, Add,
+    Mul, Mul, the two Muls in either order; the division may be a
+    multiplication by `1 / sqrt(2)`) and the tanh approximation
+    `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))` (`x^3` as
+    `pow(x, 3)` or two multiplications) and replaces each by `tc.gelu`
+    (`approximate_tanh` for the latter). Constants may be scalars or
+    one-element tensors of any rank that does not broadcast `x`, and must
+    match within a relative tolerance of 1e-4. Every intermediate value must
+    have no other use, so nothing is computed twice.
+  }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
+def TcFuseLayerNormPass : Pass<"tc-fuse-layer-norm", "func::FuncOp"> {
+  let summary = "Fold exporters' layer normalization chains into tc.layer_norm";
+  let description = [{
+    Recognizes `mean = reduce_mean(x)`, `d = x - mean`,
+    `var = reduce_mean(d * d)` (or `pow(d, 2)`), `d / sqrt(var + eps)` (or
+    `d * rsqrt(var + eps)`, `d * reciprocal(sqrt(var + eps))`), both means
+    with `keepdims` over the same trailing axes `[axis, rank)`, optionally
+    followed by `* gamma` and `+ beta`, and replaces it by `tc.layer_norm`
+    with that axis and epsilon. Without `gamma` the scale is a constant of
+    ones. Means over other axes are left alone (tc.layer_norm normalizes
+    trailing axes only); so is a chain whose intermediates have other uses,
+    and `gamma`/`beta` that would broadcast `x` to a larger shape.
+  }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
+def TcFuseAttentionPass : Pass<"tc-fuse-attention", "func::FuncOp"> {
+  let summary = "Fold scaled dot-product attention chains into tc.attention";
+  let description = [{
+    Recognizes `batch_matmul(softmax(scale(batch_matmul(Q, K^T)) + mask),
+    V)` with the softmax over the last axis and replaces it by
+    `tc.attention`. `K^T` is a `tc.transpose` that swaps the last two axes
+    (possibly composed with a permutation of the others, which is kept on
+    the key) or any other value, which is then transposed explicitly. The
+    scale is optional: a multiplication or division by a scalar constant of
+    the scores, of Q or of K^T (the latter two only where nothing else
+    reads the scaled operand); several of them multiply. The additive mask
+    is optional and must not enlarge the scores. Intermediate values (the
+    scores, the scaled scores, the masked scores, the probabilities) must
+    have no other use.
+  }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
 #endif // TC_DIALECT_TC_TRANSFORMS_PASSES_TD
