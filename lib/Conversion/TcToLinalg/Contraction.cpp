@@ -183,6 +183,41 @@ Value splitGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim,
                                        reassociation, outputShape);
 }
 
+/// Strides, dilations and padding of a (transposed) convolution, with the
+/// defaults for absent attributes.
+struct Window {
+  SmallVector<int64_t> strides, dilations, padding;
+};
+template <typename OpTy> Window readWindow(OpTy op, int64_t spatial) {
+  SmallVector<int64_t> strides(spatial, 1), dilations(spatial, 1),
+      padding(2 * spatial, 0);
+  if (auto attr = op.getStrides())
+    strides.assign(attr->begin(), attr->end());
+  if (auto attr = op.getDilations())
+    dilations.assign(attr->begin(), attr->end());
+  if (auto attr = op.getPadding())
+    padding.assign(attr->begin(), attr->end());
+  return {strides, dilations, padding};
+}
+
+/// The accumulator a convolution starts from: `bias` [F] broadcast along
+/// dim 1, or zeros.
+Value biasOrZeros(OpBuilder &b, Location loc, RankedTensorType accTensor,
+                  ValueRange dynamicSizes, Value bias, Type tcType) {
+  Type accType = accTensor.getElementType();
+  if (!bias)
+    return filledTensor(b, loc, accTensor, dynamicSizes,
+                        scalarConstant(b, loc, accType, 0));
+  MLIRContext *ctx = b.getContext();
+  AffineMap biasMap = AffineMap::get(accTensor.getRank(), 0,
+                                     {getAffineDimExpr(1, ctx)}, ctx);
+  return buildParallelGeneric(
+      b, loc, accTensor, dynamicSizes, bias, biasMap,
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        return castScalar(nested, l, args[0], tcType, accType);
+      });
+}
+
 struct ConvPattern : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -199,14 +234,10 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
       return rewriter.notifyMatchFailure(op, "dynamic filter channels");
     Type tcType = elementTypeOf(op.getInput());
     Type accType = accumulatorType(resultType.getElementType());
-    SmallVector<int64_t> strides(spatial, 1), dilations(spatial, 1),
-        padding(2 * spatial, 0);
-    if (auto attr = op.getStrides())
-      strides.assign(attr->begin(), attr->end());
-    if (auto attr = op.getDilations())
-      dilations.assign(attr->begin(), attr->end());
-    if (auto attr = op.getPadding())
-      padding.assign(attr->begin(), attr->end());
+    Window window = readWindow(op, spatial);
+    SmallVector<int64_t> &strides = window.strides,
+                         &dilations = window.dilations,
+                         &padding = window.padding;
 
     SmallVector<int64_t> low(2, 0), high(2, 0);
     for (int64_t i = 0; i < spatial; ++i) {
@@ -225,19 +256,8 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
       if (resultType.isDynamicDim(i))
         return rewriter.notifyMatchFailure(op, "dynamic spatial size");
     RankedTensorType accTensor = resultType.clone(accType);
-    Value init;
-    if (Value bias = adaptor.getBias()) {
-      AffineMap biasMap = AffineMap::get(resultType.getRank(), 0,
-                                         {getAffineDimExpr(1, ctx)}, ctx);
-      init = buildParallelGeneric(
-          rewriter, loc, accTensor, dynamicSizes, bias, biasMap,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return castScalar(b, l, args[0], tcType, accType);
-          });
-    } else {
-      init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
-                          scalarConstant(rewriter, loc, accType, 0));
-    }
+    Value init = biasOrZeros(rewriter, loc, accTensor, dynamicSizes,
+                             adaptor.getBias(), tcType);
 
     // A 1x1 convolution with unit strides and no padding is a matmul over
     // the flattened spatial positions: views [N, C, P] and [F, C] keep the
@@ -371,33 +391,18 @@ struct ConvTransposePattern : OpConversionPattern<ConvTransposeOp> {
         return rewriter.notifyMatchFailure(op, "dynamic spatial size");
     Type tcType = elementTypeOf(op.getInput());
     Type accType = accumulatorType(resultType.getElementType());
-    SmallVector<int64_t> strides(spatial, 1), dilations(spatial, 1),
-        padding(2 * spatial, 0);
-    if (auto attr = op.getStrides())
-      strides.assign(attr->begin(), attr->end());
-    if (auto attr = op.getDilations())
-      dilations.assign(attr->begin(), attr->end());
-    if (auto attr = op.getPadding())
-      padding.assign(attr->begin(), attr->end());
+    Window window = readWindow(op, spatial);
+    SmallVector<int64_t> &strides = window.strides,
+                         &dilations = window.dilations,
+                         &padding = window.padding;
     int64_t channelsPerGroup = inputType.getDimSize(1) / groups;
 
     SmallVector<Value> dynamicSizes;
     if (resultType.isDynamicDim(0))
       dynamicSizes.push_back(dimValue(rewriter, loc, input, 0));
     RankedTensorType accTensor = resultType.clone(accType);
-    Value init;
-    if (Value bias = adaptor.getBias()) {
-      AffineMap biasMap = AffineMap::get(resultType.getRank(), 0,
-                                         {getAffineDimExpr(1, ctx)}, ctx);
-      init = buildParallelGeneric(
-          rewriter, loc, accTensor, dynamicSizes, bias, biasMap,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return castScalar(b, l, args[0], tcType, accType);
-          });
-    } else {
-      init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
-                          scalarConstant(rewriter, loc, accType, 0));
-    }
+    Value init = biasOrZeros(rewriter, loc, accTensor, dynamicSizes,
+                             adaptor.getBias(), tcType);
     // Filter [C, F/G, K...] viewed as [G, C/G, F/G, K...]; output as
     // [N, G, F/G, O...]. Loops: n, g, f, o..., c, k...
     Value filter = splitGroups(rewriter, loc, adaptor.getFilter(), 0, groups);

@@ -14,23 +14,6 @@
 namespace mlir::tc::to_linalg {
 namespace {
 
-/// `index` (any integer type) as an in-bounds index into a dim of `size`.
-Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
-                     bool isUnsigned) {
-  Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
-                             b, loc, b.getIndexType(), index))
-                       : toIndex(b, loc, index);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
-  i = arith::SelectOp::create(b, loc, negative,
-                              arith::AddIOp::create(b, loc, i, size), i);
-  Value last = arith::SubIOp::create(
-      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
-  i = arith::MinSIOp::create(b, loc, i, last);
-  return arith::MaxSIOp::create(b, loc, i, zero);
-}
-
 struct GatherPattern : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

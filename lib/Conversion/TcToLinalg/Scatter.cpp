@@ -42,22 +42,6 @@ Value combine(OpBuilder &b, Location loc, StringRef reduction, Value old,
   return update;
 }
 
-Value wrapIndex(OpBuilder &b, Location loc, Value index, Value size,
-                bool isUnsigned) {
-  Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
-                             b, loc, b.getIndexType(), index))
-                       : toIndex(b, loc, index);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
-  i = arith::SelectOp::create(b, loc, negative,
-                              arith::AddIOp::create(b, loc, i, size), i);
-  Value last = arith::SubIOp::create(
-      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
-  return arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, i, last),
-                                zero);
-}
-
 /// Builds the loop nest over `shape` (of `updates`) carrying `init`;
 /// `body(b, loc, ivs, acc)` returns the new accumulator.
 Value loopOverUpdates(
@@ -95,7 +79,7 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
           Value update = tensor::ExtractOp::create(b, l, updates, ivs);
           Value index = tensor::ExtractOp::create(b, l, indices, ivs);
           SmallVector<Value> target(ivs);
-          target[axis] = wrapIndex(b, l, index, dimValue(b, l, input, axis),
+          target[axis] = normalizeIndex(b, l, index, dimValue(b, l, input, axis),
                                    unsignedIndices);
           Value old = tensor::ExtractOp::create(b, l, acc, target);
           Value value = combine(b, l, reduction, old, update, tcType);
@@ -132,7 +116,7 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
           for (int64_t j = 0; j < q; ++j) {
             position.back() = arith::ConstantIndexOp::create(b, l, j);
             Value index = tensor::ExtractOp::create(b, l, indices, position);
-            target.push_back(wrapIndex(b, l, index, dimValue(b, l, input, j),
+            target.push_back(normalizeIndex(b, l, index, dimValue(b, l, input, j),
                                        unsignedIndices));
           }
           for (Value iv : ivs.drop_front(batch))

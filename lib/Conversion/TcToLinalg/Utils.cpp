@@ -229,6 +229,22 @@ Value toIndex(OpBuilder &b, Location loc, Value value) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
 }
 
+Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
+                     bool isUnsigned) {
+  Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
+                             b, loc, b.getIndexType(), index))
+                       : toIndex(b, loc, index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  i = arith::SelectOp::create(b, loc, negative,
+                              arith::AddIOp::create(b, loc, i, size), i);
+  Value last = arith::SubIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
+  i = arith::MinSIOp::create(b, loc, i, last);
+  return arith::MaxSIOp::create(b, loc, i, zero);
+}
+
 Value fromIndex(OpBuilder &b, Location loc, Value index, Type type) {
   if (type.isIndex())
     return index;

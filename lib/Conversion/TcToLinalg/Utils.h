@@ -102,6 +102,13 @@ Type accumulatorType(Type elementType);
 /// Parallel iterator types for `n` loops.
 SmallVector<utils::IteratorType> parallelIterators(unsigned n);
 
+/// An index read from data (any integer type; `isUnsigned` for ui types)
+/// as an in-bounds index into a dim of `size`: negative values count from
+/// the end, anything still out of range is clamped, so a bad index reads a
+/// wrong element instead of wild memory.
+Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
+                     bool isUnsigned);
+
 /// A value of integer type as an index, and back.
 Value toIndex(OpBuilder &b, Location loc, Value value);
 Value fromIndex(OpBuilder &b, Location loc, Value index, Type type);
