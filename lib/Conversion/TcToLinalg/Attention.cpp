@@ -91,15 +91,6 @@ Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs,
       .getResult(0);
 }
 
-SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<Value> sizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      sizes.push_back(tensor::DimOp::create(b, loc, tensor, i));
-  return sizes;
-}
-
 struct AttentionPattern : OpConversionPattern<AttentionOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -16,15 +16,6 @@
 namespace mlir::tc::to_linalg {
 namespace {
 
-SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<Value> sizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      sizes.push_back(tensor::DimOp::create(b, loc, tensor, i));
-  return sizes;
-}
-
 Value sumOf(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
             Type tcType, Type accType,
             function_ref<Value(OpBuilder &, Location, Value)> term = nullptr) {

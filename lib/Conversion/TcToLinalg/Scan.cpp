@@ -25,16 +25,6 @@ AffineMap axisReplacedMap(MLIRContext *ctx, int64_t rank, int64_t axis) {
   return AffineMap::get(rank + 1, 0, exprs, ctx);
 }
 
-SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value tensor,
-                                  std::optional<int64_t> skip = std::nullopt) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<Value> sizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i) && (!skip || *skip != i))
-      sizes.push_back(tensor::DimOp::create(b, loc, tensor, i));
-  return sizes;
-}
-
 struct CumSumPattern : OpConversionPattern<CumSumOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -67,6 +67,16 @@ SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
+SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value tensor,
+                                  std::optional<int64_t> skip) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i) && (!skip || *skip != i))
+      sizes.push_back(tensor::DimOp::create(b, loc, tensor, i));
+  return sizes;
+}
+
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                   ValueRange dynamicSizes) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),

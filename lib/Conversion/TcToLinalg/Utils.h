@@ -49,6 +49,11 @@ Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim);
 /// All extents of `tensor` as OpFoldResults (static ones as attributes).
 SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc, Value tensor);
 
+/// The extents of `tensor`'s dynamic dims, in order, leaving out `skip`
+/// (for results where that dim gets another size).
+SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value tensor,
+                                  std::optional<int64_t> skip = std::nullopt);
+
 /// tensor.empty of `type`, taking each dynamic extent from `dynamicSizes`
 /// (exactly one value per `?`).
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
