@@ -144,32 +144,9 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
           return x;
         });
 
-    // probs = exp(logits - max) / sum, per row over Lk.
-    SmallVector<int64_t> lastAxis = {rank - 1};
-    AffineMap rowMap = dropAxesMap(ctx, rank, lastAxis);
-    Value max = reduceTensor(
-        rewriter, loc, logits, lastAxis, accType,
-        minValueOf(rewriter, loc, accType),
-        [](OpBuilder &b, Location l, Value x, Value acc) {
-          return arith::MaximumFOp::create(b, l, x, acc);
-        });
-    Value exps = buildParallelGeneric(
-        rewriter, loc, scoresType, sizes, ValueRange{logits, max},
-        {identity, rowMap}, [](OpBuilder &b, Location l, ValueRange args) {
-          return math::ExpOp::create(
-              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-        });
-    Value sum = reduceTensor(
-        rewriter, loc, exps, lastAxis, accType,
-        scalarConstant(rewriter, loc, accType, 0),
-        [](OpBuilder &b, Location l, Value x, Value acc) {
-          return arith::AddFOp::create(b, l, x, acc);
-        });
-    Value probs = buildParallelGeneric(
-        rewriter, loc, scoresType, sizes, ValueRange{exps, sum},
-        {identity, rowMap}, [](OpBuilder &b, Location l, ValueRange args) {
-          return arith::DivFOp::create(b, l, args[0], args[1]);
-        });
+    // probs = softmax over Lk.
+    Value probs = softmaxAlong(rewriter, loc, logits, rank - 1, scoresType,
+                               /*isLog=*/false);
 
     Value acc = contract(rewriter, loc, probs, value, /*rhsTransposed=*/false,
                          *batch, accType, tcType, accType);

@@ -28,6 +28,23 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
                                arith::MulIOp::create(b, loc, lhs, rhs));
 }
 
+/// A generic `init += lhs * rhs` over `maps`/`iterators`: the one shape of
+/// every contraction here (matmul, batch matmul, convolution).
+Value contractionGeneric(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         Value init, ArrayRef<AffineMap> maps,
+                         ArrayRef<utils::IteratorType> iterators, Type tcType) {
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+             ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nested, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nested, l,
+                   multiplyAccumulate(nested, l, args[0], args[1], args[2],
+                                      tcType));
+             })
+      .getResult(0);
+}
+
 /// Casts the accumulator tensor back to the result element type.
 Value finishAccumulation(OpBuilder &b, Location loc, Value acc, Type tcType) {
   Type accType = elementTypeOf(acc);
@@ -63,19 +80,11 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
       SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
                                      AffineMap::get(3, 0, {k, n}, ctx),
                                      AffineMap::get(3, 0, {m, n}, ctx)};
-      acc = linalg::GenericOp::create(
-                rewriter, loc, TypeRange{accTensor},
-                ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-                ValueRange{init}, maps,
-                {utils::IteratorType::parallel, utils::IteratorType::parallel,
-                 utils::IteratorType::reduction},
-                [&](OpBuilder &b, Location l, ValueRange args) {
-                  linalg::YieldOp::create(
-                      b, l,
-                      multiplyAccumulate(b, l, args[0], args[1], args[2],
-                                         tcType));
-                })
-                .getResult(0);
+      acc = contractionGeneric(
+          rewriter, loc, adaptor.getLhs(), adaptor.getRhs(), init, maps,
+          {utils::IteratorType::parallel, utils::IteratorType::parallel,
+           utils::IteratorType::reduction},
+          tcType);
     } else {
       acc = linalg::MatmulOp::create(rewriter, loc, TypeRange{accTensor},
                                      ValueRange{adaptor.getLhs(),
@@ -141,16 +150,8 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     RankedTensorType accTensor = resultType.clone(accType);
     Value init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
                               scalarConstant(rewriter, loc, accType, 0));
-    Value acc =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{accTensor}, ValueRange{lhs, rhs},
-            ValueRange{init}, maps, iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l,
-                  multiplyAccumulate(b, l, args[0], args[1], args[2], tcType));
-            })
-            .getResult(0);
+    Value acc = contractionGeneric(rewriter, loc, lhs, rhs, init, maps,
+                                   iterators, tcType);
     rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
     return success();
   }
@@ -290,17 +291,8 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
                                      AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
       SmallVector<utils::IteratorType> iterators = parallelIterators(3);
       iterators.push_back(utils::IteratorType::reduction);
-      Value acc = linalg::GenericOp::create(
-                      rewriter, loc, TypeRange{flatInit.getType()},
-                      ValueRange{flatInput, flatFilter}, ValueRange{flatInit},
-                      maps, iterators,
-                      [&](OpBuilder &b, Location l, ValueRange args) {
-                        linalg::YieldOp::create(
-                            b, l,
-                            multiplyAccumulate(b, l, args[0], args[1], args[2],
-                                               tcType));
-                      })
-                      .getResult(0);
+      Value acc = contractionGeneric(rewriter, loc, flatInput, flatFilter,
+                                     flatInit, maps, iterators, tcType);
       acc = tensor::ExpandShapeOp::create(rewriter, loc, accTensor, acc, flatten,
                                           mixedSizes(rewriter, loc, init));
       rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
@@ -343,17 +335,8 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
                                    AffineMap::get(loops, 0, outExprs, ctx)};
     SmallVector<utils::IteratorType> iterators = parallelIterators(c);
     iterators.append(spatial + 1, utils::IteratorType::reduction);
-    Value acc = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{output.getType()},
-                    ValueRange{input, filter}, ValueRange{output}, maps,
-                    iterators,
-                    [&](OpBuilder &b, Location l, ValueRange args) {
-                      linalg::YieldOp::create(
-                          b, l,
-                          multiplyAccumulate(b, l, args[0], args[1], args[2],
-                                             tcType));
-                    })
-                    .getResult(0);
+    Value acc = contractionGeneric(rewriter, loc, input, filter, output, maps,
+                                   iterators, tcType);
     if (grouped) {
       SmallVector<ReassociationIndices> reassociation = {{0}, {1, 2}};
       for (int64_t i = 0; i < spatial; ++i)

@@ -29,6 +29,54 @@ Value sumOf(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
                       });
 }
 
+} // namespace
+
+Value softmaxAlong(OpBuilder &rewriter, Location loc, Value input,
+                   int64_t axis, RankedTensorType resultType, bool isLog) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type tcType = inputType.getElementType();
+  Type accType = accumulatorType(tcType);
+  int64_t rank = inputType.getRank();
+  SmallVector<int64_t> axes = {axis};
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  AffineMap rowMap = dropAxesMap(ctx, rank, axes);
+  SmallVector<Value> sizes = dynamicSizesOf(rewriter, loc, input);
+
+  Value max = reduceTensor(
+      rewriter, loc, input, axes, accType, minValueOf(rewriter, loc, accType),
+      [&](OpBuilder &b, Location l, Value x, Value acc) {
+        x = castScalar(b, l, x, tcType, accType);
+        return arith::MaximumFOp::create(b, l, x, acc);
+      });
+  // shifted = x - max; exp(shifted) summed per row.
+  RankedTensorType accTensor = inputType.clone(accType);
+  Value shifted = buildParallelGeneric(
+      rewriter, loc, accTensor, sizes, ValueRange{input, max},
+      {identity, rowMap}, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = castScalar(b, l, args[0], tcType, accType);
+        return arith::SubFOp::create(b, l, x, args[1]);
+      });
+  Value sum = sumOf(rewriter, loc, shifted, axes, accType, accType,
+                    [](OpBuilder &b, Location l, Value x) {
+                      return math::ExpOp::create(b, l, x);
+                    });
+  return buildParallelGeneric(
+      rewriter, loc, resultType, sizes, ValueRange{shifted, sum},
+      {identity, rowMap}, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value value;
+        if (isLog)
+          value = arith::SubFOp::create(b, l, args[0],
+                                        math::LogOp::create(b, l, args[1]));
+        else
+          value = arith::DivFOp::create(
+              b, l, math::ExpOp::create(b, l, args[0]), args[1]);
+        return castScalar(b, l, value, accType, resultType.getElementType());
+      });
+}
+
+namespace {
+
 template <typename OpTy, bool isLog>
 struct SoftmaxPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -36,47 +84,9 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     Value input = adaptor.getInput();
-    auto type = cast<RankedTensorType>(input.getType());
-    Type tcType = type.getElementType();
-    Type accType = accumulatorType(tcType);
-    int64_t rank = type.getRank(), axis = op.getAxis();
-    SmallVector<int64_t> axes = {axis};
-    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-    AffineMap rowMap = dropAxesMap(ctx, rank, axes);
-    SmallVector<Value> sizes = dynamicSizesOf(rewriter, loc, input);
-
-    Value max = reduceTensor(
-        rewriter, loc, input, axes, accType, minValueOf(rewriter, loc, accType),
-        [&](OpBuilder &b, Location l, Value x, Value acc) {
-          x = castScalar(b, l, x, tcType, accType);
-          return arith::MaximumFOp::create(b, l, x, acc);
-        });
-    // shifted = x - max; exp(shifted) summed per row.
-    RankedTensorType accTensor = type.clone(accType);
-    Value shifted = buildParallelGeneric(
-        rewriter, loc, accTensor, sizes, ValueRange{input, max},
-        {identity, rowMap}, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = castScalar(b, l, args[0], tcType, accType);
-          return arith::SubFOp::create(b, l, x, args[1]);
-        });
-    Value sum = sumOf(rewriter, loc, shifted, axes, accType, accType,
-                      [](OpBuilder &b, Location l, Value x) {
-                        return math::ExpOp::create(b, l, x);
-                      });
-    Value result = buildParallelGeneric(
-        rewriter, loc, type, sizes, ValueRange{shifted, sum},
-        {identity, rowMap}, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value;
-          if (isLog)
-            value = arith::SubFOp::create(b, l, args[0],
-                                          math::LogOp::create(b, l, args[1]));
-          else
-            value = arith::DivFOp::create(
-                b, l, math::ExpOp::create(b, l, args[0]), args[1]);
-          return castScalar(b, l, value, accType, tcType);
-        });
+    Value result = softmaxAlong(rewriter, loc, input, op.getAxis(),
+                                cast<RankedTensorType>(input.getType()), isLog);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -152,6 +152,11 @@ Value reduceTensor(
 /// The map from a loop nest over all dims of a rank-`rank` tensor to the
 /// dims that are not in `axes` (how a reduced tensor is read back).
 AffineMap dropAxesMap(MLIRContext *ctx, int64_t rank, ArrayRef<int64_t> axes);
+/// Softmax (or log-softmax) of the float tensor `input` along `axis`, in
+/// f32 for f16/bf16 inputs, as a tensor of `resultType` (Normalization.cpp;
+/// also the middle of attention).
+Value softmaxAlong(OpBuilder &b, Location loc, Value input, int64_t axis,
+                   RankedTensorType resultType, bool isLog);
 /// Reshapes a reduced tensor (the kept dims only) into `resultType`, which
 /// has the same elements with size-1 dims inserted (keepdims).
 Value expandTo(OpBuilder &b, Location loc, Value reduced,
