@@ -1,5 +1,7 @@
 // Outputs that are the same value, an input, or a constant each come back
-// as their own buffer (no double free, no view of the caller's input).
+// with the right contents from a compiled model (the compiler gives each its
+// own buffer; the runtime's own guard against a shared buffer is tested by
+// RunTest.OutputsSharingABufferGetTheirOwn).
 // RUN: %pyonnx %s.py %t
 // RUN: tc-compile %t/model.onnx -o %t/model.so
 // RUN: tc-run %t/model.so --input=x=%t/x.npy --compare=a=%t/x.npy --compare=b=%t/x.npy --compare=c=%t/c.npy --compare=d=%t/x.npy | FileCheck %s

@@ -101,6 +101,24 @@ TEST(RunTest, AddWithDynamicBatch) {
   }
 }
 
+TEST(RunTest, OutputsSharingABufferGetTheirOwn) {
+  Fixture f = setUp("shared", 1);
+  std::vector<float> x = {1, 2, 3, 4};
+  int64_t dims[] = {4};
+  tc_tensor *tx;
+  TC_ASSERT_OK(
+      tc_tensor_create_copy(TC_DTYPE_F32, 1, dims, x.data(), 16, &tx));
+  Owned<tc_tensor> ox(tx);
+  auto outputs = run(f, {tx});
+  ASSERT_EQ(outputs.size(), 2u);
+  // Distinct buffers with the same values; releasing both (when `outputs`
+  // goes out of scope) must not free one allocation twice.
+  EXPECT_NE(tc_tensor_data(outputs[0].get()), tc_tensor_data(outputs[1].get()));
+  std::vector<float> expected = {2, 3, 4, 5};
+  for (auto &out : outputs)
+    EXPECT_EQ(std::memcmp(tc_tensor_data(out.get()), expected.data(), 16), 0);
+}
+
 TEST(RunTest, MisalignedInputsAreCopied) {
   Fixture f = setUp("add");
   // The fake module fails with code 99 when an input is not 64-byte aligned.
