@@ -22,7 +22,10 @@ PARAMETER_SLOTS = {
     ("Upsample", 1), ("TopK", 1), ("OneHot", 1), ("CumSum", 1),
     ("ConstantOfShape", 0), ("Range", 0), ("Range", 1), ("Range", 2),
     ("Trilu", 1), ("Dropout", 1), ("Dropout", 2), ("CenterCropPad", 1),
-    ("Col2Im", 1), ("Col2Im", 2),
+    ("AffineGrid", 1),
+    ("Col2Im", 1), ("Col2Im", 2), ("MaxUnpool", 2),
+    ("HannWindow", 0), ("HammingWindow", 0), ("BlackmanWindow", 0), ("DFT", 1),
+    ("DFT", 2), ("STFT", 1), ("STFT", 3), *(("MelWeightMatrix", k) for k in range(5)),
 } | {(op, 1) for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
                          "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
                          "ReduceLogSumExp", "ReduceSumSquare")}
@@ -74,6 +77,10 @@ def exclusion(m):
             return "string"
     if any(d.domain == "ai.onnx.preview.training" for d in m.opset_import):
         return "training"
+    # The classical-ML operator set (TreeEnsemble, Binarizer, ...) is not the
+    # default domain that our scope covers.
+    if any(d.domain == "ai.onnx.ml" for d in m.opset_import):
+        return "ai.onnx.ml domain"
     return None
 
 
@@ -85,18 +92,57 @@ def graph_inputs(model):
     return [i.name for i in model.graph.input if i.name not in inits]
 
 
+# Ops through which a shape parameter stays one: integer shape arithmetic
+# (expanded functions compute pads or slice bounds from a shape input this
+# way, e.g. CenterCropPad's Max(Shape(x), shape) -> Sub -> Div -> Pad).
+SHAPE_ARITHMETIC = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Neg", "Abs",
+                    "Concat", "Cast", "Unsqueeze", "Squeeze", "Identity"}
+
+
 def parameter_inputs(model, data_set_dir):
     """(name, data file) of the graph inputs that the test data set gives and
-    that are used only in PARAMETER_SLOTS: the inputs to specialize to the
-    test's values at compile time (tc-compile --bind)."""
+    whose values reach only PARAMETER_SLOTS, directly or through
+    SHAPE_ARITHMETIC nodes: the inputs to specialize to the test's values at
+    compile time (tc-compile --bind)."""
     uses = {}
     for node in model.graph.node:
         for k, name in enumerate(node.input):
-            uses.setdefault(name, []).append((node.op_type, k))
+            uses.setdefault(name, []).append((node, k))
+    graph_outputs = {o.name for o in model.graph.output}
+    # Values read by subgraphs (If/Loop/Scan bodies) are data, not parameters.
+    in_subgraphs = set()
+
+    def walk(graph):
+        for node in graph.node:
+            in_subgraphs.update(node.input)
+            for a in node.attribute:
+                for g in ([a.g] if a.type == onnx.AttributeProto.GRAPH else []) + list(a.graphs):
+                    walk(g)
+    for node in model.graph.node:
+        for a in node.attribute:
+            for g in ([a.g] if a.type == onnx.AttributeProto.GRAPH else []) + list(a.graphs):
+                walk(g)
+
+    def is_parameter(name, direct, depth=0):
+        slots = uses.get(name, [])
+        if not slots or name in graph_outputs or depth > 32:
+            return False
+        if not direct and name in in_subgraphs:
+            return False
+        for node, k in slots:
+            if (node.op_type, k) in PARAMETER_SLOTS:
+                continue
+            if direct or node.op_type not in SHAPE_ARITHMETIC:
+                return False
+            if not all(is_parameter(o, False, depth + 1) for o in node.output if o):
+                return False
+        return True
+
     bound = []
     for index, name in enumerate(graph_inputs(model)):
-        slots = uses.get(name, [])
         data = os.path.join(data_set_dir, f"input_{index}.pb")
-        if slots and all(s in PARAMETER_SLOTS for s in slots) and os.path.exists(data):
+        if os.path.exists(data) and (is_parameter(name, True) or
+                                     (name not in in_subgraphs and
+                                      is_parameter(name, False))):
             bound.append((name, data))
     return bound

@@ -99,6 +99,39 @@ def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
+  let summary = "Register-tile contractions and vectorize them (vector dialect)";
+  let description = [{
+    For linalg contractions on buffers (matmul, batch matmul, the generics
+    with a multiply-add body whose maps read loops or constants): tiles the
+    output's last dimension by `lanes` (N, static), the output dimension
+    that the N-side input does not read by `rows` (M), batch dimensions
+    (dynamic ones included) and the reductions by 1, reductions innermost;
+    peels the M and N loops so that the partial tiles are separate loops
+    with static sizes; drops each tile's unit loops and dims (rank-reducing
+    subviews); vectorizes it to `vector.contract`; hoists the accumulator's
+    read and write out of the reduction loop, so the `rows x lanes`
+    accumulator tile lives in registers; and lowers the contraction to
+    outer products, which become broadcast-FMA chains. Ops it does not
+    handle (convolutions with window maps, dynamic M or N) keep their
+    linalg form for --tc-cpu-interchange-loops and loops.
+  }];
+  let options = [
+    Option<"rows", "rows", "int64_t", /*default=*/"8",
+           "Output rows per register tile (M)">,
+    Option<"lanes", "lanes", "int64_t", /*default=*/"32",
+           "Output columns per register tile (N), in 32-bit elements">,
+    Option<"lowerContractions", "lower", "bool", /*default=*/"true",
+           "Lower vector.contract to outer products and FMAs (off: stop at "
+           "vector.contract, for tests)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CpuInterchangeLoopsPass : Pass<"tc-cpu-interchange-loops"> {
   let summary = "Order contraction loops so the innermost loop is contiguous";
   let description = [{

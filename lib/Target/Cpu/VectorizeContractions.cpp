@@ -1,0 +1,386 @@
+//===- VectorizeContractions.cpp - --tc-cpu-vectorize-contractions --------===//
+//
+// Register tiling for matmul-like kernels. LLVM's loop vectorizer turns an
+// `(m, k, n)` loop nest into an axpy per row, but it reloads and stores the
+// output row on every k step; a contraction is only fast when a block of the
+// output stays in vector registers for the whole reduction. This pass builds
+// that block structure with upstream pieces (linalg tiling, scf peeling,
+// linalg vectorization, transfer hoisting, contraction-to-outer-product
+// lowering) on the outlined workgroup functions, after bufferization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::tc::cpu {
+#define GEN_PASS_DEF_CPUVECTORIZECONTRACTIONSPASS
+#include "tc/Target/Cpu/Passes.h.inc"
+} // namespace mlir::tc::cpu
+
+namespace mlir::tc::cpu {
+namespace {
+
+/// Marks the register tiles this pass creates, so that only they are
+/// vectorized (other linalg ops of the function keep their loop lowering).
+constexpr StringLiteral kTileMarker = "tc.register_tile";
+
+/// acc + a * b (possibly through casts), for floats or integers.
+bool hasMultiplyAddBody(linalg::GenericOp op) {
+  return linalg::detail::isContractionBody(
+      *op.getBlock(), [](Operation *mul, Operation *add) {
+        return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add)) ||
+               (isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add));
+      });
+}
+
+/// `map` with the loops in `zero` fixed at 0 (a loop of range 1 only takes
+/// that value), simplified.
+AffineMap fixAtZero(AffineMap map, const llvm::SmallBitVector &zero) {
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> dims;
+  for (unsigned i = 0; i < map.getNumDims(); ++i)
+    dims.push_back(zero.test(i) ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(i, ctx));
+  return simplifyAffineMap(
+      map.replaceDimsAndSymbols(dims, {}, map.getNumDims(), map.getNumSymbols()));
+}
+
+/// Whether every result of `map` is a loop or a constant: what the
+/// vectorizer reads with transfers.
+bool isPlain(AffineMap map) {
+  return llvm::all_of(map.getResults(), [](AffineExpr e) {
+    return isa<AffineDimExpr, AffineConstantExpr>(e);
+  });
+}
+
+/// The loops of a register tile to fix at 0: all unit loops but one unit
+/// reduction, which stays as the contraction's k. Empty when none works.
+std::optional<llvm::SmallBitVector> unitLoopsToFix(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector unit(ranges.size());
+  for (auto [i, r] : llvm::enumerate(ranges))
+    if (r == 1)
+      unit.set(i);
+  auto allPlain = [&](const llvm::SmallBitVector &zero) {
+    return llvm::all_of(op.getIndexingMapsArray(),
+                        [&](AffineMap m) { return isPlain(fixAtZero(m, zero)); });
+  };
+  for (unsigned k = 0; k < ranges.size(); ++k) {
+    if (!unit.test(k) || iterators[k] != utils::IteratorType::reduction)
+      continue;
+    llvm::SmallBitVector zero = unit;
+    zero.reset(k);
+    if (allPlain(zero))
+      return zero;
+  }
+  if (allPlain(unit))
+    return unit;
+  return std::nullopt;
+}
+
+/// Rewrites a static register tile without its unit loops (fixed at 0) and
+/// without the operand dims they leave at a constant 0 (rank-reducing
+/// subviews), which turns a tile of a batch matmul or a convolution into a
+/// plain contraction for the vectorizer. Upstream's unit-dim folding only
+/// handles tensors. Returns the new op, or the old one when nothing changes.
+linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return op;
+  std::optional<llvm::SmallBitVector> zero = unitLoopsToFix(op);
+  if (!zero || zero->none() || zero->all())
+    return op;
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  rewriter.setInsertionPoint(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = cast<MemRefType>(operand.get().getType());
+    AffineMap map = fixAtZero(op.getMatchingIndexingMap(&operand), *zero);
+    llvm::SmallBitVector dropped(type.getRank());
+    SmallVector<int64_t> shape;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto c = dyn_cast<AffineConstantExpr>(expr);
+      if (c && c.getValue() == 0 && type.getDimSize(i) == 1)
+        dropped.set(i);
+      else
+        shape.push_back(type.getDimSize(i));
+    }
+    maps.push_back(compressDims(map.dropResults(dropped), *zero));
+    if (dropped.none()) {
+      operands.push_back(operand.get());
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
+        strides(type.getRank(), rewriter.getIndexAttr(1)),
+        sizes = getAsIndexOpFoldResult(op.getContext(), type.getShape());
+    auto reduced = memref::SubViewOp::inferRankReducedResultType(
+        shape, type, offsets, sizes, strides);
+    operands.push_back(memref::SubViewOp::create(rewriter, op.getLoc(), reduced,
+                                                 operand.get(), offsets, sizes,
+                                                 strides));
+  }
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (!zero->test(i))
+      iterators.push_back(it);
+  int64_t numInputs = op.getNumDpsInputs();
+  auto generic = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange{},
+      ValueRange(operands).take_front(numInputs),
+      ValueRange(operands).drop_front(numInputs), maps, iterators);
+  rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                              generic.getRegion().begin());
+  rewriter.eraseOp(op);
+  return generic;
+}
+
+struct RegisterTiling {
+  SmallVector<int64_t> tileSizes;
+  SmallVector<unsigned> interchange;
+  /// The loops whose tiles may be partial (they get peeled): N, then M.
+  SmallVector<unsigned> peeled;
+};
+
+/// The register tiling of a multiply-add kernel on buffers, or nothing. N,
+/// the lanes, is the output's last dimension (static). M, the rows, is the
+/// static output dimension closest to N that the input read along N does
+/// not depend on, so that one vector of that input serves every row (a
+/// matmul's m). Every other loop (batch, reductions; dynamic ones too) gets
+/// tile size 1, reductions innermost.
+std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
+                                           int64_t lanes) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || !hasMultiplyAddBody(op))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return std::nullopt;
+  // Convolution windows (oh + kh, 2 * ow) are left to loops for now: their
+  // tiles need strided and shifted reads that this tiling does not set up.
+  if (!llvm::all_of(op.getIndexingMapsArray(), isPlain))
+    return std::nullopt;
+  auto nExpr = dyn_cast<AffineDimExpr>(out.getResults().back());
+  if (!nExpr || iterators[nExpr.getPosition()] != utils::IteratorType::parallel)
+    return std::nullopt;
+  unsigned n = nExpr.getPosition();
+  // A dynamic loop (a dynamic batch) is fine when tiled by 1; N and M need
+  // static ranges to get static full tiles.
+  if (ShapedType::isDynamic(ranges[n]))
+    return std::nullopt;
+
+  RegisterTiling t;
+  t.tileSizes.assign(ranges.size(), 1);
+  int64_t scaledLanes = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
+  t.tileSizes[n] = std::min(ranges[n], scaledLanes);
+  t.peeled.push_back(n);
+  auto readsAlongN = [&](unsigned d) {
+    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+      AffineMap m = op.getMatchingIndexingMap(in);
+      return m.isFunctionOfDim(n) && m.isFunctionOfDim(d);
+    });
+  };
+  for (AffineExpr e : llvm::reverse(out.getResults().drop_back())) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || ranges[d.getPosition()] == 1 ||
+        ShapedType::isDynamic(ranges[d.getPosition()]) || readsAlongN(d.getPosition()))
+      continue;
+    t.tileSizes[d.getPosition()] = std::min(ranges[d.getPosition()], rows);
+    t.peeled.push_back(d.getPosition());
+    break;
+  }
+  for (unsigned i = 0; i < iterators.size(); ++i)
+    if (iterators[i] == utils::IteratorType::parallel)
+      t.interchange.push_back(i);
+  for (unsigned i = 0; i < iterators.size(); ++i)
+    if (iterators[i] != utils::IteratorType::parallel)
+      t.interchange.push_back(i);
+
+  return t;
+}
+
+/// Tiles `op` into register tiles (marked) and peels the partial M and N
+/// tiles off, so that every full tile has static sizes.
+void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
+                      const RegisterTiling &tiling) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(tiling.tileSizes)
+      .setInterchange(tiling.interchange)
+      .setLoopType(linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return;
+  tiled->op->setAttr(kTileMarker, rewriter.getUnitAttr());
+  rewriter.eraseOp(op);
+
+  // tiled->loops follow the interchanged order; map each back to its dim.
+  SmallVector<unsigned> loopDims;
+  for (unsigned d : tiling.interchange)
+    if (tiling.tileSizes[d] != 0)
+      loopDims.push_back(d);
+  if (loopDims.size() != tiled->loops.size())
+    return; // Unexpected loop structure: leave the partial tiles dynamic.
+  // Innermost first: peeling an outer loop copies the inner ones, already
+  // peeled.
+  for (int64_t i = static_cast<int64_t>(loopDims.size()) - 1; i >= 0; --i) {
+    unsigned d = loopDims[i];
+    if (!llvm::is_contained(tiling.peeled, d) || ranges[d] % tiling.tileSizes[d] == 0)
+      continue;
+    scf::ForOp partial;
+    if (auto loop = dyn_cast<scf::ForOp>(tiled->loops[i]))
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+}
+
+/// Runs the canonicalization patterns of every loaded dialect and op: folds
+/// the single-iteration partial loops and turns the subview sizes that have
+/// become constants into static shapes.
+LogicalResult canonicalize(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  // Size-1 tiles of a dynamic loop: min(1, ub - iv) is 1 inside the loop.
+  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+/// Vectorizes the marked tiles whose operands all have static shapes.
+void vectorizeTiles(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> tiles;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!op->hasAttr(kTileMarker))
+      return;
+    op->removeAttr(kTileMarker);
+    bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      return !shaped || shaped.hasStaticShape();
+    });
+    if (isStatic)
+      tiles.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::LinalgOp tile : tiles) {
+    linalg::LinalgOp op = tile;
+    if (auto generic = dyn_cast<linalg::GenericOp>(tile.getOperation()))
+      op = dropUnitLoops(rewriter, generic);
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+        rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+        /*assumeDynamicDimsMatchVecSizes=*/false,
+        /*createNamedContraction=*/true);
+    if (succeeded(result))
+      rewriter.eraseOp(op);
+  }
+  // Generic contractions vectorize to broadcasting reads, a multiply and a
+  // multi_reduction; fold those back into one vector.contract over the
+  // unbroadcast operands, which lowers to outer products.
+  RewritePatternSet patterns(func.getContext());
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  (void)applyPatternsGreedily(func, std::move(patterns));
+}
+
+/// Keeps each tile's accumulator in registers across the reduction loop.
+/// Upstream hoisting only moves transfers whose memref is not a view and
+/// whose indices are loop-invariant: the tiles' subviews are folded into
+/// the transfers' indices, and the index arithmetic is moved out of the
+/// loops first.
+LogicalResult hoistAccumulators(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return failure();
+  func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+  return success();
+}
+
+/// vector.contract to outer products and those to FMAs; transfers with
+/// permutation or broadcast maps to minor-identity ones; leading unit dims
+/// away. What remains (n-D transfers, 1-D vector ops) is for
+/// --convert-vector-to-scf and --convert-vector-to-llvm.
+LogicalResult lowerVectors(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  vector::populateVectorContractLoweringPatterns(
+      patterns, vector::VectorContractLowering::OuterProduct);
+  vector::populateVectorOuterProductLoweringPatterns(patterns);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorTransposeLoweringPatterns(
+      patterns, vector::VectorTransposeLowering::EltWise);
+  vector::populateVectorBroadcastLoweringPatterns(patterns);
+  vector::populateVectorShapeCastLoweringPatterns(patterns);
+  // vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  vector::populateVectorMultiReductionLoweringPatterns(
+      patterns, vector::VectorMultiReductionLowering::InnerParallel);
+  vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+  vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+struct CpuVectorizeContractionsPass
+    : impl::CpuVectorizeContractionsPassBase<CpuVectorizeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (rows < 1 || lanes < 1) {
+      getOperation()->emitError("rows and lanes must be positive");
+      return signalPassFailure();
+    }
+    SmallVector<func::FuncOp> funcs;
+    getOperation()->walk([&](func::FuncOp f) { funcs.push_back(f); });
+    for (func::FuncOp func : funcs) {
+      IRRewriter rewriter(&getContext());
+      SmallVector<std::pair<linalg::GenericOp, RegisterTiling>> kernels;
+      SmallVector<linalg::LinalgOp> ops;
+      func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+      for (linalg::LinalgOp op : ops) {
+        // Named contractions (linalg.matmul) are tiled as generics.
+        auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        if (!generic && op.hasPureBufferSemantics() &&
+            linalg::isaContractionOpInterface(op)) {
+          rewriter.setInsertionPoint(op);
+          FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, op);
+          generic = succeeded(g) ? *g : nullptr;
+        }
+        if (!generic)
+          continue;
+        if (std::optional<RegisterTiling> t = chooseTiling(generic, rows, lanes))
+          kernels.push_back({generic, *t});
+      }
+      if (kernels.empty())
+        continue;
+      for (auto &[op, tiling] : kernels)
+        tileForRegisters(rewriter, op, tiling);
+      (void)canonicalize(func);
+      vectorizeTiles(func);
+      if (failed(hoistAccumulators(func)))
+        return signalPassFailure();
+      if (lowerContractions && failed(lowerVectors(func)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::cpu
