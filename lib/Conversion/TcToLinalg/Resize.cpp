@@ -6,7 +6,9 @@
 // their weights; out-of-range taps read the edge element, as ONNX's
 // reference pads with edge values. The taps of all resized dimensions are
 // combined (a product of weights) and read with tensor.extract. Coordinates
-// and weights are computed in f64, like the reference.
+// and weights are computed in f64, like the reference. Antialiased resizes
+// (whose filters widen with the downscale factor) run one generic per
+// resized dimension instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,9 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace mlir::tc::to_linalg {
 namespace {
@@ -139,7 +144,132 @@ struct ResizeLowering {
       result.push_back({clampIndex(raw[i], inSize), weights[i]});
     return result;
   }
+
+  /// Keys' cubic kernel at distance `t` >= 0 (zero from 2 on).
+  Value keys(Value t) {
+    double a = op.getCubicCoeffA().convertToDouble();
+    Value t2 = mul(t, t), t3 = mul(t2, t);
+    Value near = add(sub(mul(f(a + 2), t3), mul(f(a + 3), t2)), f(1));
+    Value far = sub(add(sub(mul(f(a), t3), mul(f(5 * a), t2)), mul(f(8 * a), t)),
+                    f(4 * a));
+    Value isNear = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, t, f(1));
+    Value isFar = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, t, f(2));
+    return arith::SelectOp::create(
+        b, loc, isNear, near, arith::SelectOp::create(b, loc, isFar, far, f(0)));
+  }
+
+  /// The taps of antialiased linear or cubic interpolation at input
+  /// coordinate `xo`. Downsampling by `scale` < 1 stretches the filter (the
+  /// triangle of support 1 or Keys' kernel of support 2) by 1 / scale, so
+  /// it covers 2 * ceil(support / scale) elements; the weights are divided
+  /// by their sum. The window is floor(xo) - ceil(support / scale) + 1 ..
+  /// floor(xo) + ceil(support / scale); when xo is an integer ONNX's
+  /// reference shifts it one to the left, which only trades two taps of
+  /// weight zero. Out-of-range taps read the edge element, or drop out with
+  /// exclude_outside.
+  SmallVector<Tap> antialiasTaps(Value xo, int64_t inSize, double scale) {
+    bool cubic = op.getMode() == "cubic";
+    double s = std::min(scale, 1.0);
+    int64_t start = static_cast<int64_t>(std::floor(-(cubic ? 2.0 : 1.0) / s)) + 1;
+    int64_t count = 2 - 2 * start;
+    Value base = math::FloorOp::create(b, loc, xo);
+    Value ratio = sub(xo, base);
+    Value first = toIndexFromFloat(base);
+    SmallVector<Value> raw, weights;
+    Value total = f(0);
+    for (int64_t j = 0; j < count; ++j) {
+      Value t = math::AbsFOp::create(b, loc,
+                                     mul(sub(f(double(start + j)), ratio), f(s)));
+      Value w = cubic ? keys(t)
+                      : arith::MaximumFOp::create(b, loc, sub(f(1), t), f(0));
+      Value index = arith::AddIOp::create(
+          b, loc, first, arith::ConstantIndexOp::create(b, loc, start + j));
+      if (op.getExcludeOutside())
+        w = arith::SelectOp::create(b, loc, inRange(index, inSize), w, f(0));
+      total = add(total, w);
+      raw.push_back(index);
+      weights.push_back(w);
+    }
+    SmallVector<Tap> result;
+    for (int64_t j = 0; j < count; ++j)
+      result.push_back({clampIndex(raw[j], inSize), div(weights[j], total)});
+    return result;
+  }
 };
+
+/// The antialiasing filter is separable but its footprint grows with the
+/// downscale factor, so instead of one generic over every combination of
+/// taps this resamples one dimension at a time, innermost first (the order
+/// of ONNX's reference, which matters for tf_crop_and_resize's
+/// extrapolation). Intermediate results are f32 for float inputs of up to 32
+/// bits, f64 otherwise.
+Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
+                        RankedTensorType resultType) {
+  Location loc = op.getLoc();
+  Type tcType = elementTypeOf(op.getInput());
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  ArrayRef<float> scales = op.getScales();
+  bool crop = op.getCoordinateTransformationMode() == "tf_crop_and_resize";
+  double extrapolation = op.getExtrapolationValue().convertToDouble();
+  Type midType = isa<FloatType>(tcType) && tcType.getIntOrFloatBitWidth() <= 32
+                     ? b.getF32Type()
+                     : b.getF64Type();
+  SmallVector<int64_t> dims;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    if (crop || scales[d] != 1.0f ||
+        inputType.getDimSize(d) != resultType.getDimSize(d))
+      dims.push_back(d);
+  if (dims.empty())
+    return input;
+
+  Value current = input;
+  Type currentTc = tcType;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    int64_t d = dims[k];
+    bool last = k + 1 == dims.size();
+    auto currentType = cast<RankedTensorType>(current.getType());
+    int64_t inSize = currentType.getDimSize(d), outSize = resultType.getDimSize(d);
+    SmallVector<int64_t> shape(currentType.getShape());
+    shape[d] = outSize;
+    auto passType = last ? resultType : RankedTensorType::get(shape, midType);
+    Type passTc = last ? tcType : midType;
+    Value source = current;
+    Type sourceTc = currentTc;
+    current = buildParallelGeneric(
+        b, loc, passType, {}, {}, {},
+        [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+          ResizeLowering r{op, nb, l, nb.getF64Type()};
+          SmallVector<Value> indices;
+          for (int64_t e = 0; e < rank; ++e)
+            indices.push_back(linalg::IndexOp::create(nb, l, e));
+          Value x = arith::SIToFPOp::create(
+              nb, l, r.f64,
+              arith::IndexCastOp::create(nb, l, nb.getI64Type(), indices[d]));
+          Value xo = r.transform(x, d, inSize, outSize, scales[d]);
+          Value sum = r.f(0);
+          for (const Tap &tap : r.antialiasTaps(xo, inSize, scales[d])) {
+            indices[d] = tap.index;
+            Value element = tensor::ExtractOp::create(nb, l, source, indices);
+            sum = r.add(sum, r.mul(castScalar(nb, l, element, sourceTc, r.f64),
+                                   tap.weight));
+          }
+          if (crop) {
+            Value low = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT,
+                                              xo, r.f(0));
+            Value high = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
+                                               xo, r.f(double(inSize - 1)));
+            Value outside = arith::OrIOp::create(nb, l, low, high);
+            sum = arith::SelectOp::create(nb, l, outside, r.f(extrapolation), sum);
+          }
+          if (last && isa<IntegerType>(passTc))
+            sum = math::RoundEvenOp::create(nb, l, sum);
+          return castScalar(nb, l, sum, r.f64, passTc);
+        });
+    currentTc = passTc;
+  }
+  return current;
+}
 
 struct ResizePattern : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -151,8 +281,6 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
         getTypeConverter()->convertType(op.getResult().getType()));
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
-    if (op.getAntialias())
-      return rewriter.notifyMatchFailure(op, "antialiasing");
     if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic sizes");
     StringRef mode = op.getMode();
@@ -161,6 +289,12 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
     if (op.getCoordinateTransformationMode() == "tf_crop_and_resize" &&
         !op.getRoi())
       return rewriter.notifyMatchFailure(op, "tf_crop_and_resize without roi");
+    if (op.getAntialias()) {
+      if (mode == "nearest")
+        return rewriter.notifyMatchFailure(op, "antialiased nearest");
+      rewriter.replaceOp(op, antialiasedResize(rewriter, op, input, resultType));
+      return success();
+    }
     Type tcType = elementTypeOf(op.getInput());
     int64_t rank = inputType.getRank();
     ArrayRef<float> scales = op.getScales();

@@ -74,6 +74,7 @@ struct ConvertTcToLinalgPass
     to_linalg::populateIndexingPatterns(converter, patterns);
     to_linalg::populateTensorPatterns(converter, patterns);
     to_linalg::populateResizePatterns(converter, patterns);
+    to_linalg::populateSamplingPatterns(converter, patterns);
     to_linalg::populateScanPatterns(converter, patterns);
     to_linalg::populateScatterPatterns(converter, patterns);
     patterns.add<RetypePattern>(converter, ctx);

@@ -36,6 +36,7 @@ void populateShapePatterns(TcTypeConverter &, RewritePatternSet &);
 void populateIndexingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateTensorPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateResizePatterns(TcTypeConverter &, RewritePatternSet &);
+void populateSamplingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateScanPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateScatterPatterns(TcTypeConverter &, RewritePatternSet &);
 

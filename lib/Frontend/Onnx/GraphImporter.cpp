@@ -56,10 +56,15 @@ const OpRegistry &OpRegistry::get() {
     registerLossHandlers(r);
     registerAttentionHandlers(r);
     registerQuantizationHandlers(r);
+    registerSignalHandlers(r);
+    registerEinsumHandlers(r);
     registerResizeHandlers(r);
+    registerSamplingHandlers(r);
     registerControlFlowHandlers(r);
     registerCompositeHandlers(r);
     registerIndexingHandlers(r);
+    registerRecurrentHandlers(r);
+    registerLayoutExtraHandlers(r);
     return r;
   }();
   return registry;

@@ -145,10 +145,15 @@ void registerLayoutHandlers(OpRegistry &registry);
 void registerLossHandlers(OpRegistry &registry);
 void registerAttentionHandlers(OpRegistry &registry);
 void registerQuantizationHandlers(OpRegistry &registry);
+void registerSignalHandlers(OpRegistry &registry);
+void registerEinsumHandlers(OpRegistry &registry);
 void registerResizeHandlers(OpRegistry &registry);
+void registerSamplingHandlers(OpRegistry &registry);
 void registerControlFlowHandlers(OpRegistry &registry);
 void registerCompositeHandlers(OpRegistry &registry);
 void registerIndexingHandlers(OpRegistry &registry);
+void registerRecurrentHandlers(OpRegistry &registry);
+void registerLayoutExtraHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

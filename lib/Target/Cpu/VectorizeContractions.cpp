@@ -20,6 +20,8 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -34,6 +36,13 @@ namespace {
 /// Marks the register tiles this pass creates, so that only they are
 /// vectorized (other linalg ops of the function keep their loop lowering).
 constexpr StringLiteral kTileMarker = "tc.register_tile";
+
+/// The fewest output columns (N) worth a register tile.
+constexpr int64_t kMinLanes = 16;
+
+/// The largest N-side input (N x K) that a single-row tiling reads across
+/// rows: about half a typical L2.
+constexpr int64_t kSingleRowCacheBytes = 256 * 1024;
 
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::GenericOp op) {
@@ -144,6 +153,32 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   return generic;
 }
 
+/// Puts the operand read along the accumulator's last dimension (N) on the
+/// right of a vector.contract. The outer-product lowering iterates over the
+/// rows of its left operand; with the N-side operand on the left it builds
+/// the tile column by column (short vectors across rows, then transposes).
+/// Multiply-add contractions commute, so swapping is exact.
+struct PutLanesOperandOnTheRight : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != vector::CombiningKind::ADD)
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (maps[2].getNumResults() == 0)
+      return failure();
+    auto n = dyn_cast<AffineDimExpr>(maps[2].getResults().back());
+    if (!n || !maps[0].isFunctionOfDim(n.getPosition()) ||
+        maps[1].isFunctionOfDim(n.getPosition()))
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::ContractionOp>(
+        op, op.getRhs(), op.getLhs(), op.getAcc(),
+        rewriter.getAffineMapArrayAttr({maps[1], maps[0], maps[2]}),
+        op.getIteratorTypes(), op.getKind());
+    return success();
+  }
+};
+
 struct RegisterTiling {
   SmallVector<int64_t> tileSizes;
   SmallVector<unsigned> interchange;
@@ -179,9 +214,10 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     return std::nullopt;
   unsigned n = nExpr.getPosition();
   // A dynamic loop (a dynamic batch) is fine when tiled by 1; N and M need
-  // static ranges to get static full tiles, and N at least two lanes (a dot
-  // product has nothing to vectorize along the output).
-  if (ShapedType::isDynamic(ranges[n]) || ranges[n] < 2)
+  // static ranges to get static full tiles, and N enough lanes to fill a
+  // vector register (a dot product has none; a 7-wide feature map row gets
+  // short vectors whose reductions walk the input across rows).
+  if (ShapedType::isDynamic(ranges[n]) || ranges[n] < kMinLanes)
     return std::nullopt;
 
   RegisterTiling t;
@@ -203,6 +239,20 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     t.tileSizes[d.getPosition()] = std::min(ranges[d.getPosition()], rows);
     t.peeled.push_back(d.getPosition());
     break;
+  }
+  // With a single row per tile, each k step reuses nothing: the reduction
+  // then walks the N-side input across rows (stride N), which only pays off
+  // while that input stays in cache. Larger ones (a 1x1 convolution split
+  // into one output channel per workgroup) stream faster as contiguous axpys
+  // (--tc-cpu-interchange-loops).
+  if (t.peeled.size() == 1) {
+    int64_t bytes = ranges[n] * element.getIntOrFloatBitWidth() / 8;
+    for (unsigned i = 0; i < iterators.size(); ++i)
+      if (iterators[i] == utils::IteratorType::reduction)
+        bytes = ShapedType::isDynamic(ranges[i]) ? INT64_MAX / 2
+                                                 : std::min(bytes * ranges[i], INT64_MAX / 2);
+    if (bytes > kSingleRowCacheBytes)
+      return std::nullopt;
   }
   for (unsigned i = 0; i < iterators.size(); ++i)
     if (iterators[i] == utils::IteratorType::parallel)
@@ -298,6 +348,7 @@ void vectorizeTiles(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   vector::populateVectorReductionToContractPatterns(patterns);
+  patterns.add<PutLanesOperandOnTheRight>(func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
@@ -313,6 +364,11 @@ LogicalResult hoistAccumulators(func::FuncOp func) {
   // forth) only leaves some views unfolded: those accumulators stay in
   // memory, which is slower but correct.
   (void)applyPatternsGreedily(func, std::move(patterns));
+  // Tiling leaves one copy of the index arithmetic per operand; the
+  // accumulator's read and write must see the same values.
+  IRRewriter rewriter(func.getContext());
+  DominanceInfo dominance(func);
+  eliminateCommonSubExpressions(rewriter, dominance, func);
   func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
   linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
   return success();

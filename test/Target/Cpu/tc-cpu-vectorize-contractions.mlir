@@ -51,6 +51,28 @@ func.func @broadcast_batch(%x: memref<32x2x128xf32>, %y: memref<32x2x384xf32>, %
 
 // -----
 
+// A 1x1 convolution as the body x * w with x, read along N, first: the
+// contraction still gets w (the rows) on the left, so that it lowers to one
+// 32-lane FMA per row, not to 3-lane FMAs per column.
+#xk = affine_map<(m, n, k) -> (k, n)>
+#wk = affine_map<(m, n, k) -> (m, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @n_side_first
+// CHECK: vector.contract {{.*}} : vector<3x1xf32>, vector<1x32xf32> into vector<3x32xf32>
+// LOWER-LABEL: func.func @n_side_first
+// LOWER-COUNT-3: vector.fma {{.*}} : vector<32xf32>
+func.func @n_side_first(%x: memref<16x64xf32>, %w: memref<3x16xf32>, %o: memref<3x64xf32>) {
+  linalg.generic {indexing_maps = [#xk, #wk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<16x64xf32>, memref<3x16xf32>) outs(%o : memref<3x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 // A dynamic batch is tiled by 1, so the tiles are static all the same.
 // CHECK-LABEL: func.func @dynamic_batch
 // CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c1

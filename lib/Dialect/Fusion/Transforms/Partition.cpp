@@ -46,7 +46,8 @@ std::optional<GroupKind> anchorKind(Operation *op) {
           [](auto) { return GroupKind::softmax; })
       .Case<tc::LayerNormOp>([](auto) { return GroupKind::normalization; })
       .Case<tc::GatherOp, tc::GatherElementsOp, tc::GatherNDOp,
-            tc::ScatterElementsOp, tc::ScatterNDOp, tc::ResizeOp>(
+            tc::ScatterElementsOp, tc::ScatterNDOp, tc::ResizeOp,
+            tc::GridSampleOp, tc::RoiAlignOp>(
           [](auto) { return GroupKind::gather; })
       .Default([](Operation *) { return std::nullopt; });
 }

@@ -280,6 +280,33 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+// Max and Min fold on constants (shape arithmetic such as
+// Max(Shape(x), target) in expanded functions). NaN propagates, as in the
+// lowering of ONNX Max/Min.
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  bool isUnsigned = getType().getElementType().isUnsignedInteger();
+  return foldConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return maximum(a, b);
+      },
+      [isUnsigned](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return isUnsigned ? llvm::APIntOps::umax(a, b) : llvm::APIntOps::smax(a, b);
+      });
+}
+
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  bool isUnsigned = getType().getElementType().isUnsignedInteger();
+  return foldConstants(
+      *this, adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return minimum(a, b);
+      },
+      [isUnsigned](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return isUnsigned ? llvm::APIntOps::umin(a, b) : llvm::APIntOps::smin(a, b);
+      });
+}
+
 namespace {
 /// Folds a unary op on a small constant (shape arithmetic: -axis, |step|).
 template <typename FloatFn, typename IntFn>

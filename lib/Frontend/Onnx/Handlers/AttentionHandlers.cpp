@@ -4,7 +4,8 @@
 // into heads, boolean or additive masks, causal masking after a KV cache,
 // grouped-query attention (K/V heads repeated), softcap, and the optional
 // present_key/present_value/qk outputs. Composed from tc ops; the fusion
-// pass recognizes the matmul-softmax-matmul pattern as one kernel.
+// pass recognizes the matmul-softmax-matmul pattern as one kernel. Also
+// RotaryEmbedding (opset 23), composed from slices and elementwise ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,8 +196,119 @@ LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   results.append({y, presentKey, presentValue, qkOut});
   return success();
 }
+/// v[start:end:step] along the last axis.
+Value sliceLast(NodeContext &ctx, Value v, int64_t start, int64_t end,
+                int64_t step = 1) {
+  if (!v)
+    return nullptr;
+  auto t = NodeContext::typeOf(v);
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> starts(rank, 0), ends(t.getShape()), steps(rank, 1);
+  starts.back() = start;
+  ends.back() = end;
+  steps.back() = step;
+  return ctx.build<SliceOp>({v}, {ctx.namedAttr("starts", ctx.i64Array(starts)),
+                                  ctx.namedAttr("ends", ctx.i64Array(ends)),
+                                  ctx.namedAttr("steps", ctx.i64Array(steps))});
+}
+
+Value concatLast(NodeContext &ctx, ValueRange parts) {
+  if (llvm::any_of(parts, [](Value v) { return !v; }))
+    return nullptr;
+  int64_t axis = NodeContext::typeOf(parts.front()).getRank() - 1;
+  return ctx.build<ConcatOp>(
+      parts, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(axis))});
+}
+
+/// RotaryEmbedding (opset 23): the first rotary_embedding_dim features of
+/// each head are rotated pairwise by the cached angles of the token's
+/// position: (x1, x2) -> (x1 cos - x2 sin, x1 sin + x2 cos), the pairs
+/// being the two halves or (interleaved) adjacent features. Works in the
+/// input's own layout: 4-D [B, heads, S, H] with the caches as
+/// [B, 1, S, H/2], 3-D [B, S, heads * H] split to [B, S, heads, H] with the
+/// caches as [B, S, 1, H/2].
+LogicalResult rotaryEmbedding(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> xIn = ctx.requireInput(0), cosIn = ctx.requireInput(1),
+                   sinIn = ctx.requireInput(2);
+  if (failed(xIn) || failed(cosIn) || failed(sinIn))
+    return failure();
+  auto xt = NodeContext::typeOf(*xIn);
+  if (!xt.hasStaticShape())
+    return ctx.unsupported("dynamically shaped input");
+  if (xt.getRank() != 3 && xt.getRank() != 4)
+    return ctx.invalid("the input must be 3-D or 4-D");
+  bool fourD = xt.getRank() == 4;
+  int64_t batch = xt.getDimSize(0), seq = xt.getDimSize(fourD ? 2 : 1);
+  Value x = *xIn;
+  if (!fourD) {
+    int64_t heads = ctx.getInt("num_heads", 0), hidden = xt.getDimSize(2);
+    if (heads <= 0 || hidden % heads != 0)
+      return ctx.invalid("num_heads must divide the hidden size of a 3-D input");
+    x = reshapeTo(ctx, x, {batch, seq, heads, hidden / heads});
+  }
+  int64_t head = NodeContext::typeOf(x).getDimSize(3);
+  int64_t dim = ctx.getInt("rotary_embedding_dim", 0);
+  dim = dim == 0 ? head : dim;
+  if (dim <= 0 || dim > head || dim % 2 != 0)
+    return ctx.invalid("rotary_embedding_dim must be even and at most the head size");
+  int64_t half = dim / 2;
+
+  // The caches per token: [B, S, half], gathered by position when given.
+  auto perToken = [&](Value cache) -> Value {
+    if (Value ids = ctx.input(3))
+      cache = ctx.build<GatherOp>(
+          {cache, ids}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))});
+    if (!cache)
+      return nullptr;
+    auto ct = NodeContext::typeOf(cache);
+    if (ct.getRank() != 3 || ct.getDimSize(2) != half) {
+      (void)ctx.invalid("the caches must give rotary_embedding_dim / 2 values per token");
+      return nullptr;
+    }
+    return reshapeTo(ctx, cache, fourD ? SmallVector<int64_t>{batch, 1, seq, half}
+                                       : SmallVector<int64_t>{batch, seq, 1, half});
+  };
+  Value cos = perToken(*cosIn), sin = perToken(*sinIn);
+  if (!cos || !sin)
+    return failure();
+
+  Value rotated = sliceLast(ctx, x, 0, dim);
+  Value x1, x2;
+  bool interleaved = ctx.getInt("interleaved", 0) != 0;
+  if (interleaved) {
+    x1 = sliceLast(ctx, rotated, 0, dim, 2);
+    x2 = sliceLast(ctx, rotated, 1, dim, 2);
+  } else {
+    x1 = sliceLast(ctx, rotated, 0, half);
+    x2 = sliceLast(ctx, rotated, half, dim);
+  }
+  auto mul = [&](Value a, Value b) { return a && b ? ctx.build<MulOp>({a, b}) : nullptr; };
+  Value c1 = mul(cos, x1), s2 = mul(sin, x2), s1 = mul(sin, x1), c2 = mul(cos, x2);
+  Value real = c1 && s2 ? ctx.build<SubOp>({c1, s2}) : nullptr;
+  Value imag = s1 && c2 ? ctx.build<AddOp>({s1, c2}) : nullptr;
+  if (!real || !imag)
+    return failure();
+  Value out;
+  if (interleaved) {
+    // [..., half] pairs back to [..., half, 2] -> [..., dim].
+    SmallVector<int64_t> pairShape(NodeContext::typeOf(real).getShape());
+    pairShape.push_back(1);
+    Value pairs = concatLast(ctx, {reshapeTo(ctx, real, pairShape),
+                                   reshapeTo(ctx, imag, pairShape)});
+    SmallVector<int64_t> shape(NodeContext::typeOf(rotated).getShape());
+    out = pairs ? reshapeTo(ctx, pairs, shape) : nullptr;
+  } else {
+    out = concatLast(ctx, {real, imag});
+  }
+  if (out && dim < head)
+    out = concatLast(ctx, {out, sliceLast(ctx, x, dim, head)});
+  out = out ? reshapeTo(ctx, out, xt.getShape()) : nullptr;
+  results.push_back(out);
+  return success(out != nullptr);
+}
 } // namespace
 
 void mlir::tc::onnx::registerAttentionHandlers(OpRegistry &r) {
   r.add("Attention", 23, attention);
+  r.add("RotaryEmbedding", 23, rotaryEmbedding);
 }

@@ -138,38 +138,61 @@ LogicalResult loop(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if ((ctx.input(0) && !maxTrips) || !cond)
     return ctx.invalid("M must be an int64 scalar and cond a bool scalar");
 
-  // Scan outputs grow by one slice per trip; their per-trip types come from
-  // the body, so they start as empty tensors of the declared element type.
-  SmallVector<Type> scanTypes;
+  // The body is imported first, into a detached block: a scan output's
+  // per-trip type is the body's value when the body does not declare it.
   SmallVector<Value> init = {arith::ConstantIntOp::create(b, loc, i64, 0), cond};
   SmallVector<Type> stateTypes;
   for (size_t i = 0; i < numStates; ++i) {
     init.push_back(ctx.input(2 + i));
     stateTypes.push_back(ctx.input(2 + i).getType());
   }
+  auto after = std::make_unique<Block>();
+  after->addArgument(i64, loc);
+  after->addArgument(i1, loc);
+  for (Type t : stateTypes)
+    after->addArgument(t, loc);
+  SmallVector<Value> bodyArgs;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(after.get());
+    bodyArgs.push_back(tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({}, i64), ValueRange{after->getArgument(0)}));
+    bodyArgs.push_back(tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({}, i1), ValueRange{after->getArgument(1)}));
+  }
+  for (size_t i = 0; i < numStates; ++i)
+    bodyArgs.push_back(after->getArgument(2 + i));
+  FailureOr<SmallVector<Value>> outs = ctx.importSubgraph(body, after.get(), bodyArgs);
+  if (failed(outs))
+    return failure();
+
+  // Scan outputs grow by one slice per trip from empty tensors.
+  SmallVector<Type> scanTypes;
   for (int k = 0; k < numScans; ++k) {
     const auto &out = body.output(1 + numStates + k);
-    if (!out.type().has_tensor_type() || !out.type().tensor_type().has_shape())
-      return ctx.unsupported("scan outputs without a declared shape");
-    std::string why;
-    Type element = convertElementType(b.getContext(),
-                                      out.type().tensor_type().elem_type(), why);
-    if (!element)
-      return ctx.unsupported(why);
-    SmallVector<int64_t> shape = {ShapedType::kDynamic};
-    SmallVector<int64_t> empty = {0};
-    for (const auto &d : out.type().tensor_type().shape().dim()) {
-      if (!d.has_dim_value())
-        return ctx.unsupported("scan outputs of dynamic per-trip shape");
-      shape.push_back(d.dim_value());
-      empty.push_back(d.dim_value());
+    auto perTrip = NodeContext::typeOf((*outs)[1 + numStates + k]);
+    if (out.type().has_tensor_type() && out.type().tensor_type().elem_type()) {
+      std::string why;
+      Type declared = convertElementType(
+          b.getContext(), out.type().tensor_type().elem_type(), why);
+      if (!declared)
+        return ctx.unsupported(why);
+      if (declared != perTrip.getElementType())
+        return ctx.invalid("a scan output's element type differs from the "
+                           "body's value");
     }
-    auto emptyType = RankedTensorType::get(empty, element);
+    if (!perTrip.hasStaticShape())
+      return ctx.unsupported("scan outputs of dynamic per-trip shape");
+    SmallVector<int64_t> shape = {ShapedType::kDynamic}, empty = {0};
+    llvm::append_range(shape, perTrip.getShape());
+    llvm::append_range(empty, perTrip.getShape());
+    auto emptyType = RankedTensorType::get(empty, perTrip.getElementType());
     Value start = ctx.constant(DenseElementsAttr::get(
         emptyType, ArrayRef<Attribute>()));
-    auto grownType = RankedTensorType::get(shape, element);
+    auto grownType = RankedTensorType::get(shape, perTrip.getElementType());
     init.push_back(tensor::CastOp::create(b, loc, grownType, start));
     scanTypes.push_back(grownType);
+    after->addArgument(grownType, loc);
   }
   SmallVector<Type> types;
   for (Value v : init)
@@ -193,25 +216,15 @@ LogicalResult loop(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   }
 
   // After: the body, then the next trip's values.
-  Block *after = b.createBlock(&whileOp.getAfter(), {}, types,
-                               SmallVector<Location>(types.size(), loc));
-  Value iterTensor = tensor::FromElementsOp::create(
-      b, loc, RankedTensorType::get({}, i64), ValueRange{after->getArgument(0)});
-  Value condTensor = tensor::FromElementsOp::create(
-      b, loc, RankedTensorType::get({}, i1), ValueRange{after->getArgument(1)});
-  SmallVector<Value> bodyArgs = {iterTensor, condTensor};
-  for (size_t i = 0; i < numStates; ++i)
-    bodyArgs.push_back(after->getArgument(2 + i));
-  FailureOr<SmallVector<Value>> outs = ctx.importSubgraph(body, after, bodyArgs);
-  if (failed(outs))
-    return failure();
-  b.setInsertionPointToEnd(after);
+  Block *afterBlock = after.release();
+  whileOp.getAfter().push_back(afterBlock);
+  b.setInsertionPointToEnd(afterBlock);
   Value nextCond = scalarOf((*outs)[0], i1);
   if (!nextCond)
     return ctx.invalid("the body's cond output must be a bool scalar");
   Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
   SmallVector<Value> next = {
-      arith::AddIOp::create(b, loc, after->getArgument(0), one), nextCond};
+      arith::AddIOp::create(b, loc, afterBlock->getArgument(0), one), nextCond};
   for (size_t i = 0; i < numStates; ++i) {
     Value v = castIfNeeded(b, loc, (*outs)[1 + i], stateTypes[i]);
     if (!v)
@@ -221,7 +234,7 @@ LogicalResult loop(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   for (int k = 0; k < numScans; ++k) {
     Value slice = prependUnitDim(ctx, (*outs)[1 + numStates + k]);
     Value grown = slice ? ctx.build<ConcatOp>(
-                              {after->getArgument(2 + numStates + k), slice},
+                              {afterBlock->getArgument(2 + numStates + k), slice},
                               {ctx.namedAttr("axis", b.getI64IntegerAttr(0))},
                               {scanTypes[k]})
                         : nullptr;
@@ -234,6 +247,26 @@ LogicalResult loop(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     results.push_back(whileOp.getResult(i));
   return success();
 }
+
+/// `name` as a list of n ints (zeros where absent).
+SmallVector<int64_t> readIntList(NodeContext &ctx, llvm::StringRef name,
+                                 int64_t n) {
+  SmallVector<int64_t> v =
+      ctx.getInts(name).value_or(SmallVector<int64_t>(n, 0));
+  v.resize(n, 0);
+  return v;
+}
+
+/// What a scan iterates: the initial states and the scan inputs, with the
+/// per-input and per-output axes and directions.
+struct ScanOperands {
+  SmallVector<Value> states, scanInputs;
+  SmallVector<int64_t> inAxes, inDirs, outAxes, outDirs;
+};
+
+LogicalResult buildScan(NodeContext &ctx, const ::onnx::GraphProto &body,
+                        const ScanOperands &operands,
+                        SmallVectorImpl<Value> &results);
 
 /// Scan-9+: states carried, scan inputs sliced along their scan axis (moved
 /// to the front), scan outputs stacked. Directions reverse the index.
@@ -248,15 +281,77 @@ LogicalResult scan(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (numScanIn < 1 || numStates < 0 || numScanOut < 0 ||
       body.input_size() != numStates + numScanIn)
     return ctx.invalid("the body's inputs and outputs do not match the scan");
-  auto readList = [&](llvm::StringRef name, int64_t n) {
-    SmallVector<int64_t> v = ctx.getInts(name).value_or(SmallVector<int64_t>(n, 0));
-    v.resize(n, 0);
-    return v;
+  ScanOperands operands;
+  operands.states.assign(ctx.allInputs().begin(),
+                         ctx.allInputs().begin() + numStates);
+  operands.scanInputs.assign(ctx.allInputs().begin() + numStates,
+                             ctx.allInputs().end());
+  operands.inAxes = readIntList(ctx, "scan_input_axes", numScanIn);
+  operands.inDirs = readIntList(ctx, "scan_input_directions", numScanIn);
+  operands.outAxes = readIntList(ctx, "scan_output_axes", numScanOut);
+  operands.outDirs = readIntList(ctx, "scan_output_directions", numScanOut);
+  return buildScan(ctx, body, operands, results);
+}
+
+/// Scan-8: like Scan-9 but every input and output has a leading batch axis
+/// (the scan axis is 1) and sequence_lens may shorten sequences. With a
+/// batch of one and no sequence_lens that is Scan-9 on the inputs without
+/// their batch axis.
+LogicalResult scan8(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  const auto *bodyAttr = ctx.attr("body");
+  if (!bodyAttr || !bodyAttr->has_g())
+    return ctx.invalid("the body is required");
+  const ::onnx::GraphProto &body = bodyAttr->g();
+  if (ctx.input(0))
+    return ctx.unsupported("sequence_lens (Scan-8)");
+  int64_t numScanIn = ctx.getInt("num_scan_inputs", 0);
+  int64_t numStates = static_cast<int64_t>(ctx.numInputs()) - 1 - numScanIn;
+  int64_t numScanOut = body.output_size() - numStates;
+  if (numScanIn < 1 || numStates < 0 || numScanOut < 0 ||
+      body.input_size() != numStates + numScanIn)
+    return ctx.invalid("the body's inputs and outputs do not match the scan");
+  // [1, ...] -> [...]
+  auto dropBatch = [&](Value v) -> Value {
+    auto t = NodeContext::typeOf(v);
+    if (t.getRank() < 1 || t.getDimSize(0) != 1)
+      return nullptr;
+    return reshapeTo(ctx, v, t.getShape().drop_front());
   };
-  SmallVector<int64_t> inAxes = readList("scan_input_axes", numScanIn),
-                       inDirs = readList("scan_input_directions", numScanIn),
-                       outAxes = readList("scan_output_axes", numScanOut),
-                       outDirs = readList("scan_output_directions", numScanOut);
+  ScanOperands operands;
+  for (Value v : ctx.allInputs().drop_front()) {
+    Value unbatched = v ? dropBatch(v) : nullptr;
+    if (!unbatched)
+      return ctx.unsupported("Scan-8 with a batch size other than 1");
+    (operands.states.size() < static_cast<size_t>(numStates)
+         ? operands.states
+         : operands.scanInputs)
+        .push_back(unbatched);
+  }
+  operands.inAxes.assign(numScanIn, 0);
+  operands.inDirs = readIntList(ctx, "directions", numScanIn);
+  operands.outAxes.assign(numScanOut, 0);
+  operands.outDirs.assign(numScanOut, 0);
+  SmallVector<Value> unbatched;
+  if (failed(buildScan(ctx, body, operands, unbatched)))
+    return failure();
+  for (Value v : unbatched) {
+    SmallVector<int64_t> shape = {1};
+    llvm::append_range(shape, NodeContext::typeOf(v).getShape());
+    results.push_back(reshapeTo(ctx, v, shape));
+    if (!results.back())
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult buildScan(NodeContext &ctx, const ::onnx::GraphProto &body,
+                        const ScanOperands &operands,
+                        SmallVectorImpl<Value> &results) {
+  int64_t numStates = operands.states.size(),
+          numScanIn = operands.scanInputs.size(),
+          numScanOut = operands.outAxes.size();
+  ArrayRef<int64_t> inAxes = operands.inAxes, inDirs = operands.inDirs,
+                    outAxes = operands.outAxes, outDirs = operands.outDirs;
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
 
@@ -264,7 +359,7 @@ LogicalResult scan(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   SmallVector<Value> scanned;
   int64_t trips = ShapedType::kDynamic;
   for (int64_t k = 0; k < numScanIn; ++k) {
-    Value x = ctx.input(numStates + k);
+    Value x = operands.scanInputs[k];
     auto t = NodeContext::typeOf(x);
     FailureOr<int64_t> axis = ctx.normalizeAxis(inAxes[k], t.getRank());
     if (failed(axis))
@@ -306,9 +401,7 @@ LogicalResult scan(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     outTypes.push_back(RankedTensorType::get(shape, element));
   }
 
-  SmallVector<Value> init;
-  for (int64_t i = 0; i < numStates; ++i)
-    init.push_back(ctx.input(i));
+  SmallVector<Value> init(operands.states);
   for (RankedTensorType t : outTypes)
     init.push_back(tensor::EmptyOp::create(b, loc, t.getShape(), t.getElementType()));
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
@@ -398,5 +491,6 @@ LogicalResult scan(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 void mlir::tc::onnx::registerControlFlowHandlers(OpRegistry &r) {
   r.add("If", 1, ifOp);
   r.add("Loop", 1, loop);
+  r.add("Scan", 8, scan8);
   r.add("Scan", 9, scan);
 }

@@ -194,6 +194,57 @@ LogicalResult lpNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
+/// BatchNormalization-14+ with training_mode=1: normalized with the batch's
+/// own statistics over every axis but the channel one (population
+/// variance); the running outputs blend the given statistics with the
+/// batch's by momentum.
+LogicalResult batchNormTraining(NodeContext &ctx, ArrayRef<Value> operands,
+                                SmallVectorImpl<Value> &results) {
+  Value x = operands[0];
+  auto type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return ctx.invalid("input must have rank >= 2");
+  int64_t channels = type.getDimSize(1);
+  if (ShapedType::isDynamic(channels))
+    return ctx.unsupported("a dynamic channel dimension");
+  SmallVector<int64_t> axes = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  FailureOr<Moments> m = moments(ctx, x, axes, ctx.getFloat("epsilon", 1e-5f));
+  if (failed(m))
+    return failure();
+  // [C] -> [C, 1, ..., 1], lined up with dimension 1.
+  auto perChannel = [&](Value v) -> Value {
+    SmallVector<int64_t> shape = {channels};
+    shape.resize(rank - 1, 1);
+    return v ? reshapeTo(ctx, v, shape) : nullptr;
+  };
+  Value y = ctx.build<MulOp>({m->centered, m->invStdDev}, {}, {type});
+  Value scale = perChannel(operands[1]), bias = perChannel(operands[2]);
+  y = y && scale ? ctx.build<MulOp>({y, scale}, {}, {type}) : nullptr;
+  y = y && bias ? ctx.build<AddOp>({y, bias}, {}, {type}) : nullptr;
+  // The batch variance itself (moments only returns its inverse root).
+  Value sq = ctx.build<MulOp>({m->centered, m->centered});
+  Value var = sq ? ctx.build<ReduceMeanOp>(
+                       {sq}, {ctx.namedAttr("axes", ctx.i64Array(axes))})
+                 : nullptr;
+  Value mean = reshapeTo(ctx, m->mean, {channels});
+  Type element = type.getElementType();
+  float momentum = ctx.getFloat("momentum", 0.9f);
+  auto blend = [&](Value running, Value batch) -> Value {
+    Value a = ctx.build<MulOp>({running, ctx.scalar(element, momentum)});
+    Value b = batch ? ctx.build<MulOp>({batch, ctx.scalar(element, 1.0f - momentum)})
+                    : nullptr;
+    return a && b ? ctx.build<AddOp>({a, b}) : nullptr;
+  };
+  Value runningMean = blend(operands[3], mean), runningVar = blend(operands[4], var);
+  if (!y || !runningMean || !runningVar)
+    return failure();
+  results.append({y, runningMean, runningVar});
+  return success();
+}
+
 LogicalResult batchNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   SmallVector<Value> operands;
   for (size_t i = 0; i < 5; ++i) {
@@ -202,8 +253,11 @@ LogicalResult batchNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return failure();
     operands.push_back(*v);
   }
-  if (ctx.getInt("training_mode", 0) != 0)
-    return ctx.unsupported("training_mode=1");
+  if (ctx.getInt("training_mode", 0) != 0) {
+    if (ctx.opset < 14)
+      return ctx.invalid("training_mode exists from opset 14");
+    return batchNormTraining(ctx, operands, results);
+  }
   for (int i = 1; i < ctx.node.output_size(); ++i)
     if (!ctx.node.output(i).empty())
       return ctx.unsupported("the running statistics outputs (training)");

@@ -16,6 +16,9 @@ using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
 namespace {
+/// The widest antialiasing filter (taps per resized dimension) imported.
+constexpr int64_t kMaxAntialiasTaps = 256;
+
 std::optional<SmallVector<double>> constantFloats(NodeContext &ctx, Value v) {
   DenseElementsAttr attr = ctx.getConstant(v);
   if (!attr || !isa<FloatType>(attr.getElementType()))
@@ -146,6 +149,18 @@ LogicalResult resize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       full[rank + a] = (*roi)[axes.size() + i];
     }
     attrs.push_back(ctx.namedAttr("roi", ctx.builder.getDenseF32ArrayAttr(full)));
+  }
+  if (ctx.getInt("antialias", 0)) {
+    // The lowering unrolls the filter taps; a filter that a huge downscale
+    // widens to thousands of taps is reported instead.
+    double support = ctx.getString("mode", "nearest") == "cubic" ? 2.0 : 1.0;
+    for (double s : scales) {
+      double taps = 2.0 * std::ceil(support / s);
+      if (s < 1.0 && taps > kMaxAntialiasTaps)
+        return ctx.unsupported(llvm::formatv(
+            "an antialiasing filter of {0} taps (more than {1})",
+            static_cast<int64_t>(std::min(taps, 1e18)), kMaxAntialiasTaps));
+    }
   }
   return buildResize(ctx, *x, scales, sizes, attrs, results);
 }

@@ -274,7 +274,7 @@ def shape_mismatch():
     return model(nodes, [vi("a", F, [2, 3]), vi("b", F, [4, 5])], [vi("y", F, [2, 5])])
 
 
-BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
+BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "normalization", "softmax_opset11", "shapes", "shape_arith",
             "dynamic_batch", "weights", "unsupported", "cycle", "missing_value",
             "duplicate_output", "bad_tensor_size", "escaping_external",
@@ -282,7 +282,9 @@ BUILDERS = ["elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
             "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan",
             "more_composites", "indexing", "integer_quant", "float8_casts",
-            "float8_round_mode"]
+            "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
+            "pool_indices_bn_training", "shape_folding", "scan8_and_loop_scan", "sampling", "sampling_opset16",
+            "sampling_errors"]
 
 
 def legacy_broadcast():
@@ -484,6 +486,51 @@ def integer_quant():
                   vi("scale", F, []), vi("zp", U8, [])], inits, opset=13)
 
 
+def sampling():
+    nodes = [
+        helper.make_node("GridSample", ["x", "grid"], ["gs"], name="gridsample",
+                         mode="cubic", padding_mode="border", align_corners=1),
+        helper.make_node("GridSample", ["v", "vgrid"], ["vgs"], name="volumetric",
+                         mode="nearest", padding_mode="reflection"),
+        helper.make_node("AffineGrid", ["theta", "size"], ["ag"], name="affinegrid"),
+        helper.make_node("RoiAlign", ["x", "rois", "bi"], ["ra"], name="roialign",
+                         mode="max", output_height=2, output_width=3, sampling_ratio=2),
+        helper.make_node("DeformConv", ["x", "w", "off", "b", "mask"], ["dc"],
+                         name="deformconv", kernel_shape=[2, 2]),
+    ]
+    inits = [const("size", [2, 3, 4, 5])]
+    return model(nodes,
+                 [vi("x", F, [1, 2, 4, 4]), vi("grid", F, [1, 3, 5, 2]),
+                  vi("v", F, [1, 2, 3, 4, 5]), vi("vgrid", F, [1, 2, 2, 2, 3]),
+                  vi("theta", F, [2, 2, 3]), vi("rois", F, [3, 4]), vi("bi", I64, [3]),
+                  vi("w", F, [3, 2, 2, 2]), vi("off", F, [1, 8, 3, 3]), vi("b", F, [3]),
+                  vi("mask", F, [1, 4, 3, 3])],
+                 [vi("gs", F, [1, 2, 3, 5]), vi("vgs", F, [1, 2, 2, 2, 2]),
+                  vi("ag", F, [2, 4, 5, 2]), vi("ra", F, [3, 2, 2, 3]),
+                  vi("dc", F, [1, 3, 3, 3])], inits, opset=22)
+
+
+def sampling_opset16():
+    """GridSample-16 spells its default mode bilinear."""
+    nodes = [helper.make_node("GridSample", ["x", "grid"], ["gs"], name="gridsample")]
+    return model(nodes, [vi("x", F, [1, 2, 4, 4]), vi("grid", F, [1, 3, 5, 2])],
+                 [vi("gs", F, [1, 2, 3, 5])], opset=16)
+
+
+def sampling_errors():
+    """Sampling corners tc reports instead of importing."""
+    nodes = [
+        helper.make_node("AffineGrid", ["theta", "size"], ["ag"], name="affine_runtime"),
+        helper.make_node("GridSample", ["x", "grid"], ["gs"], name="bad_mode", mode="area"),
+        helper.make_node("Resize", ["x", "", "scales"], ["rs"], name="wide_filter",
+                         mode="cubic", antialias=1),
+    ]
+    inits = [const("scales", [1.0, 1.0, 1.0, 0.001], np.float32)]
+    return model(nodes, [vi("theta", F, [1, 2, 3]), vi("size", I64, [4]),
+                         vi("x", F, [1, 1, 4, 4000]), vi("grid", F, [1, 2, 2, 2])],
+                 [vi("ag", F, None), vi("gs", F, None), vi("rs", F, None)], inits, opset=20)
+
+
 def bind_axes(out):
     """ReduceSum whose axes are a graph input, plus a TensorProto for them."""
     nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["y"], name="sum", keepdims=1)]
@@ -495,6 +542,175 @@ def bind_axes(out):
         t = numpy_helper.from_array(np.array(value, np.int64 if name == "axes" else np.float32))
         with open(out + "." + name + ".pb", "wb") as f:
             f.write(t.SerializeToString())
+
+
+def recurrent():
+    """RNN forward with biases, GRU bidirectional with linear_before_reset,
+    LSTM with peepholes, initial states and run-time sequence_lens."""
+    r = np.random.RandomState(0)
+    w = lambda name, shape: const(name, r.randn(*shape), np.float32)
+    nodes = [
+        helper.make_node("RNN", ["x", "rnn_w", "rnn_r", "rnn_b"], ["rnn_y", "rnn_h"],
+                         name="rnn", hidden_size=2),
+        helper.make_node("GRU", ["x", "gru_w", "gru_r", "gru_b"], ["", "gru_h"], name="gru",
+                         hidden_size=2, direction="bidirectional", linear_before_reset=1),
+        helper.make_node("LSTM", ["x", "lstm_w", "lstm_r", "", "lens", "h0", "c0", "lstm_p"],
+                         ["", "lstm_h", "lstm_c"], name="lstm", hidden_size=2),
+    ]
+    inits = [w("rnn_w", (1, 2, 3)), w("rnn_r", (1, 2, 2)), w("rnn_b", (1, 4)),
+             w("gru_w", (2, 6, 3)), w("gru_r", (2, 6, 2)), w("gru_b", (2, 12)),
+             w("lstm_w", (1, 8, 3)), w("lstm_r", (1, 8, 2)), w("lstm_p", (1, 6))]
+    return model(nodes,
+                 [vi("x", F, [2, 1, 3]), vi("lens", TensorProto.INT32, [1]),
+                  vi("h0", F, [1, 1, 2]), vi("c0", F, [1, 1, 2])],
+                 [vi("rnn_y", F, [2, 1, 1, 2]), vi("rnn_h", F, [1, 1, 2]),
+                  vi("gru_h", F, [2, 1, 2]), vi("lstm_h", F, [1, 1, 2]),
+                  vi("lstm_c", F, [1, 1, 2])], inits, opset=22)
+
+
+def recurrent_long():
+    """More steps than the importer unrolls."""
+    nodes = [helper.make_node("RNN", ["x", "w", "r"], ["", "h"], name="rnn", hidden_size=1)]
+    return model(nodes, [vi("x", F, [1000, 1, 1]), vi("w", F, [1, 1, 1]),
+                         vi("r", F, [1, 1, 1])], [vi("h", F, [1, 1, 1])], opset=22)
+
+
+def layout_extras():
+    nodes = [
+        helper.make_node("ReverseSequence", ["seq", "lens"], ["rev"], name="revseq",
+                         batch_axis=1, time_axis=0),
+        helper.make_node("MaxUnpool", ["ux", "ui", "ushape"], ["unpooled"], name="unpool",
+                         kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Col2Im", ["cols", "image", "block"], ["img"], name="col2im",
+                         pads=[0, 1, 0, 1]),
+    ]
+    inits = [const("ushape", [1, 1, 5, 5]), const("image", [5, 5]), const("block", [1, 5])]
+    return model(nodes,
+                 [vi("seq", F, [4, 3]), vi("lens", I64, [3]), vi("ux", F, [1, 1, 2, 2]),
+                  vi("ui", I64, [1, 1, 2, 2]), vi("cols", F, [1, 5, 15])],
+                 [vi("rev", F, [4, 3]), vi("unpooled", F, [1, 1, 5, 5]),
+                  vi("img", F, [1, 1, 5, 5])], inits, opset=18)
+
+
+def pool_indices_bn_training():
+    nodes = [
+        helper.make_node("MaxPool", ["x"], ["y", "idx"], name="maxpool", kernel_shape=[2, 2],
+                         strides=[2, 2], pads=[1, 1, 0, 0], storage_order=1),
+        helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                         ["bn", "run_mean", "run_var"], name="bn", training_mode=1,
+                         momentum=0.8),
+    ]
+    return model(nodes, [vi("x", F, [1, 2, 3, 3]), vi("s", F, [2]), vi("b", F, [2]),
+                         vi("m", F, [2]), vi("v", F, [2])],
+                 [vi("y", F, [1, 2, 2, 2]), vi("idx", I64, [1, 2, 2, 2]),
+                  vi("bn", F, [1, 2, 3, 3]), vi("run_mean", F, [2]),
+                  vi("run_var", F, [2])], opset=15)
+
+
+def shape_folding():
+    """Expanded CenterCropPad: pads and slice bounds are arithmetic on
+    Shape(x) and a constant target shape, which must fold."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["xs"], name="shape"),
+        helper.make_node("Max", ["xs", "target"], ["padded_sh"], name="max"),
+        helper.make_node("Sub", ["padded_sh", "xs"], ["amount"], name="sub"),
+        helper.make_node("Div", ["amount", "two"], ["left"], name="div"),
+        helper.make_node("Sub", ["amount", "left"], ["right"], name="sub2"),
+        helper.make_node("Concat", ["left", "right"], ["pads"], name="concat", axis=0),
+        helper.make_node("Pad", ["x", "pads"], ["padded"], name="pad"),
+        helper.make_node("Min", ["xs", "target"], ["small"], name="min"),
+        helper.make_node("Reshape", ["small", "flat"], ["y2"], name="reshape"),
+    ]
+    inits = [const("target", [4, 2]), const("two", [2]), const("flat", [2])]
+    return model(nodes, [vi("x", F, [2, 3])],
+                 [vi("padded", F, [4, 3]), vi("y2", I64, [2])], inits, opset=18)
+
+
+def scan8_and_loop_scan():
+    """Scan at opset 8 (batch axis first) and a Loop whose scan output has no
+    declared shape."""
+    body = helper.make_graph(
+        [helper.make_node("Add", ["sum_in", "next"], ["sum_out"], name="add"),
+         helper.make_node("Identity", ["sum_out"], ["scan_out"], name="record")],
+        "scan_body", [vi("sum_in", F, [2]), vi("next", F, [2])],
+        [vi("sum_out", F, [2]), vi("scan_out", F, [2])])
+    loop_body = helper.make_graph(
+        [helper.make_node("Identity", ["cond"], ["cond_out"], name="keep"),
+         helper.make_node("Add", ["prev", "delta"], ["cur"], name="step"),
+         helper.make_node("Identity", ["prev"], ["range"], name="emit")],
+        "loop_body", [vi("i", I64, []), vi("cond", TensorProto.BOOL, []), vi("prev", F, [])],
+        [vi("cond_out", TensorProto.BOOL, []), vi("cur", F, []),
+         helper.make_tensor_value_info("range", F, None)])
+    nodes = [
+        helper.make_node("Scan", ["", "init", "xs"], ["y", "z"], name="scan", body=body,
+                         num_scan_inputs=1),
+        helper.make_node("Loop", ["trips", "", "start"], ["last", "values"], name="loop",
+                         body=loop_body),
+    ]
+    return model(nodes, [vi("init", F, [1, 2]), vi("xs", F, [1, 3, 2]), vi("trips", I64, []),
+                         vi("start", F, []), vi("delta", F, [])],
+                 [vi("y", F, [1, 2]), vi("z", F, [1, 3, 2]), vi("last", F, []),
+                  vi("values", F, [None])], opset=8)
+
+
+def signal():
+    """Windows, DFT, STFT and MelWeightMatrix with constant sizes. (onnx's
+    shape inference gives STFT 4 bins where the op gives 3: left open.)"""
+    nodes = [
+        helper.make_node("HannWindow", ["four"], ["hann"], name="hann"),
+        helper.make_node("BlackmanWindow", ["four"], ["blackman"], name="blackman", periodic=0),
+        helper.make_node("DFT", ["x", "", "axis"], ["dft"], name="dft", onesided=1),
+        helper.make_node("DFT", ["c", "", "axis"], ["idft"], name="idft", inverse=1),
+        helper.make_node("STFT", ["sig", "step", "", "four"], ["stft"], name="stft"),
+        helper.make_node("MelWeightMatrix", ["mel", "sixteen", "rate", "lo", "hi"], ["mw"],
+                         name="mel"),
+    ]
+    inits = [const("four", 4), const("axis", 1), const("step", 2), const("mel", 3),
+             const("sixteen", 16), const("rate", 8000), const("lo", 100.0, np.float32),
+             const("hi", 4000.0, np.float32)]
+    return model(nodes, [vi("x", F, [3, 4, 1]), vi("c", F, [3, 4, 2]), vi("sig", F, [1, 8, 1])],
+                 [vi("hann", F, [4]), vi("blackman", F, [4]), vi("dft", F, [3, 3, 2]),
+                  vi("idft", F, [3, 4, 2]), vi("stft", F, [1, 3, None, 2]), vi("mw", F, [9, 3])],
+                 inits, opset=20)
+
+
+def einsum_rotary():
+    """Einsum equations (contraction, diagonal, implicit output) and
+    RotaryEmbedding."""
+    nodes = [
+        helper.make_node("Einsum", ["a", "b"], ["mm"], name="bmm", equation="bij,bjk->bik"),
+        helper.make_node("Einsum", ["sq"], ["diag"], name="diag", equation="...ii->...i"),
+        helper.make_node("Einsum", ["m"], ["tr"], name="implicit", equation="ji"),
+        helper.make_node("Einsum", ["v", "v"], ["dot"], name="dot", equation="i,i"),
+        helper.make_node("RotaryEmbedding", ["x", "cos", "sin", "pos"], ["rot"], name="rope",
+                         interleaved=1),
+    ]
+    return model(nodes, [vi("a", F, [2, 3, 4]), vi("b", F, [2, 4, 5]), vi("sq", F, [2, 3, 3]),
+                         vi("m", F, [3, 4]), vi("x", F, [1, 2, 3, 4]), vi("cos", F, [8, 2]),
+                         vi("sin", F, [8, 2]), vi("pos", I64, [1, 3]), vi("v", F, [5])],
+                 [vi("mm", F, [2, 3, 5]), vi("diag", F, [2, 3]), vi("tr", F, [4, 3]),
+                  vi("dot", F, []), vi("rot", F, [1, 2, 3, 4])], opset=23)
+
+
+def qlinear():
+    """QLinearMatMul, QLinearConv and blocked DequantizeLinear."""
+    U8, I8 = TensorProto.UINT8, TensorProto.INT8
+    nodes = [
+        helper.make_node("QLinearMatMul", ["a", "s", "azp", "b", "s", "bzp", "s", "yzp"],
+                         ["mm"], name="qmm"),
+        helper.make_node("QLinearConv", ["x", "s", "azp", "w", "ws", "wzp", "s", "azp"],
+                         ["conv"], name="qconv"),
+        helper.make_node("DequantizeLinear", ["q", "bs", "bz"], ["dq"], name="blocked",
+                         axis=1, block_size=2),
+    ]
+    inits = [const("azp", 3, np.uint8), const("bzp", [1], np.int8),
+             const("yzp", [-2], np.int8), const("s", [0.5], np.float32),
+             const("ws", [0.25, 0.5], np.float32), const("wzp", [1, 2], np.uint8)]
+    return model(nodes, [vi("a", U8, [2, 4]), vi("b", I8, [4, 3]), vi("x", U8, [1, 1, 3, 3]),
+                         vi("w", U8, [2, 1, 1, 1]), vi("q", U8, [2, 3]), vi("bs", F, [2, 2]),
+                         vi("bz", U8, [2, 2])],
+                 [vi("mm", I8, [2, 3]), vi("conv", U8, [1, 2, 3, 3]), vi("dq", F, [2, 3])],
+                 inits, opset=21)
 
 
 def main():

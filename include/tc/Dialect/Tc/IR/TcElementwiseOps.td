@@ -136,8 +136,12 @@ def Tc_DivOp : Tc_ArithOp<"div", Tc_Tensor,
                           "lhs / rhs (integers truncate toward zero)"> {
   let hasFolder = 1;
 }
-def Tc_MaxOp : Tc_ArithOp<"max", Tc_Tensor, "max(lhs, rhs)", [Commutative]>;
-def Tc_MinOp : Tc_ArithOp<"min", Tc_Tensor, "min(lhs, rhs)", [Commutative]>;
+def Tc_MaxOp : Tc_ArithOp<"max", Tc_Tensor, "max(lhs, rhs)", [Commutative]> {
+  let hasFolder = 1;
+}
+def Tc_MinOp : Tc_ArithOp<"min", Tc_Tensor, "min(lhs, rhs)", [Commutative]> {
+  let hasFolder = 1;
+}
 def Tc_ModOp : Tc_ArithOp<"mod", Tc_Tensor, "the remainder of lhs / rhs"> {
   let description = Tc_Doc<[{
     The remainder of `lhs / rhs`, broadcast like numpy. With `fmod = false`

@@ -10,6 +10,7 @@ include "tc/Dialect/Tc/IR/TcPoolingOps.td"
 include "tc/Dialect/Tc/IR/TcReductionOps.td"
 include "tc/Dialect/Tc/IR/TcNormalizationOps.td"
 include "tc/Dialect/Tc/IR/TcAttentionOps.td"
+include "tc/Dialect/Tc/IR/TcSamplingOps.td"
 include "tc/Dialect/Tc/IR/TcShapeOps.td"
 include "tc/Dialect/Tc/IR/TcTensorOps.td"
 

@@ -1,0 +1,271 @@
+//===- LayoutExtraHandlers.cpp - ReverseSequence, MaxUnpool, Col2Im -------===//
+//
+// Ops that move elements to computed positions, composed from gather and
+// scatter: the positions are an index map built at import time from the
+// static shapes, or a little index arithmetic on run-time lengths.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandlerUtils.h"
+
+#include "tc/Dialect/Tc/IR/TcOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+Value i64Constant(NodeContext &ctx, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, ctx.builder.getI64Type());
+  return ctx.constant(DenseIntElementsAttr::get(type, values));
+}
+
+Value zerosOf(NodeContext &ctx, ArrayRef<int64_t> shape, Type element) {
+  auto type = RankedTensorType::get(shape, element);
+  return ctx.constant(
+      DenseElementsAttr::get(type, ctx.builder.getZeroAttr(element)));
+}
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+/// The row-major multi-index of `flat` in `shape`.
+SmallVector<int64_t> unflatten(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return index;
+}
+
+/// ReverseSequence: along the time axis, the first sequence_lens[b]
+/// elements of batch entry b in reverse order, the rest unchanged. A
+/// gather_elements whose index is len - 1 - t where t < len, else t.
+LogicalResult reverseSequence(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), lens = ctx.requireInput(1);
+  if (failed(x) || failed(lens))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return ctx.invalid("input must have rank >= 2");
+  FailureOr<int64_t> timeAxis = ctx.normalizeAxis(ctx.getInt("time_axis", 0), rank,
+                                                  "time_axis");
+  FailureOr<int64_t> batchAxis = ctx.normalizeAxis(ctx.getInt("batch_axis", 1),
+                                                   rank, "batch_axis");
+  if (failed(timeAxis) || failed(batchAxis))
+    return failure();
+  if (*timeAxis > 1 || *batchAxis > 1 || *timeAxis == *batchAxis)
+    return ctx.invalid("time_axis and batch_axis must be 0 and 1");
+  if (!type.hasStaticShape())
+    return ctx.unsupported("a dynamically shaped input");
+  if (failed(checkMaterializedSize(ctx, type.getNumElements())))
+    return failure();
+  int64_t steps = type.getDimSize(*timeAxis), batch = type.getDimSize(*batchAxis);
+  auto lt = NodeContext::typeOf(*lens);
+  if (lt.getRank() != 1 || lt.getDimSize(0) != batch)
+    return ctx.invalid("sequence_lens must be [batch]");
+  // t laid along the time axis, lengths along the batch axis, as i64.
+  SmallVector<int64_t> iota = llvm::to_vector(llvm::seq<int64_t>(0, steps));
+  SmallVector<int64_t> tShape = {1, 1}, lShape = {1, 1};
+  tShape[*timeAxis] = steps;
+  lShape[*batchAxis] = batch;
+  Value t = i64Constant(ctx, tShape, iota);
+  Value len = *lens;
+  if (!lt.getElementType().isInteger(64))
+    len = ctx.build<CastOp>({len}, {}, {lt.clone(ctx.builder.getI64Type())});
+  len = len ? reshapeTo(ctx, len, lShape) : nullptr;
+  if (!len)
+    return failure();
+  Value inside = compareValues(ctx, ComparePredicate::lt, t, len);
+  Value last = ctx.build<SubOp>({len, ctx.constantI64({1}, true)});
+  Value reversed = last ? ctx.build<SubOp>({last, t}) : nullptr;
+  Value index = inside && reversed ? ctx.build<SelectOp>({inside, reversed, t})
+                                   : nullptr; // [T, B] or [B, T]
+  if (!index)
+    return failure();
+  // Every trailing element of a (time, batch) position moves together.
+  SmallVector<int64_t> withUnits(NodeContext::typeOf(index).getShape());
+  withUnits.resize(rank, 1);
+  index = reshapeTo(ctx, index, withUnits);
+  index = index ? ctx.build<BroadcastOp>({index}, {},
+                                         {type.clone(ctx.builder.getI64Type())})
+                : nullptr;
+  results.push_back(index ? ctx.build<GatherElementsOp>(
+                                {*x, index},
+                                {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(
+                                                           *timeAxis))})
+                          : nullptr);
+  return success(results.back() != nullptr);
+}
+
+/// MaxUnpool: the values scattered to their flat indices (over the whole
+/// output, as MaxPool's Indices give them) in a zero tensor of the inferred
+/// shape, which is then zero-padded at the end up to output_shape.
+LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), indices = ctx.requireInput(1);
+  if (failed(x) || failed(indices))
+    return failure();
+  auto type = NodeContext::typeOf(*x);
+  if (!type.hasStaticShape() || type.getRank() < 3)
+    return ctx.unsupported("only static inputs of rank >= 3");
+  if (NodeContext::typeOf(*indices).getShape() != type.getShape())
+    return ctx.invalid("I must have the shape of X");
+  std::optional<SmallVector<int64_t>> kernel = ctx.getInts("kernel_shape");
+  int64_t spatial = type.getRank() - 2;
+  if (!kernel || static_cast<int64_t>(kernel->size()) != spatial)
+    return ctx.invalid("kernel_shape needs one value per spatial dimension");
+  SmallVector<int64_t> strides =
+      ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      ctx.getInts("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return ctx.invalid("strides and pads must match the spatial rank");
+  SmallVector<int64_t> inferred(type.getShape().take_front(2));
+  for (int64_t d = 0; d < spatial; ++d)
+    inferred.push_back((type.getDimSize(d + 2) - 1) * strides[d] -
+                       (pads[d] + pads[spatial + d]) + (*kernel)[d]);
+  SmallVector<int64_t> outShape = inferred;
+  if (Value shapeIn = ctx.input(2)) {
+    std::optional<SmallVector<int64_t>> given = ctx.getConstantInts(shapeIn);
+    if (!given)
+      return ctx.unsupported("an output_shape computed at run time");
+    outShape = *given;
+    if (outShape.size() != inferred.size())
+      return ctx.invalid("output_shape must have the input's rank");
+    for (auto [want, have] : llvm::zip(outShape, inferred))
+      if (want < have)
+        return ctx.unsupported("an output_shape smaller than the inferred one");
+  }
+  if (llvm::any_of(inferred, [](int64_t d) { return d <= 0; }))
+    return ctx.invalid("the inferred output shape is empty");
+  int64_t total = product(inferred);
+  if (failed(checkMaterializedSize(ctx, product(outShape))))
+    return failure();
+  // Indices are flat over the inferred shape; scatter into it flattened.
+  Value flatX = reshapeTo(ctx, *x, {type.getNumElements()});
+  Value flatI = reshapeTo(ctx, *indices, {type.getNumElements()});
+  Value scattered =
+      flatX && flatI
+          ? ctx.build<ScatterElementsOp>(
+                {zerosOf(ctx, {total}, type.getElementType()), flatI, flatX},
+                {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))})
+          : nullptr;
+  Value y = scattered ? reshapeTo(ctx, scattered, inferred) : nullptr;
+  if (y && outShape != inferred) {
+    SmallVector<int64_t> padding(inferred.size(), 0);
+    for (auto [want, have] : llvm::zip(outShape, inferred))
+      padding.push_back(want - have);
+    y = ctx.build<PadOp>({y}, {ctx.namedAttr("padding", ctx.i64Array(padding))});
+  }
+  results.push_back(y);
+  return success(y != nullptr);
+}
+
+/// Col2Im: every column entry (channel c, kernel offset k, block l) is
+/// added at its image position. A scatter_elements with reduction add into
+/// the padded image, through an index map computed here, then the padding
+/// sliced off. Positions are exact in the padded image, so no entry falls
+/// outside it.
+LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), imageIn = ctx.requireInput(1),
+                   blockIn = ctx.requireInput(2);
+  if (failed(x) || failed(imageIn) || failed(blockIn))
+    return failure();
+  std::optional<SmallVector<int64_t>> image = ctx.getConstantInts(*imageIn),
+                                      block = ctx.getConstantInts(*blockIn);
+  if (!image || !block)
+    return ctx.unsupported("image_shape or block_shape computed at run time");
+  int64_t n = image->size();
+  if (n == 0 || static_cast<int64_t>(block->size()) != n)
+    return ctx.invalid("image_shape and block_shape must have the same length");
+  auto type = NodeContext::typeOf(*x);
+  if (type.getRank() != 3 || !type.hasStaticShape())
+    return ctx.unsupported("only static [N, C * prod(block_shape), L] inputs");
+  SmallVector<int64_t> dilations =
+      ctx.getInts("dilations").value_or(SmallVector<int64_t>(n, 1));
+  SmallVector<int64_t> strides =
+      ctx.getInts("strides").value_or(SmallVector<int64_t>(n, 1));
+  SmallVector<int64_t> pads = ctx.getInts("pads").value_or(SmallVector<int64_t>(2 * n, 0));
+  if (static_cast<int64_t>(dilations.size()) != n ||
+      static_cast<int64_t>(strides.size()) != n ||
+      static_cast<int64_t>(pads.size()) != 2 * n)
+    return ctx.invalid("dilations, strides and pads must match image_shape");
+  int64_t kernelSize = product(*block);
+  if (kernelSize <= 0 || type.getDimSize(1) % kernelSize != 0)
+    return ctx.invalid("dimension 1 must be a multiple of prod(block_shape)");
+  int64_t batch = type.getDimSize(0), channels = type.getDimSize(1) / kernelSize;
+  SmallVector<int64_t> padded, blocks;
+  for (int64_t d = 0; d < n; ++d) {
+    padded.push_back((*image)[d] + pads[d] + pads[n + d]);
+    blocks.push_back((padded[d] - dilations[d] * ((*block)[d] - 1) - 1) / strides[d] + 1);
+    if ((*image)[d] <= 0 || (*block)[d] <= 0 || blocks[d] <= 0 || strides[d] <= 0 ||
+        dilations[d] <= 0)
+      return ctx.invalid("no sliding block fits the padded image");
+  }
+  int64_t numBlocks = product(blocks);
+  if (type.getDimSize(2) != numBlocks)
+    return ctx.invalid(llvm::formatv("dimension 2 is {0}, expected {1} blocks",
+                                     type.getDimSize(2), numBlocks));
+  int64_t entries = kernelSize * numBlocks;
+  if (failed(checkMaterializedSize(ctx, batch * channels * entries)) ||
+      failed(checkMaterializedSize(ctx, batch * channels * product(padded))))
+    return failure();
+  // index[k * L + l]: the flat padded-image position of kernel offset k in
+  // block l.
+  SmallVector<int64_t> index;
+  index.reserve(entries);
+  for (int64_t k = 0; k < kernelSize; ++k) {
+    SmallVector<int64_t> offset = unflatten(k, *block);
+    for (int64_t l = 0; l < numBlocks; ++l) {
+      SmallVector<int64_t> at = unflatten(l, blocks);
+      int64_t flat = 0;
+      for (int64_t d = 0; d < n; ++d)
+        flat = flat * padded[d] + at[d] * strides[d] + offset[d] * dilations[d];
+      index.push_back(flat);
+    }
+  }
+  Type element = type.getElementType();
+  Value updates = reshapeTo(ctx, *x, {batch, channels, entries});
+  Value map = ctx.build<BroadcastOp>(
+      {i64Constant(ctx, {1, 1, entries}, index)}, {},
+      {RankedTensorType::get({batch, channels, entries}, ctx.builder.getI64Type())});
+  Value sum = updates && map
+                  ? ctx.build<ScatterElementsOp>(
+                        {zerosOf(ctx, {batch, channels, product(padded)}, element),
+                         map, updates},
+                        {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(2)),
+                         ctx.namedAttr("reduction", ctx.builder.getStringAttr("add"))})
+                  : nullptr;
+  SmallVector<int64_t> paddedShape = {batch, channels};
+  llvm::append_range(paddedShape, padded);
+  Value y = sum ? reshapeTo(ctx, sum, paddedShape) : nullptr;
+  if (y && llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> starts = {0, 0}, ends = {batch, channels}, steps(n + 2, 1);
+    for (int64_t d = 0; d < n; ++d) {
+      starts.push_back(pads[d]);
+      ends.push_back(pads[d] + (*image)[d]);
+    }
+    y = ctx.build<SliceOp>({y}, {ctx.namedAttr("starts", ctx.i64Array(starts)),
+                                 ctx.namedAttr("ends", ctx.i64Array(ends)),
+                                 ctx.namedAttr("steps", ctx.i64Array(steps))});
+  }
+  results.push_back(y);
+  return success(y != nullptr);
+}
+} // namespace
+
+void mlir::tc::onnx::registerLayoutExtraHandlers(OpRegistry &r) {
+  r.add("ReverseSequence", 10, reverseSequence);
+  r.add("MaxUnpool", 9, maxUnpool);
+  r.add("Col2Im", 18, col2im);
+}

@@ -1,0 +1,382 @@
+//===- SignalHandlers.cpp - DFT, STFT, windows, MelWeightMatrix to tc -----===//
+//
+// The signal-processing ops need their sizes (transform length, window
+// size, number of mel bins) at import time: they decide the result shapes.
+// With those known, a window or a mel weight matrix is a constant computed
+// here in double precision, and a DFT is one matmul with a constant
+// cos/sin matrix over the [real, imag] pairs of the transformed axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandlerUtils.h"
+
+#include "../TensorImport.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tc;
+using namespace mlir::tc::onnx;
+
+namespace {
+/// A constant of `shape` and `element` from double values: rounded to
+/// nearest even for floats, truncated toward zero for integers (numpy's
+/// astype).
+Value constantOf(NodeContext &ctx, ArrayRef<int64_t> shape, Type element,
+                 ArrayRef<double> values) {
+  auto type = RankedTensorType::get(shape, element);
+  if (auto ft = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> converted;
+    for (double v : values) {
+      APFloat f(v);
+      bool lost;
+      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      converted.push_back(f);
+    }
+    return ctx.constant(DenseElementsAttr::get(type, converted));
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<APInt> converted;
+  for (double v : values)
+    converted.push_back(APInt(width, static_cast<uint64_t>(static_cast<int64_t>(v)),
+                              /*isSigned=*/false, /*implicitTrunc=*/true));
+  return ctx.constant(DenseElementsAttr::get(type, converted));
+}
+
+/// The value of a one-element constant input (integer or float).
+std::optional<double> constantScalar(NodeContext &ctx, Value v) {
+  DenseElementsAttr attr = v ? ctx.getConstant(v) : DenseElementsAttr();
+  if (!attr || attr.getNumElements() != 1)
+    return std::nullopt;
+  Attribute a = attr.getValues<Attribute>()[0];
+  if (auto f = dyn_cast<FloatAttr>(a))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast<IntegerAttr>(a))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return std::nullopt;
+}
+
+/// A one-element constant input as an integer, or a recorded problem.
+FailureOr<int64_t> requireConstantInt(NodeContext &ctx, size_t index,
+                                      llvm::StringRef what) {
+  std::optional<double> v = constantScalar(ctx, ctx.input(index));
+  if (!v)
+    return ctx.unsupported(llvm::Twine(what) + " computed at run time");
+  return static_cast<int64_t>(*v);
+}
+
+/// The element type named by the `output_datatype` attribute (default
+/// float32).
+FailureOr<Type> outputDatatype(NodeContext &ctx) {
+  std::string why;
+  Type t = convertElementType(ctx.builder.getContext(),
+                              static_cast<int32_t>(ctx.getInt("output_datatype", 1)), why);
+  if (!t)
+    return ctx.unsupported("output_datatype: " + why);
+  return t;
+}
+
+Value transposeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> perm) {
+  if (!v || llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return v;
+  return ctx.build<TransposeOp>({v}, {ctx.namedAttr("permutation", ctx.i64Array(perm))});
+}
+
+/// v[start:end] along `axis`.
+Value sliceAxis(NodeContext &ctx, Value v, int64_t axis, int64_t start, int64_t end) {
+  auto t = NodeContext::typeOf(v);
+  SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getShape()), steps(t.getRank(), 1);
+  starts[axis] = start;
+  ends[axis] = end;
+  return ctx.build<SliceOp>({v}, {ctx.namedAttr("starts", ctx.i64Array(starts)),
+                                  ctx.namedAttr("ends", ctx.i64Array(ends)),
+                                  ctx.namedAttr("steps", ctx.i64Array(steps))});
+}
+
+//===--- Windows ---------------------------------------------------------===//
+
+/// A generalized cosine window a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N)
+/// with N = size (periodic) or size - 1 (symmetric).
+LogicalResult cosineWindow(NodeContext &ctx, SmallVectorImpl<Value> &results,
+                           double a0, double a1, double a2) {
+  FailureOr<int64_t> size = requireConstantInt(ctx, 0, "a window size");
+  FailureOr<Type> element = outputDatatype(ctx);
+  if (failed(size) || failed(element))
+    return failure();
+  if (*size < 0)
+    return ctx.invalid("the window size must not be negative");
+  if (failed(checkMaterializedSize(ctx, *size)))
+    return failure();
+  double n1 = ctx.getInt("periodic", 1) ? *size : *size - 1;
+  SmallVector<double> values;
+  for (int64_t n = 0; n < *size; ++n) {
+    // A one-point symmetric window has N = 0: it is the window's peak.
+    double phase = n1 > 0 ? 2 * M_PI * n / n1 : 0;
+    values.push_back(a0 - a1 * std::cos(phase) + a2 * std::cos(2 * phase));
+  }
+  results.push_back(constantOf(ctx, {*size}, *element, values));
+  return success();
+}
+
+//===--- DFT -------------------------------------------------------------===//
+
+/// The [used * channels, bins * 2] matrix that takes the (real[, imag])
+/// values of the first `used` points of a signal to the (real, imag) values
+/// of its first `bins` frequencies for a transform of `length` points:
+/// sum_n x_n e^(-+2 pi i k n / length), divided by `length` when inverse.
+Value dftMatrix(NodeContext &ctx, Type element, int64_t used, int64_t channels,
+                int64_t length, int64_t bins, bool inverse) {
+  double sign = inverse ? 1.0 : -1.0, scale = inverse ? 1.0 / length : 1.0;
+  SmallVector<double> w(used * channels * bins * 2);
+  for (int64_t n = 0; n < used; ++n)
+    for (int64_t k = 0; k < bins; ++k) {
+      // (k n) mod length keeps the angle small, so cos/sin stay accurate.
+      double theta = 2 * M_PI * static_cast<double>((k * n) % length) / length;
+      double c = std::cos(theta) * scale, s = sign * std::sin(theta) * scale;
+      // (xr + i xi)(c + i s) = (xr c - xi s) + i (xr s + xi c).
+      int64_t row = n * channels, col = 2 * k, cols = bins * 2;
+      w[row * cols + col] = c;
+      w[row * cols + col + 1] = s;
+      if (channels == 2) {
+        w[(row + 1) * cols + col] = -s;
+        w[(row + 1) * cols + col + 1] = c;
+      }
+    }
+  return constantOf(ctx, {used * channels, bins * 2}, element, w);
+}
+
+/// The transform of `x` ([outer..., used, channels], `outer` flattening to
+/// at most one dynamic size) along its second-to-last axis: [outer...,
+/// bins, 2].
+Value applyDft(NodeContext &ctx, Value x, int64_t length, int64_t bins,
+               bool inverse) {
+  auto t = NodeContext::typeOf(x);
+  int64_t rank = t.getRank(), used = t.getDimSize(rank - 2),
+          channels = t.getDimSize(rank - 1);
+  int64_t outer = 1;
+  for (int64_t d : t.getShape().drop_back(2))
+    outer = ShapedType::isDynamic(d) || ShapedType::isDynamic(outer)
+                ? ShapedType::kDynamic
+                : outer * d;
+  Value flat = reshapeTo(ctx, x, {outer, used * channels});
+  Value w = dftMatrix(ctx, t.getElementType(), used, channels, length, bins, inverse);
+  Value y = flat && w ? ctx.build<MatmulOp>({flat, w}) : nullptr;
+  SmallVector<int64_t> shape(t.getShape().drop_back(2));
+  shape.append({bins, 2});
+  return y ? reshapeTo(ctx, y, shape) : nullptr;
+}
+
+/// Fails unless `t` has at most one dynamic size outside `except` (the
+/// reshapes around the matmul can carry only one).
+LogicalResult checkOneDynamic(NodeContext &ctx, RankedTensorType t,
+                              ArrayRef<int64_t> except) {
+  int64_t dynamic = 0;
+  for (int64_t i = 0; i < t.getRank(); ++i)
+    if (t.isDynamicDim(i) && !llvm::is_contained(except, i))
+      ++dynamic;
+  if (dynamic > 1)
+    return ctx.unsupported("more than one dynamic batch dimension");
+  return success();
+}
+
+LogicalResult dft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> xIn = ctx.requireInput(0);
+  if (failed(xIn))
+    return failure();
+  Value x = *xIn;
+  auto type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank();
+  if (!isa<FloatType>(type.getElementType()))
+    return ctx.invalid("DFT takes floating-point input");
+  if (rank < 2)
+    return ctx.invalid("input must have rank >= 2");
+  int64_t channels = type.getDimSize(rank - 1);
+  if (channels != 1 && channels != 2)
+    return ctx.invalid("the last dimension must be 1 (real) or 2 (complex)");
+  // Opset 20 moved the axis from an attribute (default 1) to an input
+  // (default -2).
+  int64_t axis = ctx.getInt("axis", 1);
+  if (ctx.opset >= 20) {
+    axis = -2;
+    if (ctx.input(2)) {
+      FailureOr<int64_t> a = requireConstantInt(ctx, 2, "an axis");
+      if (failed(a))
+        return failure();
+      axis = *a;
+    }
+  }
+  if (axis < -rank || axis >= rank)
+    return ctx.invalid(llvm::formatv("axis {0} out of range", axis));
+  axis = axis < 0 ? axis + rank : axis;
+  if (axis == rank - 1)
+    return ctx.invalid("the axis cannot be the real/imaginary dimension");
+  int64_t size = type.getDimSize(axis);
+  if (ShapedType::isDynamic(size))
+    return ctx.unsupported("a transformed dimension of dynamic size");
+  int64_t length = size;
+  if (ctx.input(1)) {
+    FailureOr<int64_t> l = requireConstantInt(ctx, 1, "a dft_length");
+    if (failed(l))
+      return failure();
+    length = *l;
+  }
+  if (length <= 0)
+    return ctx.invalid("dft_length must be positive");
+  bool inverse = ctx.getInt("inverse", 0) != 0;
+  int64_t bins = ctx.getInt("onesided", 0) ? length / 2 + 1 : length;
+  int64_t used = std::min(size, length);
+  if (failed(checkOneDynamic(ctx, type, {axis, rank - 1})) ||
+      failed(checkMaterializedSize(ctx, used * channels * bins * 2)))
+    return failure();
+  // Points past dft_length are dropped; the zero padding up to it adds
+  // nothing, so the matrix has rows only for the points present.
+  if (used < size)
+    x = sliceAxis(ctx, x, axis, 0, used);
+  // [others..., axis, channels] for the matmul, and back.
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    if (i != axis)
+      perm.push_back(i);
+  perm.append({axis, rank - 1});
+  SmallVector<int64_t> back(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    back[perm[i]] = i;
+  Value y = applyDft(ctx, transposeTo(ctx, x, perm), length, bins, inverse);
+  results.push_back(transposeTo(ctx, y, back));
+  return success(results.back() != nullptr);
+}
+
+//===--- STFT ------------------------------------------------------------===//
+
+/// STFT: frames of the signal [batch, length, channels] gathered with a
+/// constant index matrix, weighted by the window, then one DFT each.
+LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> signal = ctx.requireInput(0);
+  if (failed(signal))
+    return failure();
+  auto type = NodeContext::typeOf(*signal);
+  if (type.getRank() != 3 || !isa<FloatType>(type.getElementType()))
+    return ctx.invalid("the signal must be a float [batch, length, 1 or 2] tensor");
+  int64_t length = type.getDimSize(1), channels = type.getDimSize(2);
+  if (ShapedType::isDynamic(length))
+    return ctx.unsupported("a signal of dynamic length");
+  if (channels != 1 && channels != 2)
+    return ctx.invalid("the last dimension must be 1 (real) or 2 (complex)");
+  FailureOr<int64_t> step = requireConstantInt(ctx, 1, "a frame_step");
+  if (failed(step))
+    return failure();
+  Value window = ctx.input(2);
+  int64_t frameLength = length;
+  if (window) {
+    auto wt = NodeContext::typeOf(window);
+    if (wt.getRank() != 1 || wt.isDynamicDim(0))
+      return ctx.unsupported("a window that is not a static 1-D tensor");
+    frameLength = wt.getDimSize(0);
+  }
+  if (ctx.input(3)) {
+    FailureOr<int64_t> fl = requireConstantInt(ctx, 3, "a frame_length");
+    if (failed(fl))
+      return failure();
+    if (window && *fl != frameLength)
+      return ctx.invalid("frame_length differs from the window's length");
+    frameLength = *fl;
+  }
+  if (*step <= 0 || frameLength <= 0 || frameLength > length)
+    return ctx.invalid("frame_step and frame_length must fit the signal");
+  int64_t frames = 1 + (length - frameLength) / *step;
+  int64_t bins = ctx.getInt("onesided", 1) ? frameLength / 2 + 1 : frameLength;
+  if (failed(checkMaterializedSize(ctx, frames * frameLength)) ||
+      failed(checkMaterializedSize(ctx, frameLength * channels * bins * 2)))
+    return failure();
+  SmallVector<int64_t> indices;
+  for (int64_t f = 0; f < frames; ++f)
+    for (int64_t j = 0; j < frameLength; ++j)
+      indices.push_back(f * *step + j);
+  Value idx = reshapeTo(ctx, ctx.constantI64(indices), {frames, frameLength});
+  // [batch, frames, frameLength, channels].
+  Value framed = ctx.build<GatherOp>(
+      {*signal, idx}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(1))});
+  if (framed && window) {
+    Value w = reshapeTo(ctx, window, {frameLength, 1});
+    framed = w ? ctx.build<MulOp>({framed, w}) : nullptr;
+  }
+  results.push_back(framed ? applyDft(ctx, framed, frameLength, bins, false) : nullptr);
+  return success(results.back() != nullptr);
+}
+
+//===--- MelWeightMatrix -------------------------------------------------===//
+
+/// The [dft_length / 2 + 1, num_mel_bins] matrix of triangular filters
+/// evenly spaced on the mel scale, computed as the ONNX reference does
+/// (the edge frequencies in float32, the bin positions in double, floored).
+LogicalResult melWeightMatrix(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  std::optional<double> mel = constantScalar(ctx, ctx.input(0)),
+                        dftLen = constantScalar(ctx, ctx.input(1)),
+                        rate = constantScalar(ctx, ctx.input(2)),
+                        lowHz = constantScalar(ctx, ctx.input(3)),
+                        highHz = constantScalar(ctx, ctx.input(4));
+  if (!mel || !dftLen || !rate || !lowHz || !highHz)
+    return ctx.unsupported("parameters computed at run time");
+  FailureOr<Type> element = outputDatatype(ctx);
+  if (failed(element))
+    return failure();
+  int64_t bins = static_cast<int64_t>(*mel), length = static_cast<int64_t>(*dftLen);
+  int64_t sampleRate = static_cast<int64_t>(*rate);
+  if (bins <= 0 || length <= 0 || sampleRate <= 0)
+    return ctx.invalid("num_mel_bins, dft_length and sample_rate must be positive");
+  int64_t spectrogramBins = length / 2 + 1;
+  if (failed(checkMaterializedSize(ctx, spectrogramBins * bins)))
+    return failure();
+  auto toMel = [](float hz) {
+    return 2595.0f * std::log10(1.0f + hz / 700.0f);
+  };
+  float lowMel = toMel(static_cast<float>(*lowHz));
+  float step = (toMel(static_cast<float>(*highHz)) - lowMel) / static_cast<float>(bins + 2);
+  SmallVector<int64_t> edges;
+  for (int64_t i = 0; i < bins + 2; ++i) {
+    double m = static_cast<double>(i) * step + lowMel;
+    double hz = 700.0 * (std::pow(10.0, m / 2595.0) - 1.0);
+    edges.push_back(static_cast<int64_t>(std::floor((length + 1) * hz / sampleRate)));
+  }
+  SmallVector<double> w(spectrogramBins * bins, 0.0);
+  auto set = [&](int64_t j, int64_t i, double v) -> LogicalResult {
+    if (j < 0 || j >= spectrogramBins)
+      return ctx.unsupported("mel edges outside the spectrogram bins");
+    w[j * bins + i] = v;
+    return success();
+  };
+  for (int64_t i = 0; i < bins; ++i) {
+    int64_t lo = edges[i], center = edges[i + 1], hi = edges[i + 2];
+    if (center == lo) {
+      if (failed(set(center, i, 1.0)))
+        return failure();
+    } else {
+      for (int64_t j = lo; j <= center; ++j)
+        if (failed(set(j, i, double(j - lo) / double(center - lo))))
+          return failure();
+    }
+    for (int64_t j = center; j < hi; ++j)
+      if (failed(set(j, i, double(hi - j) / double(hi - center))))
+        return failure();
+  }
+  results.push_back(constantOf(ctx, {spectrogramBins, bins}, *element, w));
+  return success();
+}
+} // namespace
+
+void mlir::tc::onnx::registerSignalHandlers(OpRegistry &r) {
+  r.add("HannWindow", 17, [](NodeContext &ctx, SmallVectorImpl<Value> &results) {
+    // sin^2(pi n / N) = 0.5 - 0.5 cos(2 pi n / N).
+    return cosineWindow(ctx, results, 0.5, 0.5, 0.0);
+  });
+  r.add("HammingWindow", 17, [](NodeContext &ctx, SmallVectorImpl<Value> &results) {
+    return cosineWindow(ctx, results, 25.0 / 46.0, 21.0 / 46.0, 0.0);
+  });
+  r.add("BlackmanWindow", 17, [](NodeContext &ctx, SmallVectorImpl<Value> &results) {
+    return cosineWindow(ctx, results, 0.42, 0.5, 0.08);
+  });
+  r.add("DFT", 17, dft);
+  r.add("STFT", 17, stft);
+  r.add("MelWeightMatrix", 17, melWeightMatrix);
+}
