@@ -8,6 +8,8 @@
 
 #include "HandlerUtils.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -27,23 +29,6 @@ Value zerosOf(NodeContext &ctx, ArrayRef<int64_t> shape, Type element) {
   auto type = RankedTensorType::get(shape, element);
   return ctx.constant(
       DenseElementsAttr::get(type, ctx.builder.getZeroAttr(element)));
-}
-
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values)
-    p *= v;
-  return p;
-}
-
-/// The row-major multi-index of `flat` in `shape`.
-SmallVector<int64_t> unflatten(int64_t flat, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> index(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return index;
 }
 
 /// ReverseSequence: along the time axis, the first sequence_lens[b]
@@ -148,8 +133,8 @@ LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   }
   if (llvm::any_of(inferred, [](int64_t d) { return d <= 0; }))
     return ctx.invalid("the inferred output shape is empty");
-  int64_t total = product(inferred);
-  if (failed(checkMaterializedSize(ctx, product(outShape))))
+  int64_t total = computeProduct(inferred);
+  if (failed(checkMaterializedSize(ctx, computeProduct(outShape))))
     return failure();
   // Indices are flat over the inferred shape; scatter into it flattened.
   Value flatX = reshapeTo(ctx, *x, {type.getNumElements()});
@@ -200,7 +185,7 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       static_cast<int64_t>(strides.size()) != n ||
       static_cast<int64_t>(pads.size()) != 2 * n)
     return ctx.invalid("dilations, strides and pads must match image_shape");
-  int64_t kernelSize = product(*block);
+  int64_t kernelSize = computeProduct(*block);
   if (kernelSize <= 0 || type.getDimSize(1) % kernelSize != 0)
     return ctx.invalid("dimension 1 must be a multiple of prod(block_shape)");
   int64_t batch = type.getDimSize(0), channels = type.getDimSize(1) / kernelSize;
@@ -212,22 +197,22 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
         dilations[d] <= 0)
       return ctx.invalid("no sliding block fits the padded image");
   }
-  int64_t numBlocks = product(blocks);
+  int64_t numBlocks = computeProduct(blocks);
   if (type.getDimSize(2) != numBlocks)
     return ctx.invalid(llvm::formatv("dimension 2 is {0}, expected {1} blocks",
                                      type.getDimSize(2), numBlocks));
   int64_t entries = kernelSize * numBlocks;
   if (failed(checkMaterializedSize(ctx, batch * channels * entries)) ||
-      failed(checkMaterializedSize(ctx, batch * channels * product(padded))))
+      failed(checkMaterializedSize(ctx, batch * channels * computeProduct(padded))))
     return failure();
   // index[k * L + l]: the flat padded-image position of kernel offset k in
   // block l.
   SmallVector<int64_t> index;
   index.reserve(entries);
   for (int64_t k = 0; k < kernelSize; ++k) {
-    SmallVector<int64_t> offset = unflatten(k, *block);
+    SmallVector<int64_t> offset = delinearize(k, computeStrides(*block));
     for (int64_t l = 0; l < numBlocks; ++l) {
-      SmallVector<int64_t> at = unflatten(l, blocks);
+      SmallVector<int64_t> at = delinearize(l, computeStrides(blocks));
       int64_t flat = 0;
       for (int64_t d = 0; d < n; ++d)
         flat = flat * padded[d] + at[d] * strides[d] + offset[d] * dilations[d];
@@ -241,7 +226,7 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       {RankedTensorType::get({batch, channels, entries}, ctx.builder.getI64Type())});
   Value sum = updates && map
                   ? ctx.build<ScatterElementsOp>(
-                        {zerosOf(ctx, {batch, channels, product(padded)}, element),
+                        {zerosOf(ctx, {batch, channels, computeProduct(padded)}, element),
                          map, updates},
                         {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(2)),
                          ctx.namedAttr("reduction", ctx.builder.getStringAttr("add"))})

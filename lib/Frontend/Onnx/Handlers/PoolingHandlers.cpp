@@ -2,6 +2,8 @@
 
 #include "HandlerUtils.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -40,23 +42,6 @@ namespace {
 /// Unrolling MaxPool's Indices emits a few ops per kernel tap; larger
 /// kernels are reported.
 constexpr int64_t kMaxIndexTaps = 256;
-
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values)
-    p *= v;
-  return p;
-}
-
-/// The row-major multi-index of `flat` in `shape`.
-SmallVector<int64_t> unflatten(int64_t flat, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> index(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return index;
-}
 
 /// A constant of `shape` and element type `element` (i64 or i1).
 Value intConstant(NodeContext &ctx, ArrayRef<int64_t> shape, Type element,
@@ -97,7 +82,7 @@ Value maxPoolIndices(NodeContext &ctx, Value x, Value y) {
       resolveWindowPads(ctx, in, kernel, strides, dilations);
   if (failed(pads))
     return nullptr;
-  int64_t taps = product(kernel), positions = product(out);
+  int64_t taps = computeProduct(kernel), positions = computeProduct(out);
   if (taps > kMaxIndexTaps) {
     (void)ctx.unsupported(llvm::formatv("the Indices output of a window of {0} "
                                         "elements (at most {1})",
@@ -113,9 +98,9 @@ Value maxPoolIndices(NodeContext &ctx, Value x, Value y) {
   SmallVector<SmallVector<int64_t>> spatialIndex(taps), inside(taps);
   SmallVector<int64_t> firstInside(positions, -1);
   for (int64_t k = 0; k < taps; ++k) {
-    SmallVector<int64_t> offset = unflatten(k, kernel);
+    SmallVector<int64_t> offset = delinearize(k, computeStrides(kernel));
     for (int64_t p = 0; p < positions; ++p) {
-      SmallVector<int64_t> at = unflatten(p, out);
+      SmallVector<int64_t> at = delinearize(p, computeStrides(out));
       bool ok = true;
       int64_t flat = 0, scale = 1;
       for (int64_t d = 0; d < n; ++d) {
@@ -159,7 +144,7 @@ Value maxPoolIndices(NodeContext &ctx, Value x, Value y) {
   Value index = ctx.build<BroadcastOp>({intConstant(ctx, mapShape, i64, firstInside)},
                                        {}, {yType.clone(i64)});
   for (int64_t k = taps - 1; k >= 0 && index; --k) {
-    SmallVector<int64_t> offset = unflatten(k, kernel);
+    SmallVector<int64_t> offset = delinearize(k, computeStrides(kernel));
     SmallVector<int64_t> starts = {0, 0}, ends(type.getShape().take_front(2)),
                          steps = {1, 1};
     for (int64_t d = 0; d < n; ++d) {
@@ -185,7 +170,7 @@ Value maxPoolIndices(NodeContext &ctx, Value x, Value y) {
   int64_t batch = type.getDimSize(0), channels = type.getDimSize(1);
   SmallVector<int64_t> base;
   for (int64_t i = 0; i < batch * channels; ++i)
-    base.push_back(i * product(in));
+    base.push_back(i * computeProduct(in));
   SmallVector<int64_t> baseShape = {batch, channels};
   baseShape.resize(n + 2, 1);
   return ctx.build<AddOp>({index, intConstant(ctx, baseShape, i64, base)});
