@@ -235,14 +235,13 @@ Value scaleMultiplier(NodeContext &ctx, Value lhs, int64_t lhsAxis, Value rhs,
   return ab ? ctx.build<DivOp>({ab, y}) : nullptr;
 }
 
-/// QLinearMatMul: (a - a_zp) x (b - b_zp) in i32 (numpy matmul batching),
-/// requantized with a_scale * b_scale / y_scale. a's parameters may be per
-/// row, b's per column.
-LogicalResult qlinearMatmul(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+/// The node's first `count` inputs: those listed in `optional` may be
+/// absent (null), the others are required (recorded when missing).
+FailureOr<SmallVector<Value>> readInputs(NodeContext &ctx, size_t count,
+                                         ArrayRef<size_t> optional) {
   SmallVector<Value> in;
-  for (size_t i = 0; i < 8; ++i) {
-    // The zero points may be omitted; everything else is required.
-    if (i == 2 || i == 5 || i == 7) {
+  for (size_t i = 0; i < count; ++i) {
+    if (llvm::is_contained(optional, i)) {
       in.push_back(ctx.input(i));
       continue;
     }
@@ -251,6 +250,18 @@ LogicalResult qlinearMatmul(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return failure();
     in.push_back(*v);
   }
+  return in;
+}
+
+/// QLinearMatMul: (a - a_zp) x (b - b_zp) in i32 (numpy matmul batching),
+/// requantized with a_scale * b_scale / y_scale. a's parameters may be per
+/// row, b's per column.
+LogicalResult qlinearMatmul(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  // The zero points may be omitted; everything else is required.
+  FailureOr<SmallVector<Value>> inputs = readInputs(ctx, 8, {2, 5, 7});
+  if (failed(inputs))
+    return failure();
+  SmallVector<Value> &in = *inputs;
   Value a = in[0], b = in[3];
   auto at = NodeContext::typeOf(a), bt = NodeContext::typeOf(b);
   int64_t ar = at.getRank(), br = bt.getRank();
@@ -287,17 +298,10 @@ LogicalResult qlinearMatmul(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// i32 bias), requantized with x_scale * w_scale / y_scale, w_scale per
 /// tensor or per output channel.
 LogicalResult qlinearConv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  SmallVector<Value> in;
-  for (size_t i = 0; i < 9; ++i) {
-    if (i == 2 || i == 5 || i == 7 || i == 8) {
-      in.push_back(ctx.input(i));
-      continue;
-    }
-    FailureOr<Value> v = ctx.requireInput(i);
-    if (failed(v))
-      return failure();
-    in.push_back(*v);
-  }
+  FailureOr<SmallVector<Value>> inputs = readInputs(ctx, 9, {2, 5, 7, 8});
+  if (failed(inputs))
+    return failure();
+  SmallVector<Value> &in = *inputs;
   Value bias = in[8];
   if (bias && !NodeContext::typeOf(bias).getElementType().isInteger(32))
     return ctx.invalid("the bias must be int32");
