@@ -342,7 +342,7 @@ def write_outputs(table):
             "every output with the expected one. Shape-parameter inputs (a Reshape's "
             "shape, a reduction's axes, ...) are specialized to the test's values with "
             "`tc-compile --bind`, as in the [import sweep](onnx-import.md); the other "
-            "inputs are passed by name. Training, sequence/optional and string cases are "
+            "inputs are passed by name. Training, sequence/optional and string cases, and the classical-ML domain (ai.onnx.ml), are "
             "out of scope (excluded). Per-case results: "
             "[conformance.tsv](conformance.tsv); `--check` fails when a case listed as "
             "pass stops passing or when anything crashes.\n\n")

@@ -108,7 +108,7 @@ def write_outputs(results, seconds):
                 f"onnx {onnx.__version__}. Each case imports and verifies (ok), is "
                 f"reported unsupported with its reason, is rejected as malformed "
                 f"(invalid), or is out of scope (excluded: training, "
-                f"sequence/optional and string cases). A crash is always a bug. "
+                f"sequence/optional and string cases, the ai.onnx.ml domain). A crash is always a bug. "
                 f"Per-case results: [onnx-import-sweep.tsv](onnx-import-sweep.tsv); "
                 f"`utils/test.sh` fails when a case listed ok stops importing.\n\n")
         f.write("| suite | ok | of which with bound parameters | unsupported | invalid | "
