@@ -375,9 +375,12 @@ LogicalResult hoistAccumulators(func::FuncOp func) {
 }
 
 /// vector.contract to outer products and those to FMAs; transfers with
-/// permutation or broadcast maps to minor-identity ones; leading unit dims
-/// away. What remains (n-D transfers, 1-D vector ops) is for
-/// --convert-vector-to-scf and --convert-vector-to-llvm.
+/// permutation or broadcast maps to minor-identity ones. What remains (n-D
+/// transfers, 1-D vector ops) is for --convert-vector-to-scf and
+/// --convert-vector-to-llvm. Upstream's cast-away-leading-unit-dims patterns
+/// are deliberately absent: on a 1xK by Kx32 contraction they rewrite back
+/// and forth with the contraction lowering and never converge (the
+/// single_row lit case).
 LogicalResult lowerVectors(Operation *root) {
   MLIRContext *ctx = root->getContext();
   RewritePatternSet patterns(ctx);
@@ -389,7 +392,6 @@ LogicalResult lowerVectors(Operation *root) {
       patterns, vector::VectorTransposeLowering::EltWise);
   vector::populateVectorBroadcastLoweringPatterns(patterns);
   vector::populateVectorShapeCastLoweringPatterns(patterns);
-  // vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
   vector::populateVectorMultiReductionLoweringPatterns(
       patterns, vector::VectorMultiReductionLowering::InnerParallel);
   vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
