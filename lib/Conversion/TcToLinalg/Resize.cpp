@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FloatMath.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -28,17 +29,9 @@ struct Tap {
   Value weight; // f64
 };
 
-struct ResizeLowering {
+/// The float arithmetic (FloatMath) is in f64, like the reference.
+struct ResizeLowering : FloatMath {
   ResizeOp op;
-  OpBuilder &b;
-  Location loc;
-  Type f64;
-
-  Value f(double v) { return scalarConstant(b, loc, f64, v); }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
 
   /// The input coordinate of output coordinate `x` along dim `d`. Like
   /// ONNX's reference, the output length in these formulas is the unrounded
@@ -117,17 +110,8 @@ struct ResizeLowering {
               {clampIndex(at(1), inSize), ratio}};
     }
     // cubic: taps at base-1 .. base+2 with Keys' coefficients.
-    double a = op.getCubicCoeffA().convertToDouble();
-    Value r = ratio, s = sub(f(1), ratio);
-    Value r1 = add(r, f(1)), s1 = add(s, f(1));
-    auto far = [&](Value t) { // a t^3 - 5a t^2 + 8a t - 4a, t in [1, 2]
-      return sub(mul(add(mul(sub(mul(f(a), t), f(5 * a)), t), f(8 * a)), t),
-                 f(4 * a));
-    };
-    auto near = [&](Value t) { // (a+2) t^3 - (a+3) t^2 + 1, t in [0, 1]
-      return add(mul(mul(sub(mul(f(a + 2), t), f(a + 3)), t), t), f(1));
-    };
-    SmallVector<Value> weights = {far(r1), near(r), near(s), far(s1)};
+    SmallVector<Value> weights =
+        cubicWeights(ratio, op.getCubicCoeffA().convertToDouble());
     SmallVector<Tap> result;
     SmallVector<Value> raw = {at(-1), at(0), at(1), at(2)};
     if (op.getExcludeOutside()) {
@@ -239,19 +223,19 @@ Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
     current = buildParallelGeneric(
         b, loc, passType, {}, {}, {},
         [&](OpBuilder &nb, Location l, ValueRange) -> Value {
-          ResizeLowering r{op, nb, l, nb.getF64Type()};
+          ResizeLowering r{{nb, l, nb.getF64Type()}, op};
           SmallVector<Value> indices;
           for (int64_t e = 0; e < rank; ++e)
             indices.push_back(linalg::IndexOp::create(nb, l, e));
           Value x = arith::SIToFPOp::create(
-              nb, l, r.f64,
+              nb, l, r.ft,
               arith::IndexCastOp::create(nb, l, nb.getI64Type(), indices[d]));
           Value xo = r.transform(x, d, inSize, outSize, scales[d]);
           Value sum = r.f(0);
           for (const Tap &tap : r.antialiasTaps(xo, inSize, scales[d])) {
             indices[d] = tap.index;
             Value element = tensor::ExtractOp::create(nb, l, source, indices);
-            sum = r.add(sum, r.mul(castScalar(nb, l, element, sourceTc, r.f64),
+            sum = r.add(sum, r.mul(castScalar(nb, l, element, sourceTc, r.ft),
                                    tap.weight));
           }
           if (crop) {
@@ -264,7 +248,7 @@ Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
           }
           if (last && isa<IntegerType>(passTc))
             sum = math::RoundEvenOp::create(nb, l, sum);
-          return castScalar(nb, l, sum, r.f64, passTc);
+          return castScalar(nb, l, sum, r.ft, passTc);
         });
     currentTc = passTc;
   }
@@ -304,7 +288,7 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
     Value result = buildParallelGeneric(
         rewriter, loc, resultType, {}, {}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          ResizeLowering r{op, b, l, b.getF64Type()};
+          ResizeLowering r{{b, l, b.getF64Type()}, op};
           SmallVector<SmallVector<Tap>> perDim;
           Value outside;
           for (int64_t d = 0; d < rank; ++d) {
@@ -316,7 +300,7 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
               continue;
             }
             Value x = arith::SIToFPOp::create(
-                b, l, r.f64,
+                b, l, r.ft,
                 arith::IndexCastOp::create(b, l, b.getI64Type(), outIndex));
             Value xo = r.transform(x, d, inSize, outSize, scales[d]);
             if (crop) {
@@ -342,7 +326,7 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
                 weight = weight ? r.mul(weight, tap.weight) : tap.weight;
             }
             Value element = tensor::ExtractOp::create(b, l, input, indices);
-            Value value = castScalar(b, l, element, tcType, r.f64);
+            Value value = castScalar(b, l, element, tcType, r.ft);
             sum = r.add(sum, weight ? r.mul(value, weight) : value);
             int64_t d = rank - 1;
             while (d >= 0 && ++choice[d] == perDim[d].size())
@@ -354,7 +338,7 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
             sum = arith::SelectOp::create(b, l, outside, r.f(extrapolation), sum);
           if (isa<IntegerType>(tcType))
             sum = math::RoundEvenOp::create(b, l, sum);
-          return castScalar(b, l, sum, r.f64, tcType);
+          return castScalar(b, l, sum, r.ft, tcType);
         });
     rewriter.replaceOp(op, result);
     return success();
