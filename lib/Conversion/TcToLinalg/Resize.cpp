@@ -33,6 +33,12 @@ struct Tap {
 struct ResizeLowering : FloatMath {
   ResizeOp op;
 
+  /// Whether input coordinate `xo` falls outside [0, inSize - 1], where
+  /// tf_crop_and_resize takes the extrapolation value.
+  Value outsideInput(Value xo, int64_t inSize) {
+    return arith::OrIOp::create(b, loc, lt(xo, f(0)), gt(xo, f(double(inSize - 1))));
+  }
+
   /// The input coordinate of output coordinate `x` along dim `d`. Like
   /// ONNX's reference, the output length in these formulas is the unrounded
   /// `scale * inSize`; only half_pixel_symmetric also uses the integer one.
@@ -239,12 +245,8 @@ Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
                                    tap.weight));
           }
           if (crop) {
-            Value low = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT,
-                                              xo, r.f(0));
-            Value high = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
-                                               xo, r.f(double(inSize - 1)));
-            Value outside = arith::OrIOp::create(nb, l, low, high);
-            sum = arith::SelectOp::create(nb, l, outside, r.f(extrapolation), sum);
+            sum = arith::SelectOp::create(nb, l, r.outsideInput(xo, inSize),
+                                          r.f(extrapolation), sum);
           }
           if (last && isa<IntegerType>(passTc))
             sum = math::RoundEvenOp::create(nb, l, sum);
@@ -304,11 +306,7 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
                 arith::IndexCastOp::create(b, l, b.getI64Type(), outIndex));
             Value xo = r.transform(x, d, inSize, outSize, scales[d]);
             if (crop) {
-              Value low = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
-                                                xo, r.f(0));
-              Value high = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
-                                                 xo, r.f(double(inSize - 1)));
-              Value out = arith::OrIOp::create(b, l, low, high);
+              Value out = r.outsideInput(xo, inSize);
               outside = outside ? arith::OrIOp::create(b, l, outside, out) : out;
             }
             perDim.push_back(r.taps(xo, inSize));
