@@ -190,6 +190,7 @@ int main(int argc, char **argv) {
   graph.addNestedPass<func::FuncOp>(tc::createTcFuseLayerNormPass());
   graph.addNestedPass<func::FuncOp>(tc::createTcFuseAttentionPass());
   graph.addPass(createCanonicalizerPass());
+  graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
   if (failed(graph.run(module)))
     return 1;
   timer.report("graph passes");

@@ -240,22 +240,31 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
                          &dilations = window.dilations,
                          &padding = window.padding;
 
-    SmallVector<int64_t> low(2, 0), high(2, 0);
+    // With groups, input is viewed as [N, G, C/G, D...], filter as
+    // [G, F/G, C/G, K...] and the output as [N, G, F/G, O...], so that every
+    // output map stays a projected permutation (needed for tiling). The
+    // padding applies to the grouped view: a pad below the reshape could
+    // not be fused into the workgroups that split the groups.
+    for (int64_t i = 2; i < resultType.getRank(); ++i)
+      if (resultType.isDynamicDim(i))
+        return rewriter.notifyMatchFailure(op, "dynamic spatial size");
+    bool grouped = groups > 1;
+    Value input = adaptor.getInput();
+    if (grouped)
+      input = splitGroups(rewriter, loc, input, 1, groups);
+    SmallVector<int64_t> low(grouped ? 3 : 2, 0), high(grouped ? 3 : 2, 0);
     for (int64_t i = 0; i < spatial; ++i) {
       low.push_back(padding[i]);
       high.push_back(padding[spatial + i]);
     }
-    Value input = padTensor(rewriter, loc, adaptor.getInput(), low, high,
-                            scalarConstant(rewriter, loc,
-                                           resultType.getElementType(), 0));
+    input = padTensor(rewriter, loc, input, low, high,
+                      scalarConstant(rewriter, loc,
+                                     resultType.getElementType(), 0));
 
     // Output init: the bias broadcast over batch and space, or zeros.
     SmallVector<Value> dynamicSizes;
     if (resultType.isDynamicDim(0))
       dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getInput(), 0));
-    for (int64_t i = 2; i < resultType.getRank(); ++i)
-      if (resultType.isDynamicDim(i))
-        return rewriter.notifyMatchFailure(op, "dynamic spatial size");
     RankedTensorType accTensor = resultType.clone(accType);
     Value init = biasOrZeros(rewriter, loc, accTensor, dynamicSizes,
                              adaptor.getBias(), tcType);
@@ -299,14 +308,9 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
       return success();
     }
 
-    // With groups, input is viewed as [N, G, C/G, D...], filter as
-    // [G, F/G, C/G, K...] and the output as [N, G, F/G, O...], so that every
-    // output map stays a projected permutation (needed for tiling).
-    bool grouped = groups > 1;
     Value filter = adaptor.getFilter();
     Value output = init;
     if (grouped) {
-      input = splitGroups(rewriter, loc, input, 1, groups);
       filter = splitGroups(rewriter, loc, filter, 0, groups);
       output = splitGroups(rewriter, loc, init, 1, groups);
     }

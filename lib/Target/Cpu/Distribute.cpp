@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
@@ -31,6 +32,72 @@ bool isAllParallel(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return linalgOp &&
          linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
+}
+
+/// For each loop of `root`, the granule its workgroups should hold a
+/// multiple of: a register tile's rows or lanes (--tc-cpu-vectorize-
+/// contractions) on the loops that carry them, else 1. The tile belongs to
+/// `root` itself or, when `root` is an elementwise epilogue (identity maps),
+/// to the multiply-add kernel it consumes, possibly through other
+/// elementwise ops: the kernel is fused into the epilogue's workgroups.
+SmallVector<int64_t> splitGranules(linalg::LinalgOp root) {
+  SmallVector<int64_t> granules(root.getNumLoops(), 1);
+  linalg::LinalgOp kernel = root;
+  std::optional<RegisterTileDims> dims = registerTileDims(root);
+  for (int depth = 0; !dims && depth < 4; ++depth) {
+    if (kernel.getNumLoops() != kernel.getNumParallelLoops() ||
+        kernel.getNumDpsInits() != 1 ||
+        !kernel.getMatchingIndexingMap(kernel.getDpsInitOperand(0)).isIdentity())
+      return granules;
+    linalg::LinalgOp next;
+    for (OpOperand *in : kernel.getDpsInputOperands()) {
+      auto producer = in->get().getDefiningOp<linalg::LinalgOp>();
+      if (!producer || producer.getNumDpsInits() != 1 ||
+          !kernel.getMatchingIndexingMap(in).isIdentity() ||
+          producer->getResult(0).getType() != in->get().getType())
+        continue;
+      next = producer;
+      dims = registerTileDims(producer);
+      if (dims)
+        break;
+    }
+    if (!next)
+      return granules;
+    kernel = next;
+  }
+  if (!dims)
+    return granules;
+  // Kernel loops to root loops: the same, or through the kernel's output
+  // map when the root is an epilogue (its loops are the output's dims).
+  AffineMap out = kernel.getMatchingIndexingMap(kernel.getDpsInitOperand(0));
+  auto rootLoop = [&](unsigned kernelLoop) -> std::optional<unsigned> {
+    if (kernel == root)
+      return kernelLoop;
+    for (auto [i, e] : llvm::enumerate(out.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == kernelLoop)
+        return static_cast<unsigned>(i);
+    return std::nullopt;
+  };
+  Type element = getElementTypeOrSelf(kernel.getDpsInitOperand(0)->get().getType());
+  int64_t lanes = std::max<int64_t>(
+      1, kRegisterLanes * 32 / element.getIntOrFloatBitWidth());
+  if (auto l = rootLoop(dims->lanes); l && *l < granules.size())
+    granules[*l] = lanes;
+  if (dims->rows)
+    if (auto r = rootLoop(*dims->rows); r && *r < granules.size())
+      granules[*r] = kRegisterRows;
+  return granules;
+}
+
+/// A chunk of at least `least` iterations, a multiple of `granule`, that
+/// divides `size` if one does within a factor of two: equal workgroups have
+/// static sizes, so the register tiles inside need no partial rows.
+int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
+  int64_t first = llvm::alignTo(least, granule);
+  for (int64_t c = first; c <= 2 * first && c <= size; c += granule)
+    if (size % c == 0)
+      return c;
+  return first;
 }
 
 /// True when the slice covers every element of its source.
@@ -89,14 +156,36 @@ struct CpuDistributePass
       work *= ShapedType::isDynamic(size) ? 64 : size;
     if (work < minWork)
       return;
-    // The outermost parallel loop with more than one iteration.
+    // The static parallel loop that gives the most workgroups when each
+    // holds whole register tiles (outermost on ties), so that a convolution
+    // at batch 1 splits its image rows rather than leaving each workgroup
+    // one output channel. Otherwise the outermost parallel loop with more
+    // than one iteration (a dynamic batch included), split evenly.
+    SmallVector<int64_t> granules = splitGranules(op);
     std::optional<unsigned> dim;
+    int64_t chunk = 0, best = 1;
     for (auto [i, size] : llvm::enumerate(ranges)) {
-      if (iterators[i] != utils::IteratorType::parallel)
+      if (iterators[i] != utils::IteratorType::parallel ||
+          ShapedType::isDynamic(size) || size <= 1)
         continue;
-      if (ShapedType::isDynamic(size) || size > 1) {
+      int64_t c = evenChunk(size, llvm::divideCeil(size, maxWorkgroups), granules[i]);
+      int64_t count = llvm::divideCeil(size, c);
+      if (count > best) {
         dim = i;
-        break;
+        chunk = c;
+        best = count;
+      }
+    }
+    bool byTiles = dim.has_value() && llvm::any_of(granules, [](int64_t g) { return g > 1; });
+    if (!byTiles) {
+      dim.reset();
+      for (auto [i, size] : llvm::enumerate(ranges)) {
+        if (iterators[i] != utils::IteratorType::parallel)
+          continue;
+        if (ShapedType::isDynamic(size) || size > 1) {
+          dim = i;
+          break;
+        }
       }
     }
     if (!dim)
@@ -110,7 +199,13 @@ struct CpuDistributePass
 
     scf::SCFTilingOptions tiling;
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-    tiling.setNumThreads(numThreads);
+    if (byTiles) {
+      SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
+      sizes[*dim] = rewriter.getIndexAttr(chunk);
+      tiling.setTileSizes(sizes);
+    } else {
+      tiling.setNumThreads(numThreads);
+    }
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
     // Ops already computed inside the tile: the root and every producer

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
@@ -37,21 +38,9 @@ namespace {
 /// vectorized (other linalg ops of the function keep their loop lowering).
 constexpr StringLiteral kTileMarker = "tc.register_tile";
 
-/// The fewest output columns (N) worth a register tile.
-constexpr int64_t kMinLanes = 16;
-
 /// The largest N-side input (N x K) that a single-row tiling reads across
 /// rows: about half a typical L2.
 constexpr int64_t kSingleRowCacheBytes = 256 * 1024;
-
-/// acc + a * b (possibly through casts), for floats or integers.
-bool hasMultiplyAddBody(linalg::GenericOp op) {
-  return linalg::detail::isContractionBody(
-      *op.getBlock(), [](Operation *mul, Operation *add) {
-        return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add)) ||
-               (isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add));
-      });
-}
 
 /// `map` with the loops in `zero` fixed at 0 (a loop of range 1 only takes
 /// that value), simplified.
@@ -64,11 +53,23 @@ AffineMap fixAtZero(AffineMap map, const llvm::SmallBitVector &zero) {
       map.replaceDimsAndSymbols(dims, {}, map.getNumDims(), map.getNumSymbols()));
 }
 
-/// Whether every result of `map` is a loop or a constant: what the
-/// vectorizer reads with transfers.
+/// `d * s` (s > 1): a strided window read once its kernel loop is fixed.
+std::optional<std::pair<unsigned, int64_t>> stridedDim(AffineExpr e) {
+  auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto d = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!d || !c || c.getValue() <= 1)
+    return std::nullopt;
+  return std::make_pair(d.getPosition(), c.getValue());
+}
+
+/// Whether every result of `map` is a loop, a constant or a strided loop:
+/// what the vectorizer reads with transfers once strided dims are views.
 bool isPlain(AffineMap map) {
   return llvm::all_of(map.getResults(), [](AffineExpr e) {
-    return isa<AffineDimExpr, AffineConstantExpr>(e);
+    return isa<AffineDimExpr, AffineConstantExpr>(e) || stridedDim(e);
   });
 }
 
@@ -116,27 +117,60 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
     auto type = cast<MemRefType>(operand.get().getType());
     AffineMap map = fixAtZero(op.getMatchingIndexingMap(&operand), *zero);
     llvm::SmallBitVector dropped(type.getRank());
-    SmallVector<int64_t> shape;
-    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-      auto c = dyn_cast<AffineConstantExpr>(expr);
-      if (c && c.getValue() == 0 && type.getDimSize(i) == 1)
-        dropped.set(i);
-      else
-        shape.push_back(type.getDimSize(i));
-    }
-    maps.push_back(compressDims(map.dropResults(dropped), *zero));
-    if (dropped.none()) {
-      operands.push_back(operand.get());
-      continue;
-    }
     SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
         strides(type.getRank(), rewriter.getIndexAttr(1)),
         sizes = getAsIndexOpFoldResult(op.getContext(), type.getShape());
-    auto reduced = memref::SubViewOp::inferRankReducedResultType(
-        shape, type, offsets, sizes, strides);
-    operands.push_back(memref::SubViewOp::create(rewriter, op.getLoc(), reduced,
-                                                 operand.get(), offsets, sizes,
-                                                 strides));
+    SmallVector<AffineExpr> results;
+    bool strided = false;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto c = dyn_cast<AffineConstantExpr>(expr);
+      if (c && c.getValue() == 0 && type.getDimSize(i) == 1) {
+        dropped.set(i);
+        continue;
+      }
+      // A window read with its kernel loop fixed (`o * s`): a view with
+      // stride s of the elements the tile reads, indexed by `o`.
+      if (auto ds = stridedDim(expr)) {
+        int64_t size = (type.getDimSize(i) - 1) / ds->second + 1;
+        strides[i] = rewriter.getIndexAttr(ds->second);
+        sizes[i] = rewriter.getIndexAttr(size);
+        results.push_back(getAffineDimExpr(ds->first, op.getContext()));
+        strided = true;
+        continue;
+      }
+      results.push_back(expr);
+    }
+    maps.push_back(compressDims(
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext()), *zero));
+    Value value = operand.get();
+    // First drop the unit dims (unit strides, whole extents), then take the
+    // strided elements in a view of the same rank: ReadStridedAsShuffle
+    // reads the unit-stride view below it with whole vectors.
+    if (dropped.any()) {
+      SmallVector<OpFoldResult> whole =
+          getAsIndexOpFoldResult(op.getContext(), type.getShape());
+      SmallVector<OpFoldResult> ones(type.getRank(), rewriter.getIndexAttr(1));
+      SmallVector<int64_t> kept;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (!dropped.test(i))
+          kept.push_back(type.getDimSize(i));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          kept, type, offsets, whole, ones);
+      value = memref::SubViewOp::create(rewriter, op.getLoc(), reduced, value,
+                                        offsets, whole, ones);
+    }
+    if (strided) {
+      SmallVector<OpFoldResult> keptSizes, keptStrides;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (!dropped.test(i)) {
+          keptSizes.push_back(sizes[i]);
+          keptStrides.push_back(strides[i]);
+        }
+      SmallVector<OpFoldResult> zeros(keptSizes.size(), rewriter.getIndexAttr(0));
+      value = memref::SubViewOp::create(rewriter, op.getLoc(), value, zeros,
+                                        keptSizes, keptStrides);
+    }
+    operands.push_back(value);
   }
   SmallVector<utils::IteratorType> iterators;
   for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
@@ -179,66 +213,93 @@ struct PutLanesOperandOnTheRight : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// A vector read of a view that takes every s-th element of its last dim
+/// (a strided convolution's window, from dropUnitLoops) as one contiguous
+/// read of the (n - 1) * s + 1 elements below it and a shuffle that keeps
+/// every s-th: a strided transfer would become n scalar loads.
+struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto view = read.getBase().getDefiningOp<memref::SubViewOp>();
+    VectorType vectorType = read.getVectorType();
+    if (!view || view.getSourceType().getRank() != view.getType().getRank() ||
+        !view.hasZeroOffset() || read.hasOutOfBoundsDim() || read.getMask())
+      return failure();
+    ArrayRef<int64_t> strides = view.getStaticStrides();
+    int64_t rank = strides.size();
+    int64_t s = strides.back();
+    if (ShapedType::isDynamic(s) || s <= 1 || s > 4 ||
+        llvm::any_of(strides.drop_back(), [](int64_t t) { return t != 1; }))
+      return failure();
+    // The vector's last dim must be the view's last dim, and only it.
+    AffineMap map = read.getPermutationMap();
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != rank - 1 ||
+        llvm::any_of(map.getResults().drop_back(), [&](AffineExpr e) {
+          return e.isFunctionOfDim(rank - 1);
+        }) ||
+        llvm::any_of(vectorType.getShape().drop_back(),
+                     [](int64_t d) { return d != 1; }))
+      return failure();
+    int64_t n = vectorType.getShape().back();
+    int64_t wide = (n - 1) * s + 1;
+    Location loc = read.getLoc();
+    SmallVector<Value> indices(read.getIndices());
+    indices.back() = arith::MulIOp::create(
+        rewriter, loc, indices.back(),
+        arith::ConstantIndexOp::create(rewriter, loc, s));
+    SmallVector<int64_t> wideShape(vectorType.getShape());
+    wideShape.back() = wide;
+    auto wideType = VectorType::get(wideShape, vectorType.getElementType());
+    Value all = vector::TransferReadOp::create(
+        rewriter, loc, wideType, view.getSource(), indices,
+        read.getPermutationMapAttr(), read.getPadding(), Value(),
+        rewriter.getBoolArrayAttr(SmallVector<bool>(wideShape.size(), true)));
+    auto flatType = VectorType::get({wide}, vectorType.getElementType());
+    Value flat = vector::ShapeCastOp::create(rewriter, loc, flatType, all);
+    SmallVector<int64_t> picks;
+    for (int64_t i = 0; i < n; ++i)
+      picks.push_back(i * s);
+    Value picked = vector::ShuffleOp::create(rewriter, loc, flat, flat, picks);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, vectorType, picked);
+    return success();
+  }
+};
+
 struct RegisterTiling {
   SmallVector<int64_t> tileSizes;
   SmallVector<unsigned> interchange;
   /// The loops whose tiles may be partial (they get peeled): N, then M.
   SmallVector<unsigned> peeled;
+  /// N, the loop in vector lanes.
+  unsigned lanes = 0;
 };
 
-/// The register tiling of a multiply-add kernel on buffers, or nothing. N,
-/// the lanes, is the output's last dimension (static). M, the rows, is the
-/// static output dimension closest to N that the input read along N does
-/// not depend on, so that one vector of that input serves every row (a
-/// matmul's m). Every other loop (batch, reductions; dynamic ones too) gets
-/// tile size 1, reductions innermost.
+/// The register tiling of a multiply-add kernel on buffers, or nothing:
+/// N and M as registerTileDims chooses them, tiled by `lanes` and `rows`.
+/// Every other loop (batch, reductions, the rows and kernel window of a
+/// convolution; dynamic ones too) gets tile size 1, reductions innermost.
 std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
                                            int64_t lanes) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() == 0 || !hasMultiplyAddBody(op))
+  if (!op.hasPureBufferSemantics())
+    return std::nullopt;
+  std::optional<RegisterTileDims> dims = registerTileDims(op);
+  if (!dims)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
-    return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (out.getNumResults() == 0)
-    return std::nullopt;
-  // Convolution windows (oh + kh, 2 * ow) are left to loops for now: their
-  // tiles need strided and shifted reads that this tiling does not set up.
-  if (!llvm::all_of(op.getIndexingMapsArray(), isPlain))
-    return std::nullopt;
-  auto nExpr = dyn_cast<AffineDimExpr>(out.getResults().back());
-  if (!nExpr || iterators[nExpr.getPosition()] != utils::IteratorType::parallel)
-    return std::nullopt;
-  unsigned n = nExpr.getPosition();
-  // A dynamic loop (a dynamic batch) is fine when tiled by 1; N and M need
-  // static ranges to get static full tiles, and N enough lanes to fill a
-  // vector register (a dot product has none; a 7-wide feature map row gets
-  // short vectors whose reductions walk the input across rows).
-  if (ShapedType::isDynamic(ranges[n]) || ranges[n] < kMinLanes)
-    return std::nullopt;
-
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  unsigned n = dims->lanes;
   RegisterTiling t;
   t.tileSizes.assign(ranges.size(), 1);
   int64_t scaledLanes = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
   t.tileSizes[n] = std::min(ranges[n], scaledLanes);
   t.peeled.push_back(n);
-  auto readsAlongN = [&](unsigned d) {
-    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-      AffineMap m = op.getMatchingIndexingMap(in);
-      return m.isFunctionOfDim(n) && m.isFunctionOfDim(d);
-    });
-  };
-  for (AffineExpr e : llvm::reverse(out.getResults().drop_back())) {
-    auto d = dyn_cast<AffineDimExpr>(e);
-    if (!d || ranges[d.getPosition()] == 1 ||
-        ShapedType::isDynamic(ranges[d.getPosition()]) || readsAlongN(d.getPosition()))
-      continue;
-    t.tileSizes[d.getPosition()] = std::min(ranges[d.getPosition()], rows);
-    t.peeled.push_back(d.getPosition());
-    break;
+  t.lanes = n;
+  if (dims->rows) {
+    t.tileSizes[*dims->rows] = std::min(ranges[*dims->rows], rows);
+    t.peeled.push_back(*dims->rows);
   }
   // With a single row per tile, each k step reuses nothing: the reduction
   // then walks the N-side input across rows (stride N), which only pays off
@@ -266,7 +327,7 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
 
 /// Tiles `op` into register tiles (marked) and peels the partial M and N
 /// tiles off, so that every full tile has static sizes.
-void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
+void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   linalg::LinalgTilingOptions options;
@@ -296,6 +357,59 @@ void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
     scf::ForOp partial;
     if (auto loop = dyn_cast<scf::ForOp>(tiled->loops[i]))
       (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+  }
+}
+
+/// The widths N is split into before tiling: whole tiles, then a multiple
+/// of 8 lanes, then powers of two. A partial tile of odd width (17 lanes of
+/// a 7x7 feature map after 32) would become vector<17>, which LLVM
+/// legalizes element by element; 16 + 1 stays in whole registers.
+SmallVector<int64_t> laneWidths(int64_t range, int64_t tile) {
+  SmallVector<int64_t> widths;
+  if (int64_t whole = range / tile * tile)
+    widths.push_back(whole);
+  int64_t rest = range % tile;
+  if (rest >= 8) {
+    widths.push_back(rest / 8 * 8);
+    rest %= 8;
+  }
+  for (int64_t bit : {4, 2, 1})
+    if (rest >= bit) {
+      widths.push_back(bit);
+      rest -= bit;
+    }
+  return widths;
+}
+
+/// Splits N into laneWidths (linalg::splitOp) and register-tiles each part
+/// with a lane tile that divides it.
+void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
+                      const RegisterTiling &tiling) {
+  unsigned n = tiling.lanes;
+  int64_t tile = tiling.tileSizes[n];
+  SmallVector<int64_t> widths = laneWidths(op.getStaticLoopRanges()[n], tile);
+  SmallVector<std::pair<linalg::GenericOp, int64_t>> parts;
+  linalg::GenericOp rest = op;
+  for (int64_t width : ArrayRef(widths).drop_back()) {
+    rewriter.setInsertionPoint(rest);
+    auto [first, second] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(rest.getOperation()), n,
+        rewriter.getIndexAttr(width));
+    auto firstOp = dyn_cast_if_present<linalg::GenericOp>(first.getOperation());
+    auto secondOp = dyn_cast_if_present<linalg::GenericOp>(
+        second ? second.getOperation() : nullptr);
+    if (!firstOp || !secondOp) {
+      rest = firstOp ? firstOp : rest;
+      break;
+    }
+    parts.push_back({firstOp, width});
+    rest = secondOp;
+  }
+  parts.push_back({rest, widths.back()});
+  for (auto [part, width] : parts) {
+    RegisterTiling partTiling = tiling;
+    partTiling.tileSizes[n] = width % tile == 0 ? tile : width;
+    tileAndPeel(rewriter, part, partTiling);
   }
 }
 
@@ -348,7 +462,7 @@ void vectorizeTiles(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   vector::populateVectorReductionToContractPatterns(patterns);
-  patterns.add<PutLanesOperandOnTheRight>(func.getContext());
+  patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle>(func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 

@@ -1,9 +1,10 @@
 // RUN: tc-opt %s --pass-pipeline="builtin.module(func.func(tc-cpu-distribute{max-workgroups=8 min-work=64}))" --split-input-file | FileCheck %s
 
 // A matmul with its bias epilogue becomes one forall of 8 workgroups over
-// the rows; the fill and the matmul are computed inside the tile.
+// the rows, each 8 rows (a register tile's height); the fill and the matmul
+// are computed inside the tile.
 // CHECK-LABEL: func.func @matmul_bias
-// CHECK: scf.forall (%[[WG:.*]]) in (8)
+// CHECK: scf.forall (%[[WG:.*]]) = (0) to (64) step (8)
 // CHECK: linalg.fill {{.*}} -> tensor<8x16xf32>
 // CHECK: linalg.matmul {{.*}} -> tensor<8x16xf32>
 // CHECK: linalg.generic
@@ -59,4 +60,47 @@ func.func @no_recompute(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<
   %f2 = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
   %m2 = linalg.matmul ins(%a, %m : tensor<64x64xf32>, tensor<64x64xf32>) outs(%f2 : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %m2 : tensor<64x64xf32>
+}
+
+// -----
+
+// A convolution at batch 1 with its ReLU: split over 8 output channels per
+// workgroup it would give 2 workgroups; its image rows give 8, each of 4
+// rows, and the workgroup holds whole 8-channel register tiles. The
+// padding is computed per workgroup on its band of input rows.
+#x = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#o = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+#id = affine_map<(n, f, h, w) -> (n, f, h, w)>
+// CHECK-LABEL: func.func @conv_relu
+// CHECK: scf.forall (%[[WG:.*]]) = (0) to (32) step (4)
+// CHECK: tensor.pad
+// CHECK: linalg.fill {{.*}} -> tensor<1x16x4x32xf32>
+// CHECK: linalg.generic {{.*}}["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: } -> tensor<1x16x4x32xf32>
+// CHECK: linalg.generic
+// CHECK: } -> tensor<1x16x4x32xf32>
+// CHECK: scf.forall.in_parallel
+func.func @conv_relu(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x32x32xf32> to tensor<1x8x34x34xf32>
+  %e = tensor.empty() : tensor<1x16x32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%pad, %w : tensor<1x8x34x34xf32>, tensor<16x8x3x3xf32>) outs(%f : tensor<1x16x32x32xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x16x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x16x32x32xf32>) outs(%e : tensor<1x16x32x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x16x32x32xf32>
+  return %r : tensor<1x16x32x32xf32>
 }

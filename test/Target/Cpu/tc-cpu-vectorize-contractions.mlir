@@ -1,10 +1,12 @@
 // RUN: tc-opt %s --tc-cpu-vectorize-contractions=lower=false --split-input-file | FileCheck %s
 // RUN: tc-opt %s --tc-cpu-vectorize-contractions --split-input-file | FileCheck %s --check-prefix=LOWER
 
-// A 20x70 output in 8x32 register tiles: full tiles over rows 0..16 and
-// columns 0..64, then the peeled partial tiles (8x6, 4x32, 4x6), each with
-// static sizes. The accumulator is read before the reduction loop, carried
-// in registers (iter_args) and written after it.
+// A 20x70 output in 8x32 register tiles. N is first split into 64 + 4 + 2
+// columns (linalg::splitOp), so that no tile has an odd vector width
+// (vector<6> would be legalized element by element); rows 16..20 are the
+// peeled partial tiles. Every tile has static sizes. The accumulator is read
+// before the reduction loop, carried in registers (iter_args) and written
+// after it.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.for %[[M:.*]] = %c0 to %c16 step %c8
 // CHECK:   scf.for %[[N:.*]] = %c0 to %c64 step %c32
@@ -12,9 +14,11 @@
 // CHECK:     %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c40 step %c1 iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
 // CHECK:       vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK:     vector.transfer_write %[[SUM]], %arg2[%[[M]], %[[N]]]
-// CHECK:   vector.contract {{.*}} : vector<8x1xf32>, vector<1x6xf32> into vector<8x6xf32>
 // CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
-// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x6xf32> into vector<4x6xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x4xf32> into vector<8x4xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x4xf32> into vector<4x4xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x2xf32> into vector<8x2xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x2xf32> into vector<4x2xf32>
 // CHECK-NOT: linalg.matmul
 // Lowered, each k step is one broadcast FMA per accumulator row.
 // LOWER-LABEL: func.func @matmul
@@ -97,20 +101,75 @@ func.func @single_row(%a: memref<1x16xf32>, %b: memref<16x32xf32>, %c: memref<1x
 
 // -----
 
-// Not register-tiled: a convolution's window map (oh + kh) keeps its linalg
-// form.
+// A convolution window (oh + kh, ow + kw) with the kernel loops tiled by 1:
+// the input read along ow is plain once kh and kw are fixed. No output dim
+// avoids the input, so each tile is one row of 8 lanes, and the accumulator
+// stays in registers across both kernel loops.
 #x = affine_map<(oh, ow, kh, kw) -> (oh + kh, ow + kw)>
 #k = affine_map<(oh, ow, kh, kw) -> (kh, kw)>
 #o = affine_map<(oh, ow, kh, kw) -> (oh, ow)>
 // CHECK-LABEL: func.func @window
-// CHECK: linalg.generic
-// CHECK-NOT: vector.contract
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c1
+// CHECK:   vector.transfer_read %arg2[%[[OH]], %c0]{{.*}} vector<8xf32>
+// CHECK:   scf.for {{.*}} iter_args
+// CHECK:     scf.for {{.*}} iter_args
+// CHECK:       vector.contract {{.*}} : vector<1xf32>, vector<1x8xf32> into vector<8xf32>
+// CHECK:   vector.transfer_write {{.*}}, %arg2[%[[OH]], %c0]
+// CHECK-NOT: linalg.generic
 func.func @window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32>) {
   linalg.generic {indexing_maps = [#x, #k, #o], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%o : memref<8x8xf32>) {
   ^bb0(%in: f32, %w: f32, %acc: f32):
     %0 = arith.mulf %in, %w : f32
     %1 = arith.addf %acc, %0 : f32
     linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// An NCHW convolution with stride 2: the output channels are the rows (the
+// filter does not read ow), ow the lanes. The window's input elements
+// (2 * ow + kw) are one contiguous 15-element read and a shuffle of the
+// even ones, not 8 scalar loads.
+#x = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#o = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+// CHECK-LABEL: func.func @strided_conv
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c1
+// CHECK:   vector.transfer_read %arg2{{.*}} vector<8x8xf32>
+// CHECK:   scf.for %[[C:.*]] = %c0 to %c4 step %c1 iter_args
+// CHECK:     scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args
+// CHECK:       scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args
+// CHECK:         %[[WIDE:.*]] = vector.transfer_read %arg0[%c0, %[[C]], %{{.*}}, %[[KW]]]{{.*}} vector<1x15xf32>
+// CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[WIDE]] : vector<1x15xf32> to vector<15xf32>
+// CHECK:         vector.shuffle %[[FLAT]], %[[FLAT]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+// CHECK-NOT: linalg.generic
+func.func @strided_conv(%x: memref<1x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %o: memref<1x8x8x8xf32>) {
+  linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x4x17x17xf32>, memref<8x4x3x3xf32>) outs(%o : memref<1x8x8x8xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// Not register-tiled: a max-pooling window has no multiply-add body.
+#x = affine_map<(oh, ow, kh, kw) -> (oh + kh, ow + kw)>
+#k = affine_map<(oh, ow, kh, kw) -> (kh, kw)>
+#o = affine_map<(oh, ow, kh, kw) -> (oh, ow)>
+// CHECK-LABEL: func.func @max_pool
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @max_pool(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32>) {
+  linalg.generic {indexing_maps = [#x, #k, #o], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%o : memref<8x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %acc: f32):
+    %0 = arith.maximumf %acc, %in : f32
+    linalg.yield %0 : f32
   }
   return
 }

@@ -37,12 +37,18 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
   let description = [{
     For every linalg op at the top level of the function or directly inside
     a `fusion.group` (whose ops can then only fuse with each other), from
-    the last to the first: tiles its outermost parallel loop into at most
+    the last to the first: tiles one parallel loop into at most
     `max-workgroups` workgroups with `scf.forall` and fuses into the tile the
     producers that only it uses (fills, elementwise generics, pads,
-    broadcasts), so that one forall is one kernel. Ops whose loop nest is
-    smaller than `min-work` iterations stay whole. Ops inside control flow
-    (scf.if/while bodies) are left serial.
+    broadcasts), so that one forall is one kernel. For a multiply-add
+    kernel (or the elementwise epilogue of one) the loop is the static one
+    that gives the most workgroups when each holds whole register tiles of
+    --tc-cpu-vectorize-contractions (8 rows, 32 lanes), with chunks that
+    divide the loop evenly where possible: a convolution at batch 1 splits
+    its image rows. Other ops split their outermost parallel loop with more
+    than one iteration. Ops whose loop nest is smaller than `min-work`
+    iterations stay whole. Ops inside control flow (scf.if/while bodies)
+    are left serial.
   }];
   let options = [
     Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"64",
@@ -103,18 +109,22 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
   let summary = "Register-tile contractions and vectorize them (vector dialect)";
   let description = [{
     For linalg contractions on buffers (matmul, batch matmul, the generics
-    with a multiply-add body whose maps read loops or constants): tiles the
-    output's last dimension by `lanes` (N, static), the output dimension
-    that the N-side input does not read by `rows` (M), batch dimensions
-    (dynamic ones included) and the reductions by 1, reductions innermost;
-    peels the M and N loops so that the partial tiles are separate loops
-    with static sizes; drops each tile's unit loops and dims (rank-reducing
-    subviews); vectorizes it to `vector.contract`; hoists the accumulator's
-    read and write out of the reduction loop, so the `rows x lanes`
-    accumulator tile lives in registers; and lowers the contraction to
-    outer products, which become broadcast-FMA chains. Ops it does not
-    handle (convolutions with window maps, dynamic M or N) keep their
-    linalg form for --tc-cpu-interchange-loops and loops.
+    with a multiply-add body whose maps read loops, constants or
+    convolution windows `o * s + k * d`): tiles the output's last dimension
+    by `lanes` (N, static), the output dimension that the N-side input does
+    not read by `rows` (M), and every other loop (batch, image rows, kernel
+    window, reductions; dynamic ones too) by 1, reductions innermost. N is
+    first split (linalg::splitOp) into whole tiles, a multiple of 8 and
+    powers of two, so that no tile has an odd vector width; the M loop is
+    peeled, so that every tile has static sizes. Each tile drops its unit
+    loops and dims (rank-reducing subviews; a strided window becomes a
+    strided view, read as one contiguous vector and a shuffle), is
+    vectorized to `vector.contract`, keeps its accumulator in registers
+    across the reduction loops (the transfers are hoisted), and the
+    contraction is lowered to outer products, which become broadcast-FMA
+    chains. Ops it does not handle (no multiply-add body, dynamic N, fewer
+    than 8 lanes) keep their linalg form for --tc-cpu-interchange-loops and
+    loops.
   }];
   let options = [
     Option<"rows", "rows", "int64_t", /*default=*/"8",

@@ -18,6 +18,19 @@ def TcInferShapesPass : Pass<"tc-infer-shapes", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
 
+def TcFoldConstantsPass : Pass<"tc-fold-constants", "func::FuncOp"> {
+  let summary = "Evaluate layout ops on weights at compile time";
+  let description = [{
+    Replaces a `tc.transpose` of a constant (a `dense_resource` blob or a
+    dense attribute) that nothing else reads by a constant holding the
+    permuted elements, so that a weight stored in another layout (Gemm with
+    `transB`, a transposed MatMul initializer) is not permuted on every
+    run. Splats and small dense constants already fold through the
+    canonicalizer.
+  }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
 def TcFuseGeluPass : Pass<"tc-fuse-gelu", "func::FuncOp"> {
   let summary = "Fold exporters' elementwise GELU chains into tc.gelu";
   let description = [{
