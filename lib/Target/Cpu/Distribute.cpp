@@ -79,8 +79,12 @@ SmallVector<int64_t> splitGranules(linalg::LinalgOp root) {
     return std::nullopt;
   };
   Type element = getElementTypeOrSelf(kernel.getDpsInitOperand(0)->get().getType());
-  int64_t lanes = std::max<int64_t>(
-      1, kRegisterLanes * 32 / element.getIntOrFloatBitWidth());
+  // Lanes in whole register tiles (32 x 32-bit), or failing an even split
+  // in whole 256-bit vectors (below): vectorize-contractions splits
+  // any static width into whole tiles and vector-sized parts, but a chunk
+  // that does not divide the loop leaves the last workgroup a dynamic
+  // width, which it cannot vectorize.
+  int64_t lanes = std::max<int64_t>(1, 1024 / element.getIntOrFloatBitWidth());
   if (auto l = rootLoop(dims->lanes); l && *l < granules.size())
     granules[*l] = lanes;
   if (dims->rows)
@@ -90,11 +94,11 @@ SmallVector<int64_t> splitGranules(linalg::LinalgOp root) {
 }
 
 /// A chunk of at least `least` iterations, a multiple of `granule`, that
-/// divides `size` if one does within a factor of two: equal workgroups have
-/// static sizes, so the register tiles inside need no partial rows.
+/// divides `size` if one does within a factor of four: equal workgroups
+/// have static sizes, so the register tiles inside need no partial tiles.
 int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
   int64_t first = llvm::alignTo(least, granule);
-  for (int64_t c = first; c <= 2 * first && c <= size; c += granule)
+  for (int64_t c = first; c <= 4 * first && c <= size; c += granule)
     if (size % c == 0)
       return c;
   return first;
@@ -168,7 +172,15 @@ struct CpuDistributePass
       if (iterators[i] != utils::IteratorType::parallel ||
           ShapedType::isDynamic(size) || size <= 1)
         continue;
-      int64_t c = evenChunk(size, llvm::divideCeil(size, maxWorkgroups), granules[i]);
+      int64_t least = llvm::divideCeil(size, maxWorkgroups);
+      int64_t c = evenChunk(size, least, granules[i]);
+      // Lanes that no whole-tile chunk divides (1000 classes) may split in
+      // whole vectors instead (40 per workgroup).
+      if (size % c != 0 && granules[i] > 8 && granules[i] % 4 == 0) {
+        int64_t finer = evenChunk(size, least, granules[i] / 4);
+        if (size % finer == 0)
+          c = finer;
+      }
       int64_t count = llvm::divideCeil(size, c);
       if (count > best) {
         dim = i;

@@ -43,7 +43,7 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
     broadcasts), so that one forall is one kernel. For a multiply-add
     kernel (or the elementwise epilogue of one) the loop is the static one
     that gives the most workgroups when each holds whole register tiles of
-    --tc-cpu-vectorize-contractions (8 rows, 32 lanes), with chunks that
+    --tc-cpu-vectorize-contractions (multiples of 8 rows and 32 lanes, or of 8 lanes where that divides evenly), with chunks that
     divide the loop evenly where possible: a convolution at batch 1 splits
     its image rows. Other ops split their outermost parallel loop with more
     than one iteration. Ops whose loop nest is smaller than `min-work`

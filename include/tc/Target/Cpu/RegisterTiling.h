@@ -18,11 +18,9 @@
 
 namespace mlir::tc::cpu {
 
-/// Default register tile: rows x lanes accumulators (lanes in 32-bit
-/// elements; 8 x 32 f32 is sixteen 512-bit or thirty-two 256-bit registers'
-/// worth, which LLVM splits to what the host has).
+/// Rows of a register tile (the default of --tc-cpu-vectorize-contractions'
+/// `rows`): workgroups hold whole multiples of it.
 constexpr int64_t kRegisterRows = 8;
-constexpr int64_t kRegisterLanes = 32;
 
 /// The fewest output columns (N) worth a register tile.
 constexpr int64_t kMinLanes = 8;
