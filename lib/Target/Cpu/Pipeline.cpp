@@ -51,6 +51,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
 
   pm.addPass(createCpuLowerCopiesPass());
   pm.addPass(createCpuVectorizeContractionsPass());
+  pm.addPass(createCpuVectorizeElementwisePass());
   pm.addPass(createCpuInterchangeLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // The register tiles' n-D transfers become 1-D vector loads and stores.

@@ -4,6 +4,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tc::cpu {
 
@@ -81,6 +84,162 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
     break;
   }
   return dims;
+}
+
+/// `map` with the loops in `zero` fixed at 0 (a loop of range 1 only takes
+/// that value), simplified.
+static AffineMap fixAtZero(AffineMap map, const llvm::SmallBitVector &zero) {
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> dims;
+  for (unsigned i = 0; i < map.getNumDims(); ++i)
+    dims.push_back(zero.test(i) ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(i, ctx));
+  return simplifyAffineMap(
+      map.replaceDimsAndSymbols(dims, {}, map.getNumDims(), map.getNumSymbols()));
+}
+
+std::optional<std::pair<unsigned, int64_t>> stridedDim(AffineExpr e) {
+  auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto d = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!d || !c || c.getValue() <= 1)
+    return std::nullopt;
+  return std::make_pair(d.getPosition(), c.getValue());
+}
+
+/// Whether every result of `map` is a loop, a constant or a strided loop:
+/// what the vectorizer reads with transfers once strided dims are views.
+static bool isPlain(AffineMap map) {
+  return llvm::all_of(map.getResults(), [](AffineExpr e) {
+    return isa<AffineDimExpr, AffineConstantExpr>(e) || stridedDim(e);
+  });
+}
+
+/// The loops of a register tile to fix at 0: all unit loops but one unit
+/// reduction, which stays as the contraction's k. Empty when none works.
+static std::optional<llvm::SmallBitVector> unitLoopsToFix(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector unit(ranges.size());
+  for (auto [i, r] : llvm::enumerate(ranges))
+    if (r == 1)
+      unit.set(i);
+  auto allPlain = [&](const llvm::SmallBitVector &zero) {
+    return llvm::all_of(op.getIndexingMapsArray(),
+                        [&](AffineMap m) { return isPlain(fixAtZero(m, zero)); });
+  };
+  for (unsigned k = 0; k < ranges.size(); ++k) {
+    if (!unit.test(k) || iterators[k] != utils::IteratorType::reduction)
+      continue;
+    llvm::SmallBitVector zero = unit;
+    zero.reset(k);
+    if (allPlain(zero))
+      return zero;
+  }
+  if (allPlain(unit))
+    return unit;
+  return std::nullopt;
+}
+
+linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return op;
+  std::optional<llvm::SmallBitVector> zero = unitLoopsToFix(op);
+  if (!zero || zero->none() || zero->all())
+    return op;
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  rewriter.setInsertionPoint(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = cast<MemRefType>(operand.get().getType());
+    AffineMap map = fixAtZero(op.getMatchingIndexingMap(&operand), *zero);
+    llvm::SmallBitVector dropped(type.getRank());
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
+        strides(type.getRank(), rewriter.getIndexAttr(1)),
+        sizes = getAsIndexOpFoldResult(op.getContext(), type.getShape());
+    SmallVector<AffineExpr> results;
+    bool strided = false;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto c = dyn_cast<AffineConstantExpr>(expr);
+      if (c && c.getValue() == 0 && type.getDimSize(i) == 1) {
+        dropped.set(i);
+        continue;
+      }
+      // A window read with its kernel loop fixed (`o * s`): a view with
+      // stride s of the elements the tile reads, indexed by `o`.
+      if (auto ds = stridedDim(expr)) {
+        int64_t size = (type.getDimSize(i) - 1) / ds->second + 1;
+        strides[i] = rewriter.getIndexAttr(ds->second);
+        sizes[i] = rewriter.getIndexAttr(size);
+        results.push_back(getAffineDimExpr(ds->first, op.getContext()));
+        strided = true;
+        continue;
+      }
+      results.push_back(expr);
+    }
+    maps.push_back(compressDims(
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext()), *zero));
+    Value value = operand.get();
+    // First drop the unit dims (unit strides, whole extents), then take the
+    // strided elements in a view of the same rank: ReadStridedAsShuffle
+    // reads the unit-stride view below it with whole vectors.
+    if (dropped.any()) {
+      SmallVector<OpFoldResult> whole =
+          getAsIndexOpFoldResult(op.getContext(), type.getShape());
+      SmallVector<OpFoldResult> ones(type.getRank(), rewriter.getIndexAttr(1));
+      SmallVector<int64_t> kept;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (!dropped.test(i))
+          kept.push_back(type.getDimSize(i));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          kept, type, offsets, whole, ones);
+      value = memref::SubViewOp::create(rewriter, op.getLoc(), reduced, value,
+                                        offsets, whole, ones);
+    }
+    if (strided) {
+      SmallVector<OpFoldResult> keptSizes, keptStrides;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (!dropped.test(i)) {
+          keptSizes.push_back(sizes[i]);
+          keptStrides.push_back(strides[i]);
+        }
+      SmallVector<OpFoldResult> zeros(keptSizes.size(), rewriter.getIndexAttr(0));
+      value = memref::SubViewOp::create(rewriter, op.getLoc(), value, zeros,
+                                        keptSizes, keptStrides);
+    }
+    operands.push_back(value);
+  }
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (!zero->test(i))
+      iterators.push_back(it);
+  int64_t numInputs = op.getNumDpsInputs();
+  auto generic = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange{},
+      ValueRange(operands).take_front(numInputs),
+      ValueRange(operands).drop_front(numInputs), maps, iterators);
+  rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                              generic.getRegion().begin());
+  rewriter.eraseOp(op);
+  return generic;
+}
+
+SmallVector<int64_t> laneWidths(int64_t range, int64_t tile) {
+  SmallVector<int64_t> widths;
+  if (int64_t whole = range / tile * tile)
+    widths.push_back(whole);
+  int64_t rest = range % tile;
+  if (rest >= 8) {
+    widths.push_back(rest / 8 * 8);
+    rest %= 8;
+  }
+  for (int64_t bit : {4, 2, 1})
+    if (rest >= bit) {
+      widths.push_back(bit);
+      rest -= bit;
+    }
+  return widths;
 }
 
 } // namespace mlir::tc::cpu

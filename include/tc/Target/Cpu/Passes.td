@@ -142,6 +142,31 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CpuVectorizeElementwisePass : Pass<"tc-cpu-vectorize-elementwise"> {
+  let summary = "Vectorize elementwise kernels along their contiguous dimension";
+  let description = [{
+    For linalg.generic ops on buffers whose loops are all parallel, whose
+    output's last dimension is a static loop of at least 8 lanes that every
+    input reads contiguously (as its last dimension) or not at all
+    (broadcasts), and whose body has no memory accesses: splits that loop
+    (linalg::splitOp) into whole vectors of `lanes` 32-bit lanes, a
+    multiple of 8 and powers of two; tiles each part by its vector width
+    on that loop and 1 on every other (innermost: the vector loop); drops
+    the unit loops (rank-reducing subviews) and vectorizes each tile with
+    upstream linalg vectorization. Other ops (transposed reads, gathers,
+    dynamic innermost sizes, reductions) keep their linalg form.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "Vector width in 32-bit lanes (scaled for narrower elements)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CpuInterchangeLoopsPass : Pass<"tc-cpu-interchange-loops"> {
   let summary = "Order contraction loops so the innermost loop is contiguous";
   let description = [{

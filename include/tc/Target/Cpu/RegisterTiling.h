@@ -12,7 +12,8 @@
 #ifndef TC_TARGET_CPU_REGISTERTILING_H
 #define TC_TARGET_CPU_REGISTERTILING_H
 
-#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -44,6 +45,27 @@ bool isPlainOrWindow(AffineExpr expr);
 /// The register tile's loops for a multiply-add kernel with reductions, one
 /// output, plain or window maps; nothing for other ops.
 std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op);
+
+/// `d * s` (s > 1): a strided window read once its kernel loop is fixed;
+/// the loop and the stride.
+std::optional<std::pair<unsigned, int64_t>> stridedDim(AffineExpr e);
+
+/// Rewrites a static tile on buffers without its unit loops (fixed at 0;
+/// one unit reduction stays, as a contraction's k) and without the operand
+/// dims they leave at a constant 0 (rank-reducing subviews); a strided
+/// window dim (`o * s` once its kernel loop is fixed) becomes a strided
+/// view. This turns a tile of a batch matmul, a convolution or an N-d
+/// elementwise op into the plain low-rank form the vectorizer reads with
+/// minor-identity transfers. Upstream's unit-dim folding only handles
+/// tensors. Returns the new op, or the old one when nothing changes.
+linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op);
+
+/// The widths a loop of `range` lanes is split into before tiling by
+/// `tile`: whole tiles, then a multiple of 8, then powers of two. An odd
+/// width (17 lanes of a 7x7 feature map after 32) would become vector<17>,
+/// which LLVM legalizes element by element; 16 + 1 stays in whole
+/// registers.
+SmallVector<int64_t> laneWidths(int64_t range, int64_t tile);
 
 } // namespace mlir::tc::cpu
 

@@ -1,0 +1,91 @@
+// RUN: tc-opt %s --tc-cpu-vectorize-elementwise --split-input-file | FileCheck %s
+
+// A bias add over 4 rows of 70: the columns split into 64 (four vectors of
+// 16), 4 and 2 lanes; every tile is one vector with the row fixed. The
+// bias is read along the lanes only.
+#row = affine_map<(i, j) -> (i, j)>
+#bias = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @bias_add
+// CHECK: scf.for %[[I:.*]] = %c0 to %c4 step %c1
+// CHECK:   scf.for %[[J:.*]] = %c0 to %c64 step %c16
+// CHECK:     vector.transfer_read {{.*}} : memref<16xf32, {{.*}}>, vector<16xf32>
+// CHECK:     vector.transfer_read {{.*}} : memref<16xf32, {{.*}}>, vector<16xf32>
+// CHECK:     arith.addf {{.*}} : vector<16xf32>
+// CHECK:     vector.transfer_write {{.*}} : vector<16xf32>, memref<16xf32, {{.*}}>
+// CHECK: arith.addf {{.*}} : vector<4xf32>
+// CHECK: arith.addf {{.*}} : vector<2xf32>
+// CHECK-NOT: linalg.generic
+func.func @bias_add(%x: memref<4x70xf32>, %b: memref<70xf32>, %y: memref<4x70xf32>) {
+  linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<4x70xf32>, memref<70xf32>) outs(%y : memref<4x70xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %0 = arith.addf %a, %c : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Casts keep their element widths: i8 in, f32 out, 32 lanes of f32 at
+// lanes=32.
+// RUN: tc-opt %s --tc-cpu-vectorize-elementwise=lanes=32 --split-input-file | FileCheck %s --check-prefix=WIDE
+#id = affine_map<(i) -> (i)>
+// WIDE-LABEL: func.func @dequantize
+// WIDE: scf.for {{.*}} = %c0 to %c64 step %c32
+// WIDE:   arith.sitofp {{.*}} : vector<32xi8> to vector<32xf32>
+// WIDE:   arith.mulf {{.*}} : vector<32xf32>
+func.func @dequantize(%x: memref<64xi8>, %y: memref<64xf32>) {
+  %scale = arith.constant 0.5 : f32
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<64xi8>) outs(%y : memref<64xf32>) {
+  ^bb0(%a: i8, %o: f32):
+    %0 = arith.sitofp %a : i8 to f32
+    %1 = arith.mulf %0, %scale : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// Left to loops: a transposed read (the lanes are not contiguous in x).
+#t = affine_map<(i, j) -> (j, i)>
+#id2 = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @transposed
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @transposed(%x: memref<32x32xf32>, %y: memref<32x32xf32>) {
+  linalg.generic {indexing_maps = [#t, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : memref<32x32xf32>) outs(%y : memref<32x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.negf %a : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Left to loops: a gather (a load in the body) and a dynamic row length.
+#id3 = affine_map<(i) -> (i)>
+// CHECK-LABEL: func.func @gather
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @gather(%idx: memref<64xindex>, %table: memref<100xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel"]} ins(%idx : memref<64xindex>) outs(%y : memref<64xf32>) {
+  ^bb0(%i: index, %o: f32):
+    %0 = memref.load %table[%i] : memref<100xf32>
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel"]} ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.negf %a : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
