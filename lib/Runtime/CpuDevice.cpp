@@ -4,8 +4,13 @@
 #include "Internal.h"
 
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <thread>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 using namespace tc::rt;
 
@@ -25,6 +30,19 @@ bool parseOrdinal(const char *text, int &ordinal) {
   }
   ordinal = static_cast<int>(value);
   return true;
+}
+
+/// Keeps freed memory in the process for the next run (see runtime.h): a
+/// run mallocs its arena and outputs and frees them, and glibc's default
+/// thresholds hand blocks above 128 KiB back to the kernel each time.
+void keepFreedMemory() {
+#ifdef __GLIBC__
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest allowed value
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  });
+#endif
 }
 
 int resolveThreadCount(int32_t requested) {
@@ -55,6 +73,7 @@ tc_status tc_runtime_create(const tc_runtime_options *options,
                       "num_threads is " + std::to_string(resolved.num_threads) +
                           " (expected 0 for all hardware threads, or a "
                           "positive count)");
+  keepFreedMemory();
   tc_runtime *runtime = new (std::nothrow) tc_runtime{resolved};
   if (!runtime)
     return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a runtime");
