@@ -20,6 +20,28 @@ bool hasMultiplyAddBody(linalg::LinalgOp op) {
       });
 }
 
+bool hasPoolingBody(linalg::LinalgOp op) {
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty() ||
+      op.getNumDpsInits() != 1)
+    return false;
+  Block &body = *op.getBlock();
+  if (body.getOperations().size() != 2)
+    return false;
+  Operation &combine = body.front();
+  if (!isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
+           arith::MinNumFOp, arith::AddFOp, arith::MaxSIOp, arith::MinSIOp,
+           arith::MaxUIOp, arith::MinUIOp, arith::AddIOp>(combine))
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (yield.getNumOperands() != 1 || yield.getOperand(0) != combine.getResult(0))
+    return false;
+  Value acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  Value lhs = combine.getOperand(0), rhs = combine.getOperand(1);
+  Value other = lhs == acc ? rhs : rhs == acc ? lhs : Value();
+  auto arg = dyn_cast_if_present<BlockArgument>(other);
+  return arg && arg.getOwner() == &body && arg != acc;
+}
+
 /// `d` or `d * c` with c > 0.
 static bool isScaledDim(AffineExpr expr) {
   if (isa<AffineDimExpr>(expr))
@@ -41,8 +63,10 @@ bool isPlainOrWindow(AffineExpr expr) {
 }
 
 std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
-      !hasMultiplyAddBody(op))
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  bool pooling = !hasMultiplyAddBody(op);
+  if (pooling && !hasPoolingBody(op))
     return std::nullopt;
   Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
@@ -68,6 +92,19 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
   if (ShapedType::isDynamic(ranges[n]) || ranges[n] < kMinLanes)
     return std::nullopt;
   RegisterTileDims dims{n, std::nullopt};
+  // A pooling window has no operand shared across rows: one row per tile,
+  // and the window's input must run along N in its last dim (contiguous or
+  // strided), or each lane would be a separate load (a global pool reducing
+  // each channel's image, with the channels as N).
+  if (pooling) {
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      AffineMap m = op.getMatchingIndexingMap(in);
+      for (auto [i, e] : llvm::enumerate(m.getResults()))
+        if (e.isFunctionOfDim(n) && i + 1 != m.getNumResults())
+          return std::nullopt;
+    }
+    return dims;
+  }
   auto readsAlongN = [&](unsigned d) {
     return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
       AffineMap m = op.getMatchingIndexingMap(in);

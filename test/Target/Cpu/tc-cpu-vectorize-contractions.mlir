@@ -158,18 +158,63 @@ func.func @strided_conv(%x: memref<1x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %o: 
 
 // -----
 
-// Not register-tiled: a max-pooling window has no multiply-add body.
+// A max-pooling window (one max of the input and the accumulator; the
+// window-shape operand unused) is tiled like a single-row convolution: the
+// running maximum of each 8-lane row stays in registers across the window.
 #x = affine_map<(oh, ow, kh, kw) -> (oh + kh, ow + kw)>
 #k = affine_map<(oh, ow, kh, kw) -> (kh, kw)>
 #o = affine_map<(oh, ow, kh, kw) -> (oh, ow)>
 // CHECK-LABEL: func.func @max_pool
-// CHECK: linalg.generic
-// CHECK-NOT: vector.
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c1
+// CHECK:   %[[ACC:.*]] = vector.transfer_read %arg2[%[[OH]], %c0]{{.*}} vector<8xf32>
+// CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
+// CHECK:     scf.for {{.*}} iter_args
+// CHECK:       vector.transfer_read %arg0{{.*}} vector<1x8xf32>
+// CHECK:       vector.multi_reduction <maximumf>, {{.*}} : vector<8x1xf32> to vector<8xf32>
+// CHECK-NOT: linalg.generic
+// Lowered, each window step is one vector max.
+// LOWER-LABEL: func.func @max_pool
+// LOWER: arith.maximumf {{.*}} : vector<8xf32>
+// LOWER-NOT: vector.multi_reduction
 func.func @max_pool(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32>) {
   linalg.generic {indexing_maps = [#x, #k, #o], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%o : memref<8x8xf32>) {
   ^bb0(%in: f32, %w: f32, %acc: f32):
     %0 = arith.maximumf %acc, %in : f32
     linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Not register-tiled: a global sum pool whose lanes (channels) are not the
+// input's last dim would read every lane separately; and a body that is
+// neither a multiply-add nor one combine of input and accumulator.
+#x = affine_map<(c, h, w) -> (c, h, w)>
+#o = affine_map<(c, h, w) -> (c)>
+// CHECK-LABEL: func.func @global_pool
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @global_pool(%x: memref<32x7x7xf32>, %o: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#x, #o], iterator_types = ["parallel", "reduction", "reduction"]} ins(%x : memref<32x7x7xf32>) outs(%o : memref<32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %acc, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+#r = affine_map<(i, j) -> (i, j)>
+#ro = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @sum_of_squares
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+func.func @sum_of_squares(%x: memref<16x64xf32>, %o: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#r, #ro], iterator_types = ["parallel", "reduction"]} ins(%x : memref<16x64xf32>) outs(%o : memref<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
   }
   return
 }

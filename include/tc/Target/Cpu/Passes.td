@@ -110,7 +110,8 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
   let description = [{
     For linalg contractions on buffers (matmul, batch matmul, the generics
     with a multiply-add body whose maps read loops, constants or
-    convolution windows `o * s + k * d`): tiles the output's last dimension
+    convolution windows `o * s + k * d`) and pooling windows (one max, min
+    or add of the input and the accumulator, single-row tiles): tiles the output's last dimension
     by `lanes` (N, static), the output dimension that the N-side input does
     not read by `rows` (M), and every other loop (batch, image rows, kernel
     window, reductions; dynamic ones too) by 1, reductions innermost. N is

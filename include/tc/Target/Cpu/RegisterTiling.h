@@ -38,12 +38,18 @@ struct RegisterTileDims {
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::LinalgOp op);
 
+/// acc = combine(acc, x) with one max, min or add of an input and the
+/// output: a pooling window (other inputs, like the window-shape operand of
+/// upstream's pooling ops, unused).
+bool hasPoolingBody(linalg::LinalgOp op);
+
 /// Whether `expr` is a loop, a constant, or a convolution window
 /// `o * s + k * d` (s, d positive constants; either term may be a bare loop).
 bool isPlainOrWindow(AffineExpr expr);
 
-/// The register tile's loops for a multiply-add kernel with reductions, one
-/// output, plain or window maps; nothing for other ops.
+/// The register tile's loops for a multiply-add or pooling kernel with
+/// reductions, one output, plain or window maps; nothing for other ops.
+/// Pooling tiles are single rows.
 std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op);
 
 /// `d * s` (s > 1): a strided window read once its kernel loop is fixed;
