@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "tc/Dialect/Tc/IR/ShapeUtils.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -89,6 +90,37 @@ FailureOr<Value> NodeContext::requireInput(size_t i) {
   return invalid(llvm::formatv("input #{0} is required", i));
 }
 
+FailureOr<Value> NodeContext::requireInput(size_t i, int64_t minRank,
+                                           int64_t maxRank) {
+  FailureOr<Value> v = requireInput(i);
+  if (failed(v) || failed(requireRank(i, minRank, maxRank)))
+    return failure();
+  return v;
+}
+
+LogicalResult NodeContext::requireRank(size_t i, int64_t minRank,
+                                       int64_t maxRank) {
+  Value v = input(i);
+  if (!v)
+    return success();
+  int64_t rank = typeOf(v).getRank();
+  if (rank >= minRank && rank <= maxRank)
+    return success();
+  std::string want;
+  if (minRank == maxRank)
+    want = llvm::formatv("{0}-D", minRank);
+  else if (maxRank == kAnyRank)
+    want = llvm::formatv("at least {0}-D", minRank);
+  else if (minRank == 0)
+    want = llvm::formatv("at most {0}-D", maxRank);
+  else if (maxRank == minRank + 1)
+    want = llvm::formatv("{0}-D or {1}-D", minRank, maxRank);
+  else
+    want = llvm::formatv("{0}-D to {1}-D", minRank, maxRank);
+  return invalid(llvm::formatv("input #{0} ({1}) must be {2}, it is {3}-D", i,
+                               node.input(i), want, rank));
+}
+
 const ::onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
   auto it = attributes.find(name);
   return it == attributes.end() ? nullptr : it->second;
@@ -167,6 +199,9 @@ Value NodeContext::scalar(Type elementType, double value) {
 Value NodeContext::buildNamed(llvm::StringRef opName, ValueRange operands,
                               ArrayRef<NamedAttribute> attrs,
                               TypeRange resultTypes) {
+  // A null operand is a value whose building failed (and said why).
+  if (llvm::is_contained(operands, Value()))
+    return nullptr;
   OperationState state(loc, opName);
   state.addOperands(operands);
   state.addAttributes(attrs);
@@ -189,6 +224,14 @@ Value NodeContext::buildNamed(llvm::StringRef opName, ValueRange operands,
       return nullptr;
     }
     op->getResult(0).setType(inferred.front());
+  }
+  // Folders assume a valid op (a reshape keeps the element count, a
+  // broadcast's shapes fit), and a malformed model can build any: verify
+  // first, so that a bad op is reported against its node, never folded.
+  if (failed(mlir::verify(op, /*verifyRecursively=*/false))) {
+    op->erase();
+    (void)invalid(importer.takeLastDiagnostic());
+    return nullptr;
   }
   // Fold eagerly: shape arithmetic on constants becomes constants here, so
   // the handlers downstream (Reshape, Expand, ...) see static shapes.
@@ -384,7 +427,11 @@ void GraphImporter::importNode(const ::onnx::NodeProto &node, int index) {
   NodeContext ctx(*this, node, opset, nodeLocation(node, index),
                   std::move(inputs));
   SmallVector<Value> outputs;
+  size_t issuesBefore = result.issues.size();
   if (failed(handler(ctx, outputs))) {
+    // Never fail silently: the node's outputs would just go missing.
+    if (result.issues.size() == issuesBefore && result.fatalError.empty())
+      addIssue(node, "invalid node: it could not be imported");
     poisonOutputs();
     return;
   }

@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,17 @@ public:
   ArrayRef<Value> allInputs() const { return inputs; }
   /// Fails (recording why) unless input i is present.
   FailureOr<Value> requireInput(size_t i);
+  /// No upper bound for requireInput and requireRank.
+  static constexpr int64_t kAnyRank = std::numeric_limits<int64_t>::max();
+  /// Fails (recording why) unless input i is present and its rank is in
+  /// [minRank, maxRank]. Handlers check ranks before reading dimensions:
+  /// a malformed model may give any input any rank.
+  FailureOr<Value> requireInput(size_t i, int64_t minRank,
+                                int64_t maxRank = kAnyRank);
+  /// Fails (recording why) when input i is present with a rank outside
+  /// [minRank, maxRank]; an absent (optional) input passes.
+  LogicalResult requireRank(size_t i, int64_t minRank,
+                            int64_t maxRank = kAnyRank);
   static RankedTensorType typeOf(Value v) {
     return cast<RankedTensorType>(v.getType());
   }
@@ -68,8 +80,9 @@ public:
 
   /// Builds an OpTy with `operands` and `attrs`; its result types are
   /// `resultTypes` or, when empty, inferred. Folds it when its operands are
-  /// constant. Returns null (with the problem recorded) when inference
-  /// rejects the operands.
+  /// constant. Returns null (with the problem recorded) when inference or
+  /// the verifier rejects the op, and null when an operand is null (an
+  /// earlier build that failed).
   template <typename OpTy>
   Value build(ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
               TypeRange resultTypes = {}) {

@@ -36,3 +36,10 @@
 // MORE-DAG: tc.reshape %arg2 : (tensor<1x4x4x4xf32>) -> tensor<1x2x32xf32>
 // LRN: sum of squares over a channel window by pooling over [N, 1, C, rest].
 // MORE-DAG: tc.avg_pool %{{.*}} {count_include_pad, kernel_shape = array<i64: 3, 1>, padding = array<i64: 1, 0, 1, 0>} : (tensor<1x1x4x16xf32>) -> tensor<1x1x4x16xf32>
+
+// An empty batch (N = 0) imports: the group and window sizes come from C
+// and the spatial sizes, not from the element count divided by N.
+// RUN: %pyonnx %models empty_batch_norms %t3.onnx
+// RUN: tc-translate --import-onnx %t3.onnx | FileCheck %s --check-prefix=EMPTY
+// EMPTY: tc.reshape %arg0 : (tensor<0x4x2x2xf32>) -> tensor<0x2x8xf32>
+// EMPTY: tc.avg_pool %{{.*}} : (tensor<0x1x4x4xf32>) -> tensor<0x1x4x4xf32>

@@ -60,3 +60,17 @@
 
 // RUN: not tc-translate --import-onnx %t.does-not-exist 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: cannot open input file '{{.*}}does-not-exist': No such file or directory
+
+// Nodes the spec rules out are reported, never a crash: an input of the
+// wrong rank (named with its value), a zero stride, a range without end, a
+// constant too large to build, num_outputs that is not the outputs' count.
+// RUN: %pyonnx %models malformed_nodes %t.malformed
+// RUN: not tc-translate --import-onnx %t.malformed 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// MALFORMED: error: 7 unsupported pieces in the model:
+// MALFORMED-NEXT: scalar_shape (Reshape): invalid node: input #1 (s0) must be 1-D, it is 0-D
+// MALFORMED-NEXT: scalar_fill (ConstantOfShape): invalid node: input #0 (s0) must be 1-D, it is 0-D
+// MALFORMED-NEXT: zero_stride (Conv): invalid node: kernel sizes, strides and dilations must be >= 1
+// MALFORMED-NEXT: zero_delta (Range): invalid node: the range has no finite length
+// MALFORMED-NEXT: huge_grid (AffineGrid): it would need a constant of more than the limit of 16777216 elements
+// MALFORMED-NEXT: flat_key (Attention): invalid node: input #1 (x) must be 3-D, it is 2-D
+// MALFORMED-NEXT: split_many (Split): invalid node: num_outputs is 1000000000000000000 but the node has 2 outputs

@@ -55,9 +55,16 @@ Value repeatHeads(NodeContext &ctx, Value v, int64_t reps) {
 }
 
 LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> qIn = ctx.requireInput(0), kIn = ctx.requireInput(1),
-                   vIn = ctx.requireInput(2);
-  if (failed(qIn) || failed(kIn) || failed(vIn))
+  FailureOr<Value> qIn = ctx.requireInput(0, 3, 4);
+  if (failed(qIn))
+    return failure();
+  // K and V have Q's rank; the KV cache is 4-D; the mask's last dimension
+  // is the total sequence length.
+  int64_t rank = NodeContext::typeOf(*qIn).getRank();
+  FailureOr<Value> kIn = ctx.requireInput(1, rank, rank),
+                   vIn = ctx.requireInput(2, rank, rank);
+  if (failed(kIn) || failed(vIn) || failed(ctx.requireRank(3, 1, 4)) ||
+      failed(ctx.requireRank(4, 4, 4)) || failed(ctx.requireRank(5, 4, 4)))
     return failure();
   if (ctx.input(6))
     return ctx.unsupported("nonpad_kv_seqlen");
@@ -79,8 +86,6 @@ LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     v = splitHeads(ctx, v, kvHeads);
     if (!q || !k || !v)
       return failure();
-  } else if (qt.getRank() != 4) {
-    return ctx.invalid("Q, K and V must be 3-D or 4-D");
   }
   auto q4 = NodeContext::typeOf(q);
   int64_t qHeads = q4.getDimSize(1), qSeq = q4.getDimSize(2),
@@ -136,7 +141,7 @@ LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return failure();
   }
   if (ctx.getInt("is_causal", 0)) {
-    if (failed(checkMaterializedSize(ctx, qSeq * total)))
+    if (failed(checkMaterializedSize(ctx, {qSeq, total})))
       return failure();
     // Query i sees keys up to past + i.
     SmallVector<APFloat> causal;
@@ -228,15 +233,13 @@ Value concatLast(NodeContext &ctx, ValueRange parts) {
 /// [B, 1, S, H/2], 3-D [B, S, heads * H] split to [B, S, heads, H] with the
 /// caches as [B, S, 1, H/2].
 LogicalResult rotaryEmbedding(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> xIn = ctx.requireInput(0), cosIn = ctx.requireInput(1),
+  FailureOr<Value> xIn = ctx.requireInput(0, 3, 4), cosIn = ctx.requireInput(1),
                    sinIn = ctx.requireInput(2);
   if (failed(xIn) || failed(cosIn) || failed(sinIn))
     return failure();
   auto xt = NodeContext::typeOf(*xIn);
   if (!xt.hasStaticShape())
     return ctx.unsupported("dynamically shaped input");
-  if (xt.getRank() != 3 && xt.getRank() != 4)
-    return ctx.invalid("the input must be 3-D or 4-D");
   bool fourD = xt.getRank() == 4;
   int64_t batch = xt.getDimSize(0), seq = xt.getDimSize(fourD ? 2 : 1);
   Value x = *xIn;
@@ -245,6 +248,8 @@ LogicalResult rotaryEmbedding(NodeContext &ctx, SmallVectorImpl<Value> &results)
     if (heads <= 0 || hidden % heads != 0)
       return ctx.invalid("num_heads must divide the hidden size of a 3-D input");
     x = reshapeTo(ctx, x, {batch, seq, heads, hidden / heads});
+    if (!x)
+      return failure();
   }
   int64_t head = NodeContext::typeOf(x).getDimSize(3);
   int64_t dim = ctx.getInt("rotary_embedding_dim", 0);

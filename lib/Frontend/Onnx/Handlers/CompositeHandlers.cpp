@@ -62,15 +62,17 @@ LogicalResult hardmax(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// the new axis, values[0] elsewhere.
 LogicalResult oneHot(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> indices = ctx.requireInput(0), depthIn = ctx.requireInput(1),
-                   values = ctx.requireInput(2);
+                   values = ctx.requireInput(2, 1, 1);
   if (failed(indices) || failed(depthIn) || failed(values))
     return failure();
   DenseElementsAttr depthAttr = ctx.getConstant(*depthIn);
   if (!depthAttr || depthAttr.getNumElements() != 1)
     return ctx.unsupported("a depth computed at run time");
   Attribute d0 = depthAttr.getValues<Attribute>()[0];
+  // A float depth beyond int64 (or NaN) does not convert: it counts as 0.
+  double fd = isa<FloatAttr>(d0) ? cast<FloatAttr>(d0).getValueAsDouble() : 0;
   int64_t depth = isa<FloatAttr>(d0)
-                      ? static_cast<int64_t>(cast<FloatAttr>(d0).getValueAsDouble())
+                      ? (std::abs(fd) < 0x1p62 ? static_cast<int64_t>(fd) : 0)
                       : cast<IntegerAttr>(d0).getValue().getSExtValue();
   if (depth <= 0)
     return ctx.invalid("depth must be positive");
@@ -123,7 +125,7 @@ LogicalResult eyeLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return ctx.unsupported(why);
   }
   int64_t k = ctx.getInt("k", 0);
-  if (failed(checkMaterializedSize(ctx, type.getNumElements())))
+  if (failed(checkMaterializedSize(ctx, type.getShape())))
     return failure();
   auto resultType = RankedTensorType::get(type.getShape(), element);
   SmallVector<Attribute> values;
@@ -143,12 +145,14 @@ LogicalResult eyeLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// CenterCropPad: per axis, a centered slice when shrinking and a centered
 /// zero pad when growing.
 LogicalResult centerCropPad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1);
+  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1, 1, 1);
   if (failed(x) || failed(shapeIn))
     return failure();
   std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
   if (!target)
     return ctx.unsupported("a shape computed at run time");
+  if (llvm::any_of(*target, [](int64_t size) { return size < 0; }))
+    return ctx.invalid("the shape has a negative size");
   auto type = NodeContext::typeOf(*x);
   int64_t rank = type.getRank();
   SmallVector<int64_t> axes = ctx.getInts("axes").value_or(
@@ -185,13 +189,10 @@ LogicalResult centerCropPad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// counts the padding, times the window size.
 LogicalResult lpPool(NodeContext &ctx, SmallVectorImpl<Value> &results,
                      bool global) {
-  FailureOr<Value> x = ctx.requireInput(0);
+  FailureOr<Value> x = ctx.requireInput(0, 3);
   if (failed(x))
     return failure();
   auto type = NodeContext::typeOf(*x);
-  int64_t spatial = type.getRank() - 2;
-  if (spatial < 1)
-    return ctx.invalid("input must have rank >= 3");
   float p = static_cast<float>(ctx.getInt("p", 2));
   Type element = type.getElementType();
   Value mag = ctx.build<AbsOp>({*x});
@@ -225,8 +226,8 @@ LogicalResult lpPool(NodeContext &ctx, SmallVectorImpl<Value> &results,
 /// GroupNormalization: statistics over [N, G, C/G * spatial], then the
 /// per-channel (opset 21) or per-group (opset 18) scale and bias.
 LogicalResult groupNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1),
-                   bias = ctx.requireInput(2);
+  FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1, 1, 1),
+                   bias = ctx.requireInput(2, 1, 1);
   if (failed(x) || failed(scale) || failed(bias))
     return failure();
   auto type = NodeContext::typeOf(*x);
@@ -236,7 +237,10 @@ LogicalResult groupNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   int64_t groups = ctx.getInt("num_groups", 0);
   if (groups <= 0 || c % groups != 0)
     return ctx.invalid("num_groups must divide the channels");
-  int64_t rest = type.getNumElements() / (n * groups);
+  // C / G * spatial, not elements / (N * G): N may be 0.
+  int64_t rest = c / groups;
+  for (int64_t size : type.getShape().drop_front(2))
+    rest *= size;
   Value grouped = reshapeTo(ctx, *x, {n, groups, rest});
   if (!grouped)
     return failure();
@@ -280,7 +284,10 @@ LogicalResult lrn(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (size <= 0)
     return ctx.invalid("size must be positive");
   int64_t n = type.getDimSize(0), c = type.getDimSize(1);
-  int64_t rest = type.getNumElements() / (n * c);
+  // The spatial sizes' product, not elements / (N * C): N or C may be 0.
+  int64_t rest = 1;
+  for (int64_t d : type.getShape().drop_front(2))
+    rest *= d;
   Type element = type.getElementType();
   // Sum of squares over a channel window: an average pool over [N, 1, C, rest]
   // that counts its zero padding, times the window.

@@ -12,6 +12,8 @@ using namespace mlir::tc::onnx;
 
 Value mlir::tc::onnx::reshapeTo(NodeContext &ctx, Value v,
                                ArrayRef<int64_t> shape) {
+  if (!v)
+    return nullptr;
   auto type =
       RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
   if (type == v.getType())
@@ -117,6 +119,16 @@ mlir::tc::onnx::resolveWindowPads(NodeContext &ctx, ArrayRef<int64_t> inputSpati
             ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
             ArrayRef<int64_t> dilations) {
   size_t n = kernel.size();
+  // Checked here for every windowed op: SAME padding divides by the
+  // strides, and the callers index all three per spatial dimension.
+  if (strides.size() != n || dilations.size() != n)
+    return ctx.invalid(llvm::formatv("strides and dilations need {0} values "
+                                     "each, one per spatial dimension",
+                                     n));
+  auto positive = [](int64_t v) { return v >= 1; };
+  if (!llvm::all_of(kernel, positive) || !llvm::all_of(strides, positive) ||
+      !llvm::all_of(dilations, positive))
+    return ctx.invalid("kernel sizes, strides and dilations must be >= 1");
   std::string autoPad = ctx.getString("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
     SmallVector<int64_t> pads = ctx.getInts("pads").value_or(
@@ -170,12 +182,6 @@ Value mlir::tc::onnx::buildConv(NodeContext &ctx, Value x, Value w,
       ctx.getInts("strides").value_or(SmallVector<int64_t>(spatial, 1));
   SmallVector<int64_t> dilations =
       ctx.getInts("dilations").value_or(SmallVector<int64_t>(spatial, 1));
-  if (static_cast<int64_t>(strides.size()) != spatial ||
-      static_cast<int64_t>(dilations.size()) != spatial) {
-    (void)ctx.invalid("strides and dilations need one value per spatial "
-                      "dimension");
-    return nullptr;
-  }
   FailureOr<SmallVector<int64_t>> pads = resolveWindowPads(
       ctx, xt.getShape().drop_front(2), kernel, strides, dilations);
   if (failed(pads))
@@ -227,6 +233,8 @@ LogicalResult convTranspose(NodeContext &ctx, SmallVectorImpl<Value> &results) {
                        "need one value per spatial dimension");
   std::string autoPad = ctx.getString("auto_pad", "NOTSET");
   std::optional<SmallVector<int64_t>> outputShape = ctx.getInts("output_shape");
+  if (outputShape && static_cast<int64_t>(outputShape->size()) < spatial)
+    return ctx.invalid("output_shape needs one value per spatial dimension");
   SmallVector<int64_t> pads =
       ctx.getInts("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
   if (static_cast<int64_t>(pads.size()) != 2 * spatial)

@@ -143,6 +143,8 @@ LogicalResult loop(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   SmallVector<Value> init = {arith::ConstantIntOp::create(b, loc, i64, 0), cond};
   SmallVector<Type> stateTypes;
   for (size_t i = 0; i < numStates; ++i) {
+    if (failed(ctx.requireInput(2 + i)))
+      return failure();
     init.push_back(ctx.input(2 + i));
     stateTypes.push_back(ctx.input(2 + i).getType());
   }
@@ -281,6 +283,9 @@ LogicalResult scan(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (numScanIn < 1 || numStates < 0 || numScanOut < 0 ||
       body.input_size() != numStates + numScanIn)
     return ctx.invalid("the body's inputs and outputs do not match the scan");
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (failed(ctx.requireInput(i)))
+      return failure();
   ScanOperands operands;
   operands.states.assign(ctx.allInputs().begin(),
                          ctx.allInputs().begin() + numStates);
@@ -396,6 +401,8 @@ LogicalResult buildScan(NodeContext &ctx, const ::onnx::GraphProto &body,
     for (const auto &d : out.type().tensor_type().shape().dim()) {
       if (!d.has_dim_value())
         return ctx.unsupported("scan outputs of dynamic per-step shape");
+      if (d.dim_value() < 0 || d.dim_value() > (int64_t(1) << 40))
+        return ctx.invalid("a scan output has a negative or absurd size");
       shape.push_back(d.dim_value());
     }
     outTypes.push_back(RankedTensorType::get(shape, element));

@@ -263,6 +263,8 @@ FailureOr<Term> contract(NodeContext &ctx, Term a, Term b,
   bOrder.append(bOnly);
   a = permuteTo(ctx, a, aOrder);
   b = permuteTo(ctx, b, bOrder);
+  if (!a.value || !b.value)
+    return failure();
   int64_t nb = product(a, batch), m = product(a, aOnly), k = product(a, summed),
           n = product(b, bOnly);
   if (m == 1 && n == 1 && aOnly.size() + bOnly.size() == 0) {

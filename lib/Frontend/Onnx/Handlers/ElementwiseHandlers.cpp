@@ -218,6 +218,8 @@ LogicalResult clip(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     hi = ctx.hasAttr("max") ? ctx.scalar(element, ctx.getFloat("max", 0))
                             : extreme(true);
   } else {
+    if (failed(ctx.requireRank(1, 0, 1)) || failed(ctx.requireRank(2, 0, 1)))
+      return failure();
     lo = ctx.input(1) ? ctx.input(1) : extreme(false);
     hi = ctx.input(2) ? ctx.input(2) : extreme(true);
     // Exporters sometimes give the bounds as 1-element vectors.

@@ -9,7 +9,8 @@
 
 namespace mlir::tc::onnx {
 
-/// `v` reshaped to `shape` (at most one dynamic size), or `v` itself.
+/// `v` reshaped to `shape` (at most one dynamic size), or `v` itself; null
+/// for a null `v` or after recording why the reshape is invalid.
 Value reshapeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> shape);
 
 /// Explicit begin/end pads of a windowed op: from `pads` for
@@ -43,9 +44,17 @@ readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
 /// node is reported instead of materialized.
 constexpr int64_t kMaxMaterializedElements = int64_t(1) << 24;
 
-/// Fails (recording why) when a constant of `elements` elements would exceed
-/// kMaxMaterializedElements.
-LogicalResult checkMaterializedSize(NodeContext &ctx, int64_t elements);
+/// A shape vector known only at run time gives its result one dimension
+/// per element; its static length, a size a model can make absurd, is
+/// bounded by this many.
+constexpr int64_t kMaxShapeLength = 64;
+
+/// Fails (recording why) when a constant of `factors` multiplied elements
+/// (a count, or the sizes of a shape) would exceed kMaxMaterializedElements.
+/// Pass the factors rather than their product: sizes from a hostile model
+/// can overflow int64 and wrap around to a small count. Zero factors count
+/// as 1, so every factor is bounded.
+LogicalResult checkMaterializedSize(NodeContext &ctx, ArrayRef<int64_t> factors);
 
 /// Statistics of a normalization over `axes` (kept as unit dims): the mean,
 /// x - mean, and 1 / sqrt(variance + epsilon).

@@ -52,7 +52,7 @@ LogicalResult reverseSequence(NodeContext &ctx, SmallVectorImpl<Value> &results)
     return ctx.invalid("time_axis and batch_axis must be 0 and 1");
   if (!type.hasStaticShape())
     return ctx.unsupported("a dynamically shaped input");
-  if (failed(checkMaterializedSize(ctx, type.getNumElements())))
+  if (failed(checkMaterializedSize(ctx, type.getShape())))
     return failure();
   int64_t steps = type.getDimSize(*timeAxis), batch = type.getDimSize(*batchAxis);
   auto lt = NodeContext::typeOf(*lens);
@@ -115,6 +115,10 @@ LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (static_cast<int64_t>(strides.size()) != spatial ||
       static_cast<int64_t>(pads.size()) != 2 * spatial)
     return ctx.invalid("strides and pads must match the spatial rank");
+  if (llvm::any_of(*kernel, [](int64_t k) { return k < 1; }) ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }) ||
+      llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return ctx.invalid("kernel_shape and strides must be >= 1, pads >= 0");
   SmallVector<int64_t> inferred(type.getShape().take_front(2));
   for (int64_t d = 0; d < spatial; ++d)
     inferred.push_back((type.getDimSize(d + 2) - 1) * strides[d] -
@@ -133,9 +137,10 @@ LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   }
   if (llvm::any_of(inferred, [](int64_t d) { return d <= 0; }))
     return ctx.invalid("the inferred output shape is empty");
-  int64_t total = computeProduct(inferred);
-  if (failed(checkMaterializedSize(ctx, computeProduct(outShape))))
+  if (failed(checkMaterializedSize(ctx, inferred)) ||
+      failed(checkMaterializedSize(ctx, outShape)))
     return failure();
+  int64_t total = computeProduct(inferred);
   // Indices are flat over the inferred shape; scatter into it flattened.
   Value flatX = reshapeTo(ctx, *x, {type.getNumElements()});
   Value flatI = reshapeTo(ctx, *indices, {type.getNumElements()});
@@ -185,16 +190,28 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       static_cast<int64_t>(strides.size()) != n ||
       static_cast<int64_t>(pads.size()) != 2 * n)
     return ctx.invalid("dilations, strides and pads must match image_shape");
+  for (int64_t d = 0; d < n; ++d)
+    if ((*image)[d] <= 0 || (*block)[d] <= 0 || strides[d] <= 0 ||
+        dilations[d] <= 0 || pads[d] < 0 || pads[n + d] < 0)
+      return ctx.invalid("image_shape, block_shape, strides and dilations "
+                         "must be positive, pads non-negative");
+  // Every constant below is at most an image or a column tensor in size;
+  // bounding them first also keeps the products below from overflowing.
+  SmallVector<int64_t> padded;
+  for (int64_t d = 0; d < n; ++d)
+    padded.push_back((*image)[d] + pads[d] + pads[n + d]);
+  if (failed(checkMaterializedSize(ctx, type.getShape())) ||
+      failed(checkMaterializedSize(ctx, *block)) ||
+      failed(checkMaterializedSize(ctx, padded)))
+    return failure();
   int64_t kernelSize = computeProduct(*block);
-  if (kernelSize <= 0 || type.getDimSize(1) % kernelSize != 0)
+  if (type.getDimSize(1) % kernelSize != 0)
     return ctx.invalid("dimension 1 must be a multiple of prod(block_shape)");
   int64_t batch = type.getDimSize(0), channels = type.getDimSize(1) / kernelSize;
-  SmallVector<int64_t> padded, blocks;
+  SmallVector<int64_t> blocks;
   for (int64_t d = 0; d < n; ++d) {
-    padded.push_back((*image)[d] + pads[d] + pads[n + d]);
     blocks.push_back((padded[d] - dilations[d] * ((*block)[d] - 1) - 1) / strides[d] + 1);
-    if ((*image)[d] <= 0 || (*block)[d] <= 0 || blocks[d] <= 0 || strides[d] <= 0 ||
-        dilations[d] <= 0)
+    if (blocks[d] <= 0)
       return ctx.invalid("no sliding block fits the padded image");
   }
   int64_t numBlocks = computeProduct(blocks);
@@ -202,8 +219,8 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     return ctx.invalid(llvm::formatv("dimension 2 is {0}, expected {1} blocks",
                                      type.getDimSize(2), numBlocks));
   int64_t entries = kernelSize * numBlocks;
-  if (failed(checkMaterializedSize(ctx, batch * channels * entries)) ||
-      failed(checkMaterializedSize(ctx, batch * channels * computeProduct(padded))))
+  if (failed(checkMaterializedSize(ctx, {batch, channels, entries})) ||
+      failed(checkMaterializedSize(ctx, {batch, channels, computeProduct(padded)})))
     return failure();
   // index[k * L + l]: the flat padded-image position of kernel offset k in
   // block l.

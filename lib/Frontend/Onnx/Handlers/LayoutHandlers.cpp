@@ -38,6 +38,10 @@ LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     int64_t parts = ctx.opset >= 18 ? ctx.getInt("num_outputs", outputs) : outputs;
     if (parts <= 0)
       return ctx.invalid("nothing to split into");
+    if (parts != outputs)
+      return ctx.invalid(llvm::formatv("num_outputs is {0} but the node has "
+                                       "{1} outputs",
+                                       parts, outputs));
     // Equal parts, the last one smaller when the size does not divide.
     int64_t chunk = (size + parts - 1) / parts;
     sizes.emplace();
@@ -46,9 +50,12 @@ LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     while (static_cast<int64_t>(sizes->size()) < parts)
       sizes->push_back(0);
   }
+  if (llvm::any_of(*sizes, [](int64_t s) { return s < 0; }))
+    return ctx.invalid("a split size is negative");
   int64_t total = 0;
   for (int64_t s : *sizes)
-    total += s;
+    if (llvm::AddOverflow(total, s, total))
+      return ctx.invalid("the split sizes overflow");
   if (total != size || static_cast<int64_t>(sizes->size()) != outputs)
     return ctx.invalid(llvm::formatv("split sizes do not cover dimension {0} "
                                      "of size {1} in {2} outputs",
@@ -146,6 +153,8 @@ LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (value && *padMode == PadMode::constant) {
     if (NodeContext::typeOf(value).getRank() != 0)
       value = reshapeTo(ctx, value, {});
+    if (!value)
+      return failure();
     operands.push_back(value);
   }
   results.push_back(ctx.build<PadOp>(
@@ -201,14 +210,15 @@ LogicalResult depthSpace(NodeContext &ctx, SmallVectorImpl<Value> &results) {
           h = type.getDimSize(2), w = type.getDimSize(3);
   SmallVector<int64_t> first, perm, last;
   if (toSpace) {
-    if (c % (b * b) != 0)
+    // c / b / b rather than c / (b * b): b * b may overflow.
+    if (c % b != 0 || (c / b) % b != 0)
       return ctx.invalid("channels are not divisible by blocksize^2");
     bool crd = ctx.getString("mode", "DCR") == "CRD";
-    first = crd ? SmallVector<int64_t>{n, c / (b * b), b, b, h, w}
-                : SmallVector<int64_t>{n, b, b, c / (b * b), h, w};
+    first = crd ? SmallVector<int64_t>{n, c / b / b, b, b, h, w}
+                : SmallVector<int64_t>{n, b, b, c / b / b, h, w};
     perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
                : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
-    last = {n, c / (b * b), h * b, w * b};
+    last = {n, c / b / b, h * b, w * b};
   } else {
     if (h % b != 0 || w % b != 0)
       return ctx.invalid("height and width are not divisible by blocksize");
@@ -236,7 +246,8 @@ LogicalResult trilu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   int64_t n = type.getDimSize(rank - 2), m = type.getDimSize(rank - 1);
   if (ShapedType::isDynamic(n) || ShapedType::isDynamic(m))
     return ctx.unsupported("a dynamically sized matrix");
-  if (failed(checkMaterializedSize(ctx, n * m)))
+  if (failed(checkMaterializedSize(ctx, {n, m})) ||
+      failed(ctx.requireRank(1, 0, 1)))
     return failure();
   Value k = ctx.input(1) ? ctx.input(1) : ctx.constantI64({0}, true);
   if (NodeContext::typeOf(k).getRank() != 0)

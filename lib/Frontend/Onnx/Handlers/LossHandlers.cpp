@@ -36,6 +36,12 @@ Value negativeLogLikelihood(NodeContext &ctx, Value input, Value target,
   }
   Type element = inType.getElementType();
   Type indexType = tType.getElementType();
+  if (!isa<FloatType>(element) || !isa<IntegerType>(indexType)) {
+    (void)ctx.invalid("input must be floating-point and target integer");
+    return nullptr;
+  }
+  if (weight && failed(ctx.requireRank(2, 1, 1)))
+    return nullptr;
   auto shapeLike = [&](Type e) { return RankedTensorType::get(tType.getShape(), e); };
 
   Value safe = target, ignored;

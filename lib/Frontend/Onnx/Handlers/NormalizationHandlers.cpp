@@ -128,13 +128,11 @@ LogicalResult rmsNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// InstanceNormalization: per sample and channel over the spatial dims;
 /// scale and bias are per channel.
 LogicalResult instanceNorm(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), scale = ctx.requireInput(1),
-                   bias = ctx.requireInput(2);
+  FailureOr<Value> x = ctx.requireInput(0, 3), scale = ctx.requireInput(1, 1, 1),
+                   bias = ctx.requireInput(2, 1, 1);
   if (failed(x) || failed(scale) || failed(bias))
     return failure();
   int64_t rank = NodeContext::typeOf(*x).getRank();
-  if (rank < 3)
-    return ctx.invalid("input must have rank >= 3");
   SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
   FailureOr<Moments> m = moments(ctx, *x, axes, ctx.getFloat("epsilon", 1e-5f));
   if (failed(m))

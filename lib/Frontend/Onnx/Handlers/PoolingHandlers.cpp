@@ -82,16 +82,22 @@ Value maxPoolIndices(NodeContext &ctx, Value x, Value y) {
       resolveWindowPads(ctx, in, kernel, strides, dilations);
   if (failed(pads))
     return nullptr;
-  int64_t taps = computeProduct(kernel), positions = computeProduct(out);
+  // Saturating: a product of huge sizes must not wrap around to a small one.
+  int64_t taps = 1;
+  for (int64_t k : kernel)
+    taps = std::min(k > kMaxIndexTaps ? k : taps * k, kMaxIndexTaps + 1);
   if (taps > kMaxIndexTaps) {
-    (void)ctx.unsupported(llvm::formatv("the Indices output of a window of {0} "
-                                        "elements (at most {1})",
-                                        taps, kMaxIndexTaps));
+    (void)ctx.unsupported(llvm::formatv("the Indices output of a window of "
+                                        "more than {0} elements",
+                                        kMaxIndexTaps));
     return nullptr;
   }
-  if (failed(checkMaterializedSize(ctx, 2 * taps * positions)) ||
-      failed(checkMaterializedSize(ctx, type.getNumElements())))
+  SmallVector<int64_t> tables = {2, taps};
+  llvm::append_range(tables, out);
+  if (failed(checkMaterializedSize(ctx, tables)) ||
+      failed(checkMaterializedSize(ctx, type.getShape().take_front(2))))
     return nullptr;
+  int64_t positions = computeProduct(out);
   bool columnMajor = ctx.getInt("storage_order", 0) != 0;
   // Per tap and output position: the spatial input index, and whether the
   // tap lies inside the input.
@@ -203,12 +209,10 @@ LogicalResult pool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// Global pooling is a reduction over the spatial dimensions, kept.
 template <typename OpTy>
 LogicalResult globalPool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0);
+  FailureOr<Value> x = ctx.requireInput(0, 3);
   if (failed(x))
     return failure();
   int64_t rank = NodeContext::typeOf(*x).getRank();
-  if (rank < 3)
-    return ctx.invalid("input must have rank >= 3");
   SmallVector<int64_t> axes;
   for (int64_t d = 2; d < rank; ++d)
     axes.push_back(d);

@@ -13,6 +13,8 @@
 
 #include "../TensorImport.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 using namespace mlir;
 using namespace mlir::tc;
 using namespace mlir::tc::onnx;
@@ -24,6 +26,16 @@ Value alignParam(NodeContext &ctx, Value p, int64_t axis, int64_t rank) {
   auto t = NodeContext::typeOf(p);
   if (t.getRank() == 0 || (t.getRank() == 1 && t.getDimSize(0) == 1))
     return t.getRank() == 0 ? p : reshapeTo(ctx, p, {});
+  if (t.getRank() != 1) {
+    (void)ctx.invalid("a per-axis scale or zero point must be 1-D");
+    return nullptr;
+  }
+  if (axis < 0 || axis >= rank) {
+    (void)ctx.invalid(llvm::formatv("the quantization axis is out of range "
+                                    "for rank {0}",
+                                    rank));
+    return nullptr;
+  }
   SmallVector<int64_t> shape(rank, 1);
   shape[axis] = t.getDimSize(0);
   return reshapeTo(ctx, p, shape);
@@ -69,6 +81,12 @@ Value quantParam(NodeContext &ctx, Value p, int64_t axis, RankedTensorType x) {
     return alignParam(ctx, p, axis, x.getRank());
   if (block < 0 || NodeContext::typeOf(p).getRank() != x.getRank()) {
     (void)ctx.invalid("a blocked parameter must have the input's rank");
+    return nullptr;
+  }
+  if (axis < 0 || axis >= x.getRank()) {
+    (void)ctx.invalid(llvm::formatv("the quantization axis is out of range "
+                                    "for rank {0}",
+                                    x.getRank()));
     return nullptr;
   }
   return expandBlocks(ctx, p, axis, block, x.getDimSize(axis));

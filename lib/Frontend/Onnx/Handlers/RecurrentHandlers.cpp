@@ -42,6 +42,8 @@ struct Activation {
 /// The slice [begin, end) of `v` along `axis`, everything along the others.
 Value sliceAxis(NodeContext &ctx, Value v, int64_t axis, int64_t begin,
                 int64_t end) {
+  if (!v)
+    return nullptr;
   auto type = NodeContext::typeOf(v);
   SmallVector<int64_t> starts(type.getRank(), 0), ends, steps(type.getRank(), 1);
   for (int64_t d = 0; d < type.getRank(); ++d)

@@ -29,12 +29,24 @@ std::optional<SmallVector<double>> constantFloats(NodeContext &ctx, Value v) {
   return values;
 }
 
+/// A computed output size as an integer, or -1 when it is no size at all
+/// (NaN, negative, or beyond what a graph input may declare).
+int64_t toSize(double size) {
+  return size >= 0 && size <= static_cast<double>(int64_t(1) << 40)
+             ? static_cast<int64_t>(size)
+             : -1;
+}
+
 /// Builds tc.resize from per-dimension scales and output sizes.
 LogicalResult buildResize(NodeContext &ctx, Value x, ArrayRef<double> scales,
                           ArrayRef<int64_t> sizes,
                           SmallVector<NamedAttribute> attrs,
                           SmallVectorImpl<Value> &results) {
   auto type = NodeContext::typeOf(x);
+  if (llvm::any_of(scales, [](double s) { return !(s > 0); }))
+    return ctx.invalid("scales must be positive");
+  if (llvm::any_of(sizes, [](int64_t s) { return s < 0 && !ShapedType::isDynamic(s); }))
+    return ctx.invalid("the output sizes must be non-negative and not absurd");
   SmallVector<float> f(scales.begin(), scales.end());
   attrs.push_back(ctx.namedAttr("scales", ctx.builder.getDenseF32ArrayAttr(f)));
   results.push_back(ctx.build<ResizeOp>(
@@ -90,10 +102,10 @@ LogicalResult resize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     }
     for (auto [i, a] : llvm::enumerate(axes)) {
       if (policy == "stretch") {
-        sizes[a] = (*given)[i];
+        sizes[a] = (*given)[i] <= (int64_t(1) << 40) ? (*given)[i] : -1;
       } else {
         scales[a] = common;
-        sizes[a] = static_cast<int64_t>(std::floor(common * type.getDimSize(a) + 0.5));
+        sizes[a] = toSize(std::floor(common * type.getDimSize(a) + 0.5));
       }
     }
   } else if (scalesIn) {
@@ -107,7 +119,7 @@ LogicalResult resize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
         return ctx.invalid("scales must be positive");
       scales[a] = (*given)[i];
       if (!type.isDynamicDim(a))
-        sizes[a] = static_cast<int64_t>(std::floor(type.getDimSize(a) * scales[a]));
+        sizes[a] = toSize(std::floor(type.getDimSize(a) * scales[a]));
       else if (scales[a] != 1.0)
         sizes[a] = ShapedType::kDynamic;
     }
@@ -186,7 +198,7 @@ LogicalResult upsample(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   for (auto [d, s] : llvm::enumerate(*scales))
     sizes.push_back(type.isDynamicDim(d)
                         ? ShapedType::kDynamic
-                        : static_cast<int64_t>(std::floor(type.getDimSize(d) * s)));
+                        : toSize(std::floor(type.getDimSize(d) * s)));
   std::string mode = ctx.getString("mode", "nearest");
   if (mode == "bilinear")
     mode = "linear";

@@ -95,11 +95,15 @@ LogicalResult affineGrid(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   ArrayRef<int64_t> spatial = ArrayRef<int64_t>(*size).drop_front(2);
   if (llvm::any_of(spatial, [](int64_t s) { return s < 1; }))
     return ctx.unsupported("empty or negative spatial sizes");
+  if ((*size)[0] < 0)
+    return ctx.invalid("size has a negative N");
+  SmallVector<int64_t> gridShape(spatial);
+  gridShape.push_back(dims + 1);
+  if (failed(checkMaterializedSize(ctx, gridShape)))
+    return failure();
   int64_t points = 1;
   for (int64_t s : spatial)
     points *= s;
-  if (failed(checkMaterializedSize(ctx, points * (dims + 1))))
-    return failure();
 
   // The homogeneous base grid [1, points, dims + 1], innermost dimension
   // first: (x, y, [z,] 1) per point in row-major order.
@@ -265,7 +269,7 @@ LogicalResult deformConv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     return failure();
   const DeformGeometry &g = *geometry;
   int64_t taps = g.kh * g.kw, G = g.offsetGroup, cg = g.c / G;
-  if (failed(checkMaterializedSize(ctx, taps * 2 * g.oh * g.ow)))
+  if (failed(checkMaterializedSize(ctx, {g.kh, g.kw, 2, g.oh, g.ow})))
     return failure();
 
   // Sampling positions [N, G, taps, 2, oH, oW], then as a grid_sample grid

@@ -31,12 +31,20 @@ Value mlir::tc::onnx::compareValues(NodeContext &ctx,
 }
 
 LogicalResult mlir::tc::onnx::checkMaterializedSize(NodeContext &ctx,
-                                                   int64_t elements) {
-  if (elements >= 0 && elements <= kMaxMaterializedElements)
-    return success();
-  return ctx.unsupported(llvm::formatv(
-      "it would need a constant of {0} elements (the limit is {1})", elements,
-      kMaxMaterializedElements));
+                                                   ArrayRef<int64_t> factors) {
+  if (llvm::any_of(factors, [](int64_t f) { return f < 0; }))
+    return ctx.unsupported("it would need a constant of negative or dynamic size");
+  // A zero factor does not make it pass: loops over the other factors
+  // (rows of an empty matrix) still run. Both sides of each product are at
+  // most the limit: no overflow.
+  int64_t elements = 1;
+  for (int64_t f : factors)
+    if (f > kMaxMaterializedElements ||
+        (elements *= std::max<int64_t>(f, 1)) > kMaxMaterializedElements)
+      return ctx.unsupported(llvm::formatv(
+          "it would need a constant of more than the limit of {0} elements",
+          kMaxMaterializedElements));
+  return success();
 }
 
 Value mlir::tc::onnx::shapeOf(NodeContext &ctx, Value v) {
@@ -56,6 +64,8 @@ Value asI64Shape(NodeContext &ctx, Value shape) {
 
 /// `shape` prefixed with ones to length `rank` (numpy alignment).
 Value padShapeFront(NodeContext &ctx, Value shape, int64_t rank) {
+  if (!shape)
+    return nullptr;
   int64_t length = NodeContext::typeOf(shape).getDimSize(0);
   if (length >= rank)
     return shape;
@@ -72,6 +82,12 @@ Value runtimeReshape(NodeContext &ctx, Value x, Value shape, bool allowZero) {
   int64_t length = NodeContext::typeOf(shape).getDimSize(0);
   if (ShapedType::isDynamic(length)) {
     (void)ctx.unsupported("a target shape of unknown length");
+    return nullptr;
+  }
+  if (length > kMaxShapeLength) {
+    (void)ctx.unsupported(llvm::formatv("a target shape of {0} sizes (at most "
+                                        "{1})",
+                                        length, kMaxShapeLength));
     return nullptr;
   }
   Value target = asI64Shape(ctx, shape);
@@ -120,7 +136,7 @@ LogicalResult reshape(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     if (!target)
       return ctx.invalid("the shape attribute is required");
   } else {
-    FailureOr<Value> shapeIn = ctx.requireInput(1);
+    FailureOr<Value> shapeIn = ctx.requireInput(1, 1, 1);
     if (failed(shapeIn))
       return failure();
     target = ctx.getConstantInts(*shapeIn);
@@ -382,10 +398,12 @@ LogicalResult gatherLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// Expand broadcasts in both directions: the result is the broadcast of the
 /// input's shape and the given one.
 LogicalResult expand(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1);
+  FailureOr<Value> x = ctx.requireInput(0), shapeIn = ctx.requireInput(1, 1, 1);
   if (failed(x) || failed(shapeIn))
     return failure();
   std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
+  if (target && llvm::any_of(*target, [](int64_t size) { return size < 0; }))
+    return ctx.invalid("the shape has a negative size");
   auto type = NodeContext::typeOf(*x);
   if (!target) {
     // Known only at run time: out[i] = input[i] where the target says 1,
@@ -393,6 +411,10 @@ LogicalResult expand(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     int64_t length = NodeContext::typeOf(*shapeIn).getDimSize(0);
     if (ShapedType::isDynamic(length))
       return ctx.unsupported("a target shape of unknown length");
+    if (length > kMaxShapeLength)
+      return ctx.unsupported(llvm::formatv("a target shape of {0} sizes (at "
+                                           "most {1})",
+                                           length, kMaxShapeLength));
     int64_t rank = std::max(length, type.getRank());
     Value in = padShapeFront(ctx, shapeOf(ctx, *x), rank);
     Value want = padShapeFront(ctx, asI64Shape(ctx, *shapeIn), rank);

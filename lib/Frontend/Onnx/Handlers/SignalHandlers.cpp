@@ -14,6 +14,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -57,13 +58,20 @@ std::optional<double> constantScalar(NodeContext &ctx, Value v) {
   return std::nullopt;
 }
 
+/// `v` as an integer; NaN and magnitudes beyond 2^62, which do not convert,
+/// become int64's minimum (which every caller rejects as out of range).
+int64_t toInt(double v) {
+  return std::abs(v) < 0x1p62 ? static_cast<int64_t>(v)
+                              : std::numeric_limits<int64_t>::min();
+}
+
 /// A one-element constant input as an integer, or a recorded problem.
 FailureOr<int64_t> requireConstantInt(NodeContext &ctx, size_t index,
                                       llvm::StringRef what) {
   std::optional<double> v = constantScalar(ctx, ctx.input(index));
   if (!v)
     return ctx.unsupported(llvm::Twine(what) + " computed at run time");
-  return static_cast<int64_t>(*v);
+  return toInt(*v);
 }
 
 /// The element type named by the `output_datatype` attribute (default
@@ -85,6 +93,8 @@ Value transposeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> perm) {
 
 /// v[start:end] along `axis`.
 Value sliceAxis(NodeContext &ctx, Value v, int64_t axis, int64_t start, int64_t end) {
+  if (!v)
+    return nullptr;
   auto t = NodeContext::typeOf(v);
   SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getShape()), steps(t.getRank(), 1);
   starts[axis] = start;
@@ -151,6 +161,8 @@ Value dftMatrix(NodeContext &ctx, Type element, int64_t used, int64_t channels,
 /// bins, 2].
 Value applyDft(NodeContext &ctx, Value x, int64_t length, int64_t bins,
                bool inverse) {
+  if (!x)
+    return nullptr;
   auto t = NodeContext::typeOf(x);
   int64_t rank = t.getRank(), used = t.getDimSize(rank - 2),
           channels = t.getDimSize(rank - 1);
@@ -227,7 +239,7 @@ LogicalResult dft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   int64_t bins = ctx.getInt("onesided", 0) ? length / 2 + 1 : length;
   int64_t used = std::min(size, length);
   if (failed(checkOneDynamic(ctx, type, {axis, rank - 1})) ||
-      failed(checkMaterializedSize(ctx, used * channels * bins * 2)))
+      failed(checkMaterializedSize(ctx, {used, channels, bins, 2})))
     return failure();
   // Points past dft_length are dropped; the zero padding up to it adds
   // nothing, so the matrix has rows only for the points present.
@@ -286,8 +298,8 @@ LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     return ctx.invalid("frame_step and frame_length must fit the signal");
   int64_t frames = 1 + (length - frameLength) / *step;
   int64_t bins = ctx.getInt("onesided", 1) ? frameLength / 2 + 1 : frameLength;
-  if (failed(checkMaterializedSize(ctx, frames * frameLength)) ||
-      failed(checkMaterializedSize(ctx, frameLength * channels * bins * 2)))
+  if (failed(checkMaterializedSize(ctx, {frames, frameLength})) ||
+      failed(checkMaterializedSize(ctx, {frameLength, channels, bins, 2})))
     return failure();
   SmallVector<int64_t> indices;
   for (int64_t f = 0; f < frames; ++f)
@@ -321,12 +333,12 @@ LogicalResult melWeightMatrix(NodeContext &ctx, SmallVectorImpl<Value> &results)
   FailureOr<Type> element = outputDatatype(ctx);
   if (failed(element))
     return failure();
-  int64_t bins = static_cast<int64_t>(*mel), length = static_cast<int64_t>(*dftLen);
-  int64_t sampleRate = static_cast<int64_t>(*rate);
+  int64_t bins = toInt(*mel), length = toInt(*dftLen);
+  int64_t sampleRate = toInt(*rate);
   if (bins <= 0 || length <= 0 || sampleRate <= 0)
     return ctx.invalid("num_mel_bins, dft_length and sample_rate must be positive");
   int64_t spectrogramBins = length / 2 + 1;
-  if (failed(checkMaterializedSize(ctx, spectrogramBins * bins)))
+  if (failed(checkMaterializedSize(ctx, {spectrogramBins, bins})))
     return failure();
   auto toMel = [](float hz) {
     return 2595.0f * std::log10(1.0f + hz / 700.0f);
@@ -337,7 +349,7 @@ LogicalResult melWeightMatrix(NodeContext &ctx, SmallVectorImpl<Value> &results)
   for (int64_t i = 0; i < bins + 2; ++i) {
     double m = static_cast<double>(i) * step + lowMel;
     double hz = 700.0 * (std::pow(10.0, m / 2595.0) - 1.0);
-    edges.push_back(static_cast<int64_t>(std::floor((length + 1) * hz / sampleRate)));
+    edges.push_back(toInt(std::floor((length + 1) * hz / sampleRate)));
   }
   SmallVector<double> w(spectrogramBins * bins, 0.0);
   auto set = [&](int64_t j, int64_t i, double v) -> LogicalResult {

@@ -6,6 +6,9 @@
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -59,7 +62,7 @@ LogicalResult constant(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 /// constant input.
 LogicalResult constantOfShape(NodeContext &ctx,
                               SmallVectorImpl<Value> &results) {
-  FailureOr<Value> shapeIn = ctx.requireInput(0);
+  FailureOr<Value> shapeIn = ctx.requireInput(0, 1, 1);
   if (failed(shapeIn))
     return failure();
   std::optional<SmallVector<int64_t>> shape = ctx.getConstantInts(*shapeIn);
@@ -67,10 +70,18 @@ LogicalResult constantOfShape(NodeContext &ctx,
     int64_t rank = NodeContext::typeOf(*shapeIn).getDimSize(0);
     if (ShapedType::isDynamic(rank))
       return ctx.unsupported("a shape of unknown length");
+    if (rank > kMaxShapeLength)
+      return ctx.unsupported(llvm::formatv("a shape of {0} sizes (at most {1})",
+                                           rank, kMaxShapeLength));
     shape = SmallVector<int64_t>(rank, ShapedType::kDynamic);
   }
   if (llvm::any_of(*shape, [](int64_t d) { return d < 0 && !ShapedType::isDynamic(d); }))
     return ctx.invalid("the shape has a negative size");
+  // The splat is cheap at any size, but folders count elements in int64.
+  int64_t count = 1;
+  for (int64_t d : *shape)
+    if (!ShapedType::isDynamic(d) && llvm::MulOverflow(count, d, count))
+      return ctx.unsupported("a shape with more elements than int64 counts");
   DenseElementsAttr value;
   if (const auto *a = ctx.attr("value")) {
     ::onnx::TensorProto tensor = a->t();
@@ -108,15 +119,38 @@ LogicalResult constantOfShape(NodeContext &ctx,
 LogicalResult range(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   SmallVector<Value> operands;
   for (size_t i = 0; i < 3; ++i) {
-    FailureOr<Value> v = ctx.requireInput(i);
+    FailureOr<Value> v = ctx.requireInput(i, 0, 0);
     if (failed(v))
       return failure();
     operands.push_back(*v);
   }
   auto type = NodeContext::typeOf(operands[0]);
-  std::optional<int64_t> length = RangeOp::getStaticLength(
-      ctx.getConstant(operands[0]), ctx.getConstant(operands[1]),
-      ctx.getConstant(operands[2]));
+  for (Value v : operands)
+    if (NodeContext::typeOf(v).getElementType() != type.getElementType())
+      return ctx.invalid("start, limit and delta must have one type");
+  // The length of constant operands, checked here: RangeOp::getStaticLength
+  // converts it to int64 unchecked (NaN, infinity, a zero delta).
+  std::optional<int64_t> length;
+  if (llvm::all_of(operands, [&](Value v) { return ctx.getConstant(v); })) {
+    SmallVector<double> v;
+    for (Value operand : operands) {
+      Attribute a = ctx.getConstant(operand).getValues<Attribute>()[0];
+      if (auto f = dyn_cast<FloatAttr>(a))
+        v.push_back(f.getValueAsDouble());
+      else if (type.getElementType().isUnsignedInteger())
+        v.push_back(static_cast<double>(cast<IntegerAttr>(a).getValue().getZExtValue()));
+      else
+        v.push_back(static_cast<double>(cast<IntegerAttr>(a).getValue().getSExtValue()));
+    }
+    double n = std::ceil((v[1] - v[0]) / v[2]);
+    if (!std::isfinite(n))
+      return ctx.invalid("the range has no finite length");
+    if (n > static_cast<double>(int64_t(1) << 40))
+      return ctx.unsupported(llvm::formatv("a range of {0} elements", n));
+    length = RangeOp::getStaticLength(ctx.getConstant(operands[0]),
+                                      ctx.getConstant(operands[1]),
+                                      ctx.getConstant(operands[2]));
+  }
   auto resultType = RankedTensorType::get(
       {length ? *length : ShapedType::kDynamic}, type.getElementType());
   results.push_back(ctx.build<RangeOp>(operands, {}, {resultType}));

@@ -274,6 +274,32 @@ def shape_mismatch():
     return model(nodes, [vi("a", F, [2, 3]), vi("b", F, [4, 5])], [vi("y", F, [2, 5])])
 
 
+def malformed_nodes():
+    """Nodes the spec rules out (ranks, zero strides, absurd sizes): each is
+    reported against its node instead of crashing the importer."""
+    nodes = [
+        helper.make_node("Reshape", ["x", "s0"], ["rs"], name="scalar_shape"),
+        helper.make_node("ConstantOfShape", ["s0"], ["cs"], name="scalar_fill"),
+        helper.make_node("Conv", ["img", "w"], ["conv"], name="zero_stride",
+                         strides=[0, 0], auto_pad="SAME_UPPER"),
+        helper.make_node("Range", ["r0", "r1", "zero"], ["range"], name="zero_delta"),
+        helper.make_node("AffineGrid", ["theta", "huge"], ["grid"], name="huge_grid"),
+        helper.make_node("Attention", ["q", "x", "q"], ["attn"], name="flat_key",
+                         q_num_heads=2, kv_num_heads=2),
+        helper.make_node("Split", ["x"], ["p0", "p1"], name="split_many",
+                         num_outputs=10**18),
+    ]
+    inits = [const("r0", 0.0, np.float32), const("r1", 4.0, np.float32),
+             const("zero", 0.0, np.float32), const("huge", [2, 3, 2**56, 65536]),
+             const("w", np.ones((2, 3, 3, 3)), np.float32)]
+    return model(nodes,
+                 [vi("x", F, [2, 4]), vi("s0", I64, []), vi("img", F, [1, 3, 8, 8]),
+                  vi("theta", F, [2, 2, 3]), vi("q", F, [1, 3, 4])],
+                 [vi(name, F, None) for name in
+                  ("rs", "cs", "conv", "range", "grid", "attn", "p0", "p1")],
+                 inits, opset=23)
+
+
 BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "normalization", "softmax_opset11", "shapes", "shape_arith",
             "dynamic_batch", "weights", "unsupported", "cycle", "missing_value",
@@ -284,7 +310,7 @@ BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", 
             "more_composites", "indexing", "integer_quant", "float8_casts",
             "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
             "pool_indices_bn_training", "shape_folding", "scan8_and_loop_scan", "sampling", "sampling_opset16",
-            "sampling_errors"]
+            "sampling_errors", "malformed_nodes", "empty_batch_norms"]
 
 
 def legacy_broadcast():
@@ -328,6 +354,18 @@ def composites():
                   vi("hs", F, [2, 4]), vi("in", F, [1, 3, 2, 2]), vi("rms", F, [2, 4]),
                   vi("ln", F, [2, 4]), vi("mean", F, [2, 1]), vi("inv", F, [2, 1])],
                  [s, const("g", np.ones((4,)), np.float32)], opset=23)
+
+
+def empty_batch_norms():
+    """GroupNormalization and LRN on an empty batch (N = 0)."""
+    nodes = [
+        helper.make_node("GroupNormalization", ["img", "gs", "gs"], ["gn"], name="groupnorm",
+                         num_groups=2),
+        helper.make_node("LRN", ["img"], ["lrn"], name="lrn", size=3),
+    ]
+    return model(nodes, [vi("img", F, [0, 4, 2, 2])],
+                 [vi("gn", F, [0, 4, 2, 2]), vi("lrn", F, [0, 4, 2, 2])],
+                 [const("gs", np.ones((4,)), np.float32)], opset=21)
 
 
 def attention():
