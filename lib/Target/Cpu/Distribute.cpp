@@ -17,7 +17,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::tc::cpu {
@@ -116,6 +118,25 @@ bool isWholeTensor(tensor::ExtractSliceOp slice) {
   return true;
 }
 
+/// Tiling a dynamic dim reads its size with tensor.dim of the tiled
+/// operand. Once that operand's producer is computed inside the tiles, the
+/// size comes from the producer's own operands instead
+/// (ReifyRankedShapedTypeOpInterface), so that the producer becomes dead.
+void resolveDimUsers(Operation *producer) {
+  SmallVector<Operation *> dims;
+  for (Operation *user : producer->getUsers())
+    if (isa<tensor::DimOp>(user))
+      dims.push_back(user);
+  if (dims.empty())
+    return;
+  RewritePatternSet patterns(producer->getContext());
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  // Only the dims: the driver must not erase the producers itself.
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+}
+
 struct CpuDistributePass
     : impl::CpuDistributePassBase<CpuDistributePass> {
   using Base::Base;
@@ -140,6 +161,7 @@ struct CpuDistributePass
     for (Operation *op : llvm::reverse(candidates)) {
       if (erased.contains(op))
         continue;
+      resolveDimUsers(op);
       if (op->use_empty()) {
         erased.insert(op);
         rewriter.eraseOp(op);
@@ -225,8 +247,10 @@ struct CpuDistributePass
     auto absorbed = std::make_shared<DenseSet<Operation *>>();
     absorbed->insert(op);
     auto onlyFeedsTile = [absorbed](OpResult producer) {
+      // Tiling a dynamic dim reads it with tensor.dim of the operand; those
+      // are rerouted to the producer's own operands after fusion.
       return llvm::all_of(producer.getUsers(), [&](Operation *user) {
-        return absorbed->contains(user) ||
+        return absorbed->contains(user) || isa<tensor::DimOp>(user) ||
                (isa<tensor::ExtractSliceOp>(user) &&
                 user->getParentOfType<scf::ForallOp>());
       });
@@ -276,6 +300,8 @@ struct CpuDistributePass
       for (Operation *slice : dead)
         rewriter.eraseOp(slice);
     }
+    for (Operation *producer : result->fusedProducers)
+      resolveDimUsers(producer);
     for (Operation *producer : result->fusedProducers) {
       if (producer->use_empty() && !erased.contains(producer)) {
         erased.insert(producer);

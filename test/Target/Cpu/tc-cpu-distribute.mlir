@@ -104,3 +104,49 @@ func.func @conv_relu(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x3x3xf32>) -> ten
   } -> tensor<1x16x32x32xf32>
   return %r : tensor<1x16x32x32xf32>
 }
+
+// -----
+
+// The same with a dynamic batch: tiling reads the batch size with tensor.dim
+// of the fused producers, which is rerouted to their operands, so the pad,
+// the fill and the convolution still fuse into the one kernel and nothing
+// is computed outside it.
+#x = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#o = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+#id = affine_map<(n, f, h, w) -> (n, f, h, w)>
+// CHECK-LABEL: func.func @conv_relu_dynamic_batch
+// CHECK-NOT: linalg
+// CHECK: scf.forall (%[[WG:.*]]) = (0) to (32) step (4)
+// CHECK: tensor.pad
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg
+// CHECK: return
+func.func @conv_relu_dynamic_batch(%x: tensor<?x8x32x32xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<?x16x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8x32x32xf32>
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x8x32x32xf32> to tensor<?x8x34x34xf32>
+  %e = tensor.empty(%n) : tensor<?x16x32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x16x32x32xf32>) -> tensor<?x16x32x32xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%pad, %w : tensor<?x8x34x34xf32>, tensor<16x8x3x3xf32>) outs(%f : tensor<?x16x32x32xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<?x16x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<?x16x32x32xf32>) outs(%e : tensor<?x16x32x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  } -> tensor<?x16x32x32xf32>
+  return %r : tensor<?x16x32x32xf32>
+}
