@@ -4,8 +4,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tc::cpu {
@@ -277,6 +280,43 @@ SmallVector<int64_t> laneWidths(int64_t range, int64_t tile) {
       rest -= bit;
     }
   return widths;
+}
+
+SmallVector<std::pair<linalg::GenericOp, int64_t>>
+splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
+           int64_t tile) {
+  SmallVector<int64_t> widths = laneWidths(op.getStaticLoopRanges()[n], tile);
+  SmallVector<std::pair<linalg::GenericOp, int64_t>> parts;
+  linalg::GenericOp rest = op;
+  for (int64_t width : ArrayRef(widths).drop_back()) {
+    rewriter.setInsertionPoint(rest);
+    auto [first, second] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(rest.getOperation()), n,
+        rewriter.getIndexAttr(width));
+    auto firstOp = dyn_cast_if_present<linalg::GenericOp>(
+        first ? first.getOperation() : nullptr);
+    auto secondOp = dyn_cast_if_present<linalg::GenericOp>(
+        second ? second.getOperation() : nullptr);
+    if (!firstOp || !secondOp) {
+      rest = firstOp ? firstOp : rest;
+      break;
+    }
+    parts.push_back({firstOp, width});
+    rest = secondOp;
+  }
+  parts.push_back({rest, rest.getStaticLoopRanges()[n]});
+  return parts;
+}
+
+LogicalResult canonicalizeTiles(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
 }
 
 } // namespace mlir::tc::cpu

@@ -221,45 +221,11 @@ void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   unsigned n = tiling.lanes;
   int64_t tile = tiling.tileSizes[n];
-  SmallVector<int64_t> widths = laneWidths(op.getStaticLoopRanges()[n], tile);
-  SmallVector<std::pair<linalg::GenericOp, int64_t>> parts;
-  linalg::GenericOp rest = op;
-  for (int64_t width : ArrayRef(widths).drop_back()) {
-    rewriter.setInsertionPoint(rest);
-    auto [first, second] = linalg::splitOp(
-        rewriter, cast<TilingInterface>(rest.getOperation()), n,
-        rewriter.getIndexAttr(width));
-    auto firstOp = dyn_cast_if_present<linalg::GenericOp>(first.getOperation());
-    auto secondOp = dyn_cast_if_present<linalg::GenericOp>(
-        second ? second.getOperation() : nullptr);
-    if (!firstOp || !secondOp) {
-      rest = firstOp ? firstOp : rest;
-      break;
-    }
-    parts.push_back({firstOp, width});
-    rest = secondOp;
-  }
-  parts.push_back({rest, widths.back()});
-  for (auto [part, width] : parts) {
+  for (auto [part, width] : splitLanes(rewriter, op, n, tile)) {
     RegisterTiling partTiling = tiling;
     partTiling.tileSizes[n] = width % tile == 0 ? tile : width;
     tileAndPeel(rewriter, part, partTiling);
   }
-}
-
-/// Runs the canonicalization patterns of every loaded dialect and op: folds
-/// the single-iteration partial loops and turns the subview sizes that have
-/// become constants into static shapes.
-LogicalResult canonicalize(Operation *root) {
-  MLIRContext *ctx = root->getContext();
-  RewritePatternSet patterns(ctx);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  // Size-1 tiles of a dynamic loop: min(1, ub - iv) is 1 inside the loop.
-  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-  return applyPatternsGreedily(root, std::move(patterns));
 }
 
 /// Vectorizes the marked tiles whose operands all have static shapes.
@@ -381,7 +347,7 @@ struct CpuVectorizeContractionsPass
         continue;
       for (auto &[op, tiling] : kernels)
         tileForRegisters(rewriter, op, tiling);
-      (void)canonicalize(func);
+      (void)canonicalizeTiles(func);
       vectorizeTiles(func);
       if (failed(hoistAccumulators(func)))
         return signalPassFailure();

@@ -14,8 +14,6 @@
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUVECTORIZEELEMENTWISEPASS
@@ -93,39 +91,11 @@ void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
   rewriter.eraseOp(op);
 }
 
-/// Splits loop `n` into laneWidths (linalg::splitOp) and tiles each part.
+/// Splits loop `n` into whole vectors (splitLanes) and tiles each part.
 void splitAndTile(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
                   int64_t lanes) {
-  SmallVector<int64_t> widths = laneWidths(op.getStaticLoopRanges()[n], lanes);
-  linalg::GenericOp rest = op;
-  for (auto [i, width] : llvm::enumerate(widths)) {
-    linalg::GenericOp part = rest;
-    if (i + 1 < widths.size()) {
-      rewriter.setInsertionPoint(rest);
-      auto [first, second] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(rest.getOperation()), n,
-          rewriter.getIndexAttr(width));
-      part = dyn_cast_if_present<linalg::GenericOp>(first.getOperation());
-      rest = dyn_cast_if_present<linalg::GenericOp>(
-          second ? second.getOperation() : nullptr);
-      if (!part || !rest)
-        return; // Left as it is: loops, correct.
-    }
-    tileLanes(rewriter, part, n, std::min(width, lanes));
-  }
-}
-
-/// Canonicalization of every loaded dialect: folds the tiles' subview
-/// sizes into static shapes.
-void canonicalize(Operation *root) {
-  MLIRContext *ctx = root->getContext();
-  RewritePatternSet patterns(ctx);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-  (void)applyPatternsGreedily(root, std::move(patterns));
+  for (auto [part, width] : splitLanes(rewriter, op, n, lanes))
+    tileLanes(rewriter, part, n, width % lanes == 0 ? lanes : width);
 }
 
 struct CpuVectorizeElementwisePass
@@ -150,7 +120,7 @@ struct CpuVectorizeElementwisePass
       int64_t scaled = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
       splitAndTile(rewriter, op, n, scaled);
     }
-    canonicalize(getOperation());
+    (void)canonicalizeTiles(getOperation());
     SmallVector<linalg::GenericOp> tiles;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (op->hasAttr(kTileMarker)) {
@@ -171,7 +141,7 @@ struct CpuVectorizeElementwisePass
         rewriter.eraseOp(op);
     }
     // Drops the vectorizer's reads of outputs that are only written.
-    canonicalize(getOperation());
+    (void)canonicalizeTiles(getOperation());
   }
 };
 

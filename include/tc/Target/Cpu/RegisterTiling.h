@@ -73,6 +73,19 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op);
 /// registers.
 SmallVector<int64_t> laneWidths(int64_t range, int64_t tile);
 
+/// Splits loop `n` of `op` (static range) with linalg::splitOp into the
+/// laneWidths of `tile`, in order: each part and its range along `n`. When
+/// a split fails, the rest stays one part.
+SmallVector<std::pair<linalg::GenericOp, int64_t>>
+splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
+           int64_t tile);
+
+/// Runs the canonicalization patterns of every loaded dialect and op, and
+/// scf.for's, on `root`: folds the single-iteration partial loops of a
+/// tiling and turns the tile sizes that have become constants into static
+/// shapes (min(1, ub - iv) is 1 inside a loop of step 1).
+LogicalResult canonicalizeTiles(Operation *root);
+
 } // namespace mlir::tc::cpu
 
 #endif // TC_TARGET_CPU_REGISTERTILING_H
