@@ -11,8 +11,8 @@ count, inter-op threads = 1.
 
 Blocks, not single runs: ONNX Runtime's workers spin for a while after a
 run returns, and with as many threads as cores they take the cores from a
-tc run that starts right then (mobilenet_v2 at 2 threads measured 22 ms
-instead of 13 ms). The first run of each block is therefore not timed.
+tc run that starts right then, and that run would time the contention.
+The first run of each block is therefore not timed.
 
 Usage: benchmarks/cpu_vs_onnxruntime.py [--runs N] [--threads 1,2]
        [--models DIR] [--workdir DIR]

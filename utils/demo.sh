@@ -3,7 +3,7 @@
 # into model.so for the CPU and run them. An example CNN is built with the
 # onnx package, compiled with tc-compile and run with tc-run against onnx's
 # reference evaluator; the real models beside the repository
-# (../shared/models) are compiled and checked against their reference
+# (../shared/models, or TC_SHARED_MODELS) are compiled and checked against their reference
 # outputs when present, the dynamic-batch one at two batch sizes from one
 # .so. No GPU is needed.
 set -euo pipefail
@@ -34,8 +34,14 @@ PY
 tc-run "$out/cnn.so" --input="$out/cnn.in0.npy" --compare="$out/cnn.out0.npy" \
   --rtol=1e-3 --atol=1e-5 --benchmark=20
 
-shared="$TC_ROOT/../shared/models"
-if [ -d "$shared" ]; then
+# Where the real models are: the same places test/lit.cfg.py looks.
+shared=""
+for candidate in "${TC_SHARED_MODELS:-}" "$TC_ROOT/../shared/models" /work/shared/models; do
+  if [ -n "$candidate" ] && [ -d "$candidate" ]; then shared="$candidate"; break; fi
+done
+if [ -z "$shared" ]; then
+  tc_log "no shared models found (set TC_SHARED_MODELS); only the example ran"
+else
   for dir in "$shared"/*/; do
     name="$(basename "$dir")"
     tc_log "$name: compile and compare with its reference outputs"

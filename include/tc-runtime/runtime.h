@@ -146,8 +146,8 @@ TC_API void tc_runtime_options_init(tc_runtime_options *options);
  * With glibc, the first call raises the C library's heap trim and mmap
  * thresholds (mallopt) for the process: a model's arena and outputs are
  * malloc'd and freed on every run, and with the defaults glibc returns
- * them to the system and page-faults them back in each time, which costs
- * small models up to 40 % of their latency. */
+ * them to the system and page-faults them back in each time, a large part
+ * of a small model's latency. */
 TC_API tc_status tc_runtime_create(const tc_runtime_options *options,
                                    tc_runtime **out_runtime);
 TC_API void tc_runtime_release(tc_runtime *runtime);

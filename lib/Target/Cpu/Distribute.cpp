@@ -36,14 +36,20 @@ bool isAllParallel(Operation *op) {
          linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
-/// For each loop of `root`, the granule its workgroups should hold a
-/// multiple of: a register tile's rows or lanes (--tc-cpu-vectorize-
-/// contractions) on the loops that carry them, else 1. The tile belongs to
+/// How many iterations of a loop a workgroup should hold a multiple of:
+/// `whole`, or failing an even split, `fallback`.
+struct Granule {
+  int64_t whole = 1;
+  int64_t fallback = 1;
+};
+
+/// For each loop of `root`, its granule: a register tile's rows or lanes
+/// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The tile belongs to
 /// `root` itself or, when `root` is an elementwise epilogue (identity maps),
 /// to the multiply-add kernel it consumes, possibly through other
 /// elementwise ops: the kernel is fused into the epilogue's workgroups.
-SmallVector<int64_t> splitGranules(linalg::LinalgOp root) {
-  SmallVector<int64_t> granules(root.getNumLoops(), 1);
+SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
+  SmallVector<Granule> granules(root.getNumLoops());
   linalg::LinalgOp kernel = root;
   std::optional<RegisterTileDims> dims = registerTileDims(root);
   for (int depth = 0; !dims && depth < 4; ++depth) {
@@ -86,12 +92,13 @@ SmallVector<int64_t> splitGranules(linalg::LinalgOp root) {
   // any static width into whole tiles and vector-sized parts, but a chunk
   // that does not divide the loop leaves the last workgroup a dynamic
   // width, which it cannot vectorize.
-  int64_t lanes = std::max<int64_t>(1, 1024 / element.getIntOrFloatBitWidth());
+  int64_t width = element.getIntOrFloatBitWidth();
   if (auto l = rootLoop(dims->lanes); l && *l < granules.size())
-    granules[*l] = lanes;
+    granules[*l] = {std::max<int64_t>(1, kRegisterLanes * 32 / width),
+                    std::max<int64_t>(1, kVectorLanes * 32 / width)};
   if (dims->rows)
     if (auto r = rootLoop(*dims->rows); r && *r < granules.size())
-      granules[*r] = kRegisterRows;
+      granules[*r] = {kRegisterRows, kRegisterRows};
   return granules;
 }
 
@@ -187,7 +194,7 @@ struct CpuDistributePass
     // at batch 1 splits its image rows rather than leaving each workgroup
     // one output channel. Otherwise the outermost parallel loop with more
     // than one iteration (a dynamic batch included), split evenly.
-    SmallVector<int64_t> granules = splitGranules(op);
+    SmallVector<Granule> granules = splitGranules(op);
     std::optional<unsigned> dim;
     int64_t chunk = 0, best = 1;
     for (auto [i, size] : llvm::enumerate(ranges)) {
@@ -195,11 +202,11 @@ struct CpuDistributePass
           ShapedType::isDynamic(size) || size <= 1)
         continue;
       int64_t least = llvm::divideCeil(size, maxWorkgroups);
-      int64_t c = evenChunk(size, least, granules[i]);
+      int64_t c = evenChunk(size, least, granules[i].whole);
       // Lanes that no whole-tile chunk divides (1000 classes) may split in
       // whole vectors instead (40 per workgroup).
-      if (size % c != 0 && granules[i] > 8 && granules[i] % 4 == 0) {
-        int64_t finer = evenChunk(size, least, granules[i] / 4);
+      if (size % c != 0) {
+        int64_t finer = evenChunk(size, least, granules[i].fallback);
         if (size % finer == 0)
           c = finer;
       }
@@ -210,7 +217,8 @@ struct CpuDistributePass
         best = count;
       }
     }
-    bool byTiles = dim.has_value() && llvm::any_of(granules, [](int64_t g) { return g > 1; });
+    bool byTiles = dim.has_value() &&
+                   llvm::any_of(granules, [](Granule g) { return g.whole > 1; });
     if (!byTiles) {
       dim.reset();
       for (auto [i, size] : llvm::enumerate(ranges)) {

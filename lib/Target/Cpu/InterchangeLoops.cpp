@@ -1,6 +1,7 @@
 //===- InterchangeLoops.cpp - the --tc-cpu-interchange-loops pass ---------===//
 
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
@@ -27,17 +28,8 @@ SmallVector<unsigned> contiguousOrder(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   if (iterators[inner] != utils::IteratorType::parallel)
     return {};
-  // Every input that depends on the loop must read it in its last dim
-  // (contiguously, or with a convolution's stride).
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-      if (!expr.isFunctionOfDim(inner))
-        continue;
-      if (i + 1 != map.getNumResults())
-        return {};
-    }
-  }
+  if (!readsLoopOnlyInLastDim(op, inner))
+    return {};
   SmallVector<unsigned> order;
   for (unsigned i = 0; i < iterators.size(); ++i)
     if (i != inner && iterators[i] == utils::IteratorType::parallel)

@@ -45,15 +45,19 @@ bool hasPoolingBody(linalg::LinalgOp op) {
   return arg && arg.getOwner() == &body && arg != acc;
 }
 
-/// `d` or `d * c` with c > 0.
+/// `d` or `d * c` with c > 1 (simplified maps have no `d * 1`).
 static bool isScaledDim(AffineExpr expr) {
-  if (isa<AffineDimExpr>(expr))
-    return true;
-  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!mul || mul.getKind() != AffineExprKind::Mul)
-    return false;
-  auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
-  return isa<AffineDimExpr>(mul.getLHS()) && c && c.getValue() > 0;
+  return isa<AffineDimExpr>(expr) || stridedDim(expr).has_value();
+}
+
+bool readsLoopOnlyInLastDim(linalg::LinalgOp op, unsigned loop) {
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    return llvm::all_of(llvm::enumerate(map.getResults()), [&](auto result) {
+      return !result.value().isFunctionOfDim(loop) ||
+             result.index() + 1 == map.getNumResults();
+    });
+  });
 }
 
 bool isPlainOrWindow(AffineExpr expr) {
@@ -99,15 +103,8 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
   // and the window's input must run along N in its last dim (contiguous or
   // strided), or each lane would be a separate load (a global pool reducing
   // each channel's image, with the channels as N).
-  if (pooling) {
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      AffineMap m = op.getMatchingIndexingMap(in);
-      for (auto [i, e] : llvm::enumerate(m.getResults()))
-        if (e.isFunctionOfDim(n) && i + 1 != m.getNumResults())
-          return std::nullopt;
-    }
-    return dims;
-  }
+  if (pooling)
+    return readsLoopOnlyInLastDim(op, n) ? std::optional(dims) : std::nullopt;
   auto readsAlongN = [&](unsigned d) {
     return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
       AffineMap m = op.getMatchingIndexingMap(in);

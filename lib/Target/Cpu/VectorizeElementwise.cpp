@@ -57,16 +57,13 @@ std::optional<unsigned> laneLoop(linalg::GenericOp op, int64_t minLanes) {
   int64_t range = op.getStaticLoopRanges()[n];
   if (ShapedType::isDynamic(range) || range < minLanes)
     return std::nullopt;
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(in);
-    for (auto [i, e] : llvm::enumerate(map.getResults())) {
-      if (!isa<AffineDimExpr, AffineConstantExpr>(e))
-        return std::nullopt;
-      if (e.isFunctionOfDim(n) && i + 1 != map.getNumResults())
-        return std::nullopt; // A transposed read: leave it to loops.
-    }
-  }
-  return n;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!llvm::all_of(map.getResults(), [](AffineExpr e) {
+          return isa<AffineDimExpr, AffineConstantExpr>(e);
+        }))
+      return std::nullopt;
+  // A transposed read is left to loops.
+  return readsLoopOnlyInLastDim(op, n) ? std::optional(n) : std::nullopt;
 }
 
 /// Tiles `op` with `width` lanes on loop `n` (which `width` divides) and 1

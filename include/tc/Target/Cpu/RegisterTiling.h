@@ -1,11 +1,13 @@
-//===- RegisterTiling.h - the loops a CPU register tile spans --*- C++ -*-===//
+//===- RegisterTiling.h - CPU register tiles and their helpers -*- C++ -*-===//
 //
-// Which loops of a multiply-add kernel (matmul, batch matmul, convolution)
-// a register tile spans: N, the output's last dimension, in vector lanes,
-// and M, the rows whose accumulators share one vector of the N-side input.
-// --tc-cpu-vectorize-contractions builds the tiles; --tc-cpu-distribute
-// reads the same choice to split kernels into workgroups that hold whole
-// tiles.
+// Which loops of a multiply-add or pooling kernel (matmul, batch matmul,
+// convolution, pooling window) a register tile spans: N, the output's last
+// dimension, in vector lanes, and M, the rows whose accumulators share one
+// vector of the N-side input. --tc-cpu-vectorize-contractions builds the
+// tiles; --tc-cpu-distribute reads the same choice to split kernels into
+// workgroups that hold whole tiles. Also the tile utilities both
+// vectorization passes share (lane splitting, unit-loop dropping,
+// canonicalization).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +21,14 @@
 
 namespace mlir::tc::cpu {
 
-/// Rows of a register tile (the default of --tc-cpu-vectorize-contractions'
-/// `rows`): workgroups hold whole multiples of it.
+/// Rows and lanes (in 32-bit elements) of a register tile, the defaults of
+/// --tc-cpu-vectorize-contractions' `rows` and `lanes`: workgroups hold
+/// whole multiples of them.
 constexpr int64_t kRegisterRows = 8;
+constexpr int64_t kRegisterLanes = 32;
+
+/// Lanes of one 256-bit vector, in 32-bit elements.
+constexpr int64_t kVectorLanes = 8;
 
 /// The fewest output columns (N) worth a register tile.
 constexpr int64_t kMinLanes = 8;
@@ -42,6 +49,11 @@ bool hasMultiplyAddBody(linalg::LinalgOp op);
 /// output: a pooling window (other inputs, like the window-shape operand of
 /// upstream's pooling ops, unused).
 bool hasPoolingBody(linalg::LinalgOp op);
+
+/// Whether every input that depends on `loop` reads it only in its own last
+/// dimension (contiguously, or with a convolution's stride), so that a
+/// vector along `loop` is one contiguous read of each input.
+bool readsLoopOnlyInLastDim(linalg::LinalgOp op, unsigned loop);
 
 /// Whether `expr` is a loop, a constant, or a convolution window
 /// `o * s + k * d` (s, d positive constants; either term may be a bare loop).
