@@ -51,6 +51,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
 
   pm.addPass(createCpuLowerCopiesPass());
   pm.addPass(createCpuVectorizeContractionsPass());
+  pm.addPass(createCpuVectorizeReductionsPass());
   pm.addPass(createCpuVectorizeElementwisePass());
   pm.addPass(createCpuInterchangeLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
@@ -67,7 +68,11 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // A row reduction's vector.reduction becomes a tree of vector adds
+  // (reassociated), not a serial chain of scalar adds.
+  ConvertVectorToLLVMPassOptions toLLVM;
+  toLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(toLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

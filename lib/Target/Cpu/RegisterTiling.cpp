@@ -60,6 +60,27 @@ bool readsLoopOnlyInLastDim(linalg::LinalgOp op, unsigned loop) {
   });
 }
 
+bool isLaneKernel(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
+    return false;
+  for (Type t : op->getOperandTypes()) {
+    Type element = getElementTypeOrSelf(t);
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
+      return false;
+  }
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!llvm::all_of(map.getResults(), [](AffineExpr e) {
+          return isa<AffineDimExpr, AffineConstantExpr>(e);
+        }))
+      return false;
+  WalkResult touchesMemory = op.getBlock()->walk([](Operation *inner) {
+    return isa<linalg::YieldOp>(inner) || isPure(inner)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !touchesMemory.wasInterrupted();
+}
+
 bool isPlainOrWindow(AffineExpr expr) {
   if (isa<AffineDimExpr, AffineConstantExpr>(expr))
     return true;
@@ -303,6 +324,59 @@ splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
   }
   parts.push_back({rest, rest.getStaticLoopRanges()[n]});
   return parts;
+}
+
+/// Tiles `op` with `width` lanes on loop `n` (which `width` divides) and 1
+/// on every other loop, `n` innermost; marks the tile.
+static void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
+                      int64_t width, StringRef marker) {
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  sizes[n] = width;
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < op.getNumLoops(); ++i)
+    if (i != n)
+      order.push_back(i);
+  order.push_back(n);
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(sizes).setInterchange(order).setLoopType(
+      linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return;
+  tiled->op->setAttr(marker, rewriter.getUnitAttr());
+  rewriter.eraseOp(op);
+}
+
+void tileAlongLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
+                    int64_t lanes, StringRef marker) {
+  for (auto [part, width] : splitLanes(rewriter, op, n, lanes))
+    tileLanes(rewriter, part, n, width % lanes == 0 ? lanes : width, marker);
+}
+
+void vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root,
+                          StringRef marker) {
+  (void)canonicalizeTiles(root);
+  SmallVector<linalg::GenericOp> tiles;
+  root->walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(marker)) {
+      op->removeAttr(marker);
+      tiles.push_back(op);
+    }
+  });
+  for (linalg::GenericOp tile : tiles) {
+    bool isStatic = llvm::all_of(tile->getOperandTypes(), [](Type t) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      return !shaped || shaped.hasStaticShape();
+    });
+    if (!isStatic)
+      continue;
+    linalg::GenericOp op = dropUnitLoops(rewriter, tile);
+    rewriter.setInsertionPoint(op);
+    if (succeeded(linalg::vectorize(rewriter, op)))
+      rewriter.eraseOp(op);
+  }
 }
 
 LogicalResult canonicalizeTiles(Operation *root) {

@@ -32,21 +32,9 @@ constexpr StringLiteral kTileMarker = "tc.elementwise_tile";
 /// that loop (if at all) as its own last dim, and a body without memory
 /// accesses of its own (gathers stay loops).
 std::optional<unsigned> laneLoop(linalg::GenericOp op, int64_t minLanes) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() == 0 || op.getNumLoops() != op.getNumParallelLoops())
+  if (!isLaneKernel(op) || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops())
     return std::nullopt;
-  bool touchesMemory = false;
-  op.getBlock()->walk([&](Operation *inner) {
-    if (!isa<linalg::YieldOp>(inner) && !isPure(inner))
-      touchesMemory = true;
-  });
-  if (touchesMemory)
-    return std::nullopt;
-  for (Type t : op->getOperandTypes()) {
-    Type element = getElementTypeOrSelf(t);
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
-      return std::nullopt;
-  }
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (out.getNumResults() == 0 || !out.isProjectedPermutation())
     return std::nullopt;
@@ -57,42 +45,8 @@ std::optional<unsigned> laneLoop(linalg::GenericOp op, int64_t minLanes) {
   int64_t range = op.getStaticLoopRanges()[n];
   if (ShapedType::isDynamic(range) || range < minLanes)
     return std::nullopt;
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (!llvm::all_of(map.getResults(), [](AffineExpr e) {
-          return isa<AffineDimExpr, AffineConstantExpr>(e);
-        }))
-      return std::nullopt;
   // A transposed read is left to loops.
   return readsLoopOnlyInLastDim(op, n) ? std::optional(n) : std::nullopt;
-}
-
-/// Tiles `op` with `width` lanes on loop `n` (which `width` divides) and 1
-/// on every other loop, `n` innermost; marks the tile.
-void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
-               int64_t width) {
-  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-  sizes[n] = width;
-  SmallVector<unsigned> order;
-  for (unsigned i = 0; i < op.getNumLoops(); ++i)
-    if (i != n)
-      order.push_back(i);
-  order.push_back(n);
-  linalg::LinalgTilingOptions options;
-  options.setTileSizes(sizes).setInterchange(order).setLoopType(
-      linalg::LinalgTilingLoopType::Loops);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
-  if (failed(tiled))
-    return;
-  tiled->op->setAttr(kTileMarker, rewriter.getUnitAttr());
-  rewriter.eraseOp(op);
-}
-
-/// Splits loop `n` into whole vectors (splitLanes) and tiles each part.
-void splitAndTile(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
-                  int64_t lanes) {
-  for (auto [part, width] : splitLanes(rewriter, op, n, lanes))
-    tileLanes(rewriter, part, n, width % lanes == 0 ? lanes : width);
 }
 
 struct CpuVectorizeElementwisePass
@@ -115,28 +69,9 @@ struct CpuVectorizeElementwisePass
     for (auto [op, n] : kernels) {
       Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
       int64_t scaled = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
-      splitAndTile(rewriter, op, n, scaled);
+      tileAlongLanes(rewriter, op, n, scaled, kTileMarker);
     }
-    (void)canonicalizeTiles(getOperation());
-    SmallVector<linalg::GenericOp> tiles;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (op->hasAttr(kTileMarker)) {
-        op->removeAttr(kTileMarker);
-        tiles.push_back(op);
-      }
-    });
-    for (linalg::GenericOp tile : tiles) {
-      bool isStatic = llvm::all_of(tile->getOperandTypes(), [](Type t) {
-        auto shaped = dyn_cast<ShapedType>(t);
-        return !shaped || shaped.hasStaticShape();
-      });
-      if (!isStatic)
-        continue;
-      linalg::GenericOp op = dropUnitLoops(rewriter, tile);
-      rewriter.setInsertionPoint(op);
-      if (succeeded(linalg::vectorize(rewriter, op)))
-        rewriter.eraseOp(op);
-    }
+    vectorizeMarkedTiles(rewriter, getOperation(), kTileMarker);
     // Drops the vectorizer's reads of outputs that are only written.
     (void)canonicalizeTiles(getOperation());
   }

@@ -168,6 +168,39 @@ def CpuVectorizeElementwisePass : Pass<"tc-cpu-vectorize-elementwise"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CpuVectorizeReductionsPass : Pass<"tc-cpu-vectorize-reductions"> {
+  let summary = "Vectorize reductions along their contiguous dimension";
+  let description = [{
+    For linalg.generic ops on buffers with reduction loops, maps of loops
+    and constants, and a body without memory accesses: picks the loop that
+    an input reads as its last dimension (static, at least 8 lanes) and
+    that every input depending on it reads contiguously. When that loop is
+    a reduction (a row reduced along its last dim: softmax, normalization,
+    ReduceSum over the last axis, a dot product), each row is read in
+    chunks of `row-lanes` 32-bit lanes and every chunk is reduced with one
+    vector.reduction into the accumulator; when it is parallel and the
+    output's last dimension (a reduction over leading dims), each step of
+    the reduction loops is one vector operation on `lanes` accumulators.
+    Like --tc-cpu-vectorize-elementwise, the loop is split into whole
+    vectors (linalg::splitOp), every other loop is tiled by 1 and dropped,
+    and each tile is vectorized by upstream linalg vectorization;
+    vector.multi_reduction is lowered to vector.reduction (inner
+    reduction). Kernels the vectorizer rejects (argmax's index-carrying
+    bodies) keep their linalg form.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "Accumulators per step of a reduction over leading dims, in 32-bit lanes">,
+    Option<"rowLanes", "row-lanes", "int64_t", /*default=*/"128",
+           "Lanes per chunk of a row reduction, in 32-bit lanes">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CpuInterchangeLoopsPass : Pass<"tc-cpu-interchange-loops"> {
   let summary = "Order contraction loops so the innermost loop is contiguous";
   let description = [{

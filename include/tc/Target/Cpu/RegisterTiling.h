@@ -50,6 +50,12 @@ bool hasMultiplyAddBody(linalg::LinalgOp op);
 /// upstream's pooling ops, unused).
 bool hasPoolingBody(linalg::LinalgOp op);
 
+/// Whether `op` is a kernel the lane vectorization passes may tile and
+/// vectorize: on buffers, at least one loop, integer or float elements of 8
+/// bits or more, indexing maps of loops and constants only, and a body
+/// without memory accesses of its own (gathers stay loops).
+bool isLaneKernel(linalg::GenericOp op);
+
 /// Whether every input that depends on `loop` reads it only in its own last
 /// dimension (contiguously, or with a convolution's stride), so that a
 /// vector along `loop` is one contiguous read of each input.
@@ -91,6 +97,20 @@ SmallVector<int64_t> laneWidths(int64_t range, int64_t tile);
 SmallVector<std::pair<linalg::GenericOp, int64_t>>
 splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
            int64_t tile);
+
+/// Splits loop `n` of `op` (static range) into the laneWidths of `lanes`
+/// and tiles each part to one vector along `n` (`lanes`, or the part's
+/// whole width when narrower) with every other loop 1, `n` innermost. The
+/// tiles carry the unit attribute `marker` for vectorizeMarkedTiles.
+void tileAlongLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
+                    int64_t lanes, StringRef marker);
+
+/// Canonicalizes `root` (the tiles' sizes become static), then drops the
+/// unit loops of every static tile marked `marker` and vectorizes it with
+/// upstream linalg vectorization; removes the marker. A tile the vectorizer
+/// rejects stays a linalg op (lowered to loops later).
+void vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root,
+                          StringRef marker);
 
 /// Runs the canonicalization patterns of every loaded dialect and op, and
 /// scf.for's, on `root`: folds the single-iteration partial loops of a

@@ -1,0 +1,120 @@
+//===- VectorizeReductions.cpp - --tc-cpu-vectorize-reductions ------------===//
+//
+// Reductions (softmax's max and sum, a normalization's mean and variance,
+// ReduceSum/Max/Mean, a GEMV over a transposed weight) in the vector
+// dialect. Each kernel is vectorized along the loop its inputs read
+// contiguously:
+//  - a reduction loop (a row reduced along its last dim): the row is read in
+//    chunks of `row-lanes` lanes, each chunk reduced by one vector reduction
+//    into the scalar accumulator, which the LLVM lowering turns into a tree
+//    of vector adds (reassociated) instead of a serial chain of scalar adds
+//    that LLVM's loop vectorizer must leave in order;
+//  - a parallel loop that is also the output's last dim (a reduction over
+//    leading dims, as ReduceSum over axis 0): each step of the reduction
+//    loops is one vector operation on a row of `lanes` accumulators.
+// Tiling, unit-loop dropping and vectorization are those of the elementwise
+// pass (RegisterTiling.h); vector.multi_reduction is lowered here to
+// vector.reduction along its innermost dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tc::cpu {
+#define GEN_PASS_DEF_CPUVECTORIZEREDUCTIONSPASS
+#include "tc/Target/Cpu/Passes.h.inc"
+} // namespace mlir::tc::cpu
+
+namespace mlir::tc::cpu {
+namespace {
+
+/// Marks the tiles this pass creates.
+constexpr StringLiteral kTileMarker = "tc.reduction_tile";
+
+/// The loop a reduction kernel is vectorized along: the last dim of one of
+/// its inputs (larger inputs first), static and at least `minLanes` long,
+/// read by every input that depends on it as its own last dim; when that
+/// loop is parallel, also the last dim of every output (a transposed write
+/// stays loops).
+std::optional<unsigned> reductionLaneLoop(linalg::GenericOp op,
+                                          int64_t minLanes) {
+  if (!isLaneKernel(op) || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  SmallVector<OpOperand *> inputs = op.getDpsInputOperands();
+  llvm::sort(inputs, [&](OpOperand *a, OpOperand *b) {
+    return std::make_pair(-op.getRank(a), a->getOperandNumber()) <
+           std::make_pair(-op.getRank(b), b->getOperandNumber());
+  });
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand *input : inputs) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0)
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last)
+      continue;
+    unsigned n = last.getPosition();
+    if (ShapedType::isDynamic(ranges[n]) || ranges[n] < minLanes ||
+        !readsLoopOnlyInLastDim(op, n))
+      continue;
+    if (iterators[n] == utils::IteratorType::parallel &&
+        !llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+          AffineMap out = op.getMatchingIndexingMap(&init);
+          return out.getNumResults() > 0 &&
+                 out.getResults().back() == getAffineDimExpr(n, op.getContext());
+        }))
+      continue;
+    return n;
+  }
+  return std::nullopt;
+}
+
+struct CpuVectorizeReductionsPass
+    : impl::CpuVectorizeReductionsPassBase<CpuVectorizeReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (lanes < 1 || rowLanes < 1) {
+      getOperation()->emitError("lanes and row-lanes must be positive");
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> kernels;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (std::optional<unsigned> n = reductionLaneLoop(op, 8))
+        kernels.push_back({op, *n});
+    });
+    if (kernels.empty())
+      return;
+    for (auto [op, n] : kernels) {
+      bool alongRow =
+          op.getIteratorTypesArray()[n] == utils::IteratorType::reduction;
+      Type element =
+          getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+      int64_t width = alongRow ? rowLanes : lanes;
+      int64_t scaled =
+          std::max<int64_t>(1, width * 32 / element.getIntOrFloatBitWidth());
+      tileAlongLanes(rewriter, op, n, scaled, kTileMarker);
+    }
+    vectorizeMarkedTiles(rewriter, getOperation(), kTileMarker);
+    // Folds the reductions over the unit dims of a reduction over leading
+    // dims into elementwise operations on the accumulators first.
+    (void)canonicalizeTiles(getOperation());
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // Drops the vectorizer's reads of outputs that are only written.
+    (void)canonicalizeTiles(getOperation());
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::cpu
