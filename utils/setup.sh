@@ -15,6 +15,7 @@ TC_APT_PACKAGES=(
   libclang-rt-22-dev
   cmake ninja-build ccache libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
+  rocm-device-libs
   python3 python3-venv
 )
 

@@ -2,8 +2,11 @@
 # Sets up what is missing, builds, and runs every test suite:
 #   lit (check-tc), GoogleTest via ctest, the ONNX import sweep over the
 #   backend test data (fails on a regression), the CPU conformance run over
-#   the same data (compile, run, compare; fails on a regression), a bounded
-#   fuzzing run of the
+#   the same data (compile, run, compare; fails on a regression), the
+#   same run through the GPU code generation with the kernels emulated on
+#   the CPU (numerics; fails on a regression), the offline validation of the
+#   GPU kernels of every case that passes on the CPU (NVIDIA sm_80/sm_90 through ptxas, AMD gfx90a/gfx942 as code
+#   objects; fails on a regression), a bounded fuzzing run of the
 #   importer (TC_FUZZ_SECONDS, default 60), and the generated-docs check.
 # Exits non-zero if anything fails. Usage: utils/test.sh
 set -euo pipefail
@@ -33,6 +36,23 @@ tc_log "ONNX conformance on the CPU (backend test data; regressions fail)"
 if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_conformance.py" \
     --tc-compile "$TC_BUILD/bin/tc-compile" --tc-run "$TC_BUILD/bin/tc-run" \
     --check --jobs "$TC_JOBS" 2>&1 | tee "$TC_BUILD/conformance.log" | tail -n 12; then
+  status=1
+fi
+
+tc_log "ONNX conformance through the GPU code generation, kernels run on the CPU (regressions fail)"
+if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_conformance.py" --target=gpu-emulation \
+    --tc-compile "$TC_BUILD/bin/tc-compile" --tc-run "$TC_BUILD/bin/tc-run" \
+    --check --jobs "$TC_JOBS" 2>&1 | tee "$TC_BUILD/gpu-emulation.log" | tail -n 6; then
+  status=1
+fi
+
+tc_log "GPU kernels of the passing cases, checked offline (regressions fail)"
+if [ ! -x "${TC_CUDA_PATH:-/usr/local/cuda}/bin/ptxas" ]; then
+  tc_log "no CUDA toolkit at ${TC_CUDA_PATH:-/usr/local/cuda} (ptxas): NVIDIA kernels cannot be checked"
+  status=1
+elif ! "$TC_VENV/bin/python" "$TC_ROOT/utils/gpu_offline_validation.py" \
+    --tc-compile "$TC_BUILD/bin/tc-compile" --check --jobs "$TC_JOBS" \
+    2>&1 | tee "$TC_BUILD/gpu-offline.log" | tail -n 8; then
   status=1
 fi
 

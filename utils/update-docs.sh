@@ -8,7 +8,7 @@ ninja -C "$TC_BUILD" tc-doc > /dev/null
 gen="$TC_BUILD/docs"
 dst="$TC_ROOT/docs/reference"
 pages=(Dialects/TcDialect.md Dialects/FusionDialect.md Passes/TcPasses.md Passes/FusionPasses.md
-       Passes/TcConversionPasses.md Passes/TcCpuPasses.md)
+       Passes/TcConversionPasses.md Passes/TcCpuPasses.md Passes/TcGpuPasses.md)
 if [ "${1:-}" = "--check" ]; then
   for page in "${pages[@]}"; do
     if ! cmp -s "$gen/$page" "$dst/$(basename "$page")"; then

@@ -54,6 +54,25 @@
  *   count, dtypes, static extents and the consistency of symbolic extents.
  *   Returns 0 on success; a non-zero value is an error code (TC_RUN_*).
  *
+ * GPU targets (optional symbols; a module compiled with --target=cuda:* or
+ * rocm:* has them beside the CPU entry point, which it always has):
+ *
+ *   const uint32_t          tc_module_gpu_kernel_count_v1;
+ *   const char *const       tc_module_gpu_kernels_v1[];   kernel symbols
+ *   const uint32_t          tc_module_gpu_image_count_v1;
+ *   const tc_gpu_image_v1   tc_module_gpu_images_v1[];    one per target
+ *   int32_t tc_module_gpu_run_v1(const tc_gpu_env_v1 *env, ...);
+ *
+ * tc_module_gpu_run_v1 takes the arguments of tc_module_run_v1, with device
+ * pointers for inputs[i] and output_data[i]; output_allocations[i] are
+ * device allocations made through env->alloc, which the caller owns
+ * (release them through the same device). Every image defines every kernel
+ * of tc_module_gpu_kernels_v1; kernel index k in env->launch names entry k.
+ * env->launch passes `params` (num_params pointers, one per kernel
+ * parameter, to values the driver copies) to the kernel with the given grid
+ * and block; an error in alloc or launch is kept by the runtime (alloc then
+ * returns NULL and later launches do nothing) and reported after the run.
+ *
  * Parallelism: the module splits each kernel into `count` independent
  * workgroups and asks the runtime to run them with env->parallel_for, which
  * calls fn(args, begin, end) on disjoint ranges covering [0, count) and
@@ -87,6 +106,31 @@ typedef struct tc_run_env_v1 {
   void (*parallel_for)(void *runtime, tc_workgroup_fn_v1 fn, void *args,
                        int64_t count);
 } tc_run_env_v1;
+
+typedef struct tc_gpu_env_v1 {
+  /* Opaque to the module; passed back to every function. */
+  void *runtime;
+  /* Device memory of `bytes` bytes (64-byte aligned), or NULL on failure. */
+  void *(*alloc)(void *runtime, int64_t bytes);
+  void (*release)(void *runtime, void *device_pointer);
+  /* dims: grid x, y, z then block x, y, z. */
+  void (*launch)(void *runtime, uint32_t kernel, const uint32_t *dims,
+                 void **params, uint32_t num_params);
+} tc_gpu_env_v1;
+
+typedef struct tc_gpu_image_v1 {
+  const char *target; /* "cuda:sm_90", "rocm:gfx942" */
+  const char *format; /* "cubin", "ptx" or "hsaco" */
+  const void *data;
+  uint64_t size;
+} tc_gpu_image_v1;
+
+typedef int32_t (*tc_module_gpu_run_v1_fn)(const tc_gpu_env_v1 *env,
+                                           void *const *inputs,
+                                           const int64_t *input_dims,
+                                           void **output_allocations,
+                                           void **output_data,
+                                           int64_t *output_dims);
 
 typedef int32_t (*tc_module_run_v1_fn)(const tc_run_env_v1 *env,
                                        void *const *inputs,

@@ -162,9 +162,15 @@ typedef struct tc_device tc_device;
 
 /* Creates a device from a spec string:
  *   "cpu"    the host CPU with a pool of options.num_threads threads
- *   "auto"   the best device this build has (today: "cpu")
- *   "cuda:N", "hip:N"  recognised, but this build has no GPU devices:
- *            UNAVAILABLE with a message listing the available ones.
+ *   "cuda:N" NVIDIA GPU N, through libcuda.so.1 (loaded now, with dlopen)
+ *   "hip:N"  AMD GPU N, through libamdhip64.so
+ *   "auto"   cuda:0 where an NVIDIA GPU works, else hip:0, else the CPU;
+ *            a module without code for the GPU found runs on the CPU
+ * A GPU spec on a machine without the driver or without that GPU is
+ * UNAVAILABLE, with a message saying which and listing the GPUs that exist.
+ * Running a module on a GPU device copies the inputs to the device and the
+ * outputs back into host tensors; a module compiled without a target of
+ * that GPU's vendor and architecture is UNAVAILABLE, naming its targets.
  * Anything else is INVALID_ARGUMENT naming the string. Creating a cpu device
  * starts its worker threads. The caller owns *out_device and frees it with
  * tc_device_release (which joins the threads); no run may be in flight on
@@ -172,9 +178,10 @@ typedef struct tc_device tc_device;
 TC_API tc_status tc_device_create(tc_runtime *runtime, const char *spec,
                                   tc_device **out_device);
 TC_API void tc_device_release(tc_device *device);
-/* The canonical spec of `device` ("cpu"), owned by the device. */
+/* The canonical spec of `device` ("cpu", "cuda:0"), owned by the device. */
 TC_API const char *tc_device_spec(const tc_device *device);
-/* The number of threads that run work on `device`, the caller included. */
+/* The number of CPU threads that run work on `device`, the caller
+ * included (0 for a GPU device). */
 TC_API int32_t tc_device_num_threads(const tc_device *device);
 
 /*===----------------------------- modules ------------------------------===*/

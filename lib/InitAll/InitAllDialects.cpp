@@ -9,6 +9,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tc/Dialect/Fusion/IR/FusionDialect.h"
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 
@@ -22,4 +25,9 @@ void mlir::tc::registerAllTcToolDialects(DialectRegistry &registry) {
   registerTcDialects(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // GPU kernels are serialized through these: the NVVM and ROCDL target
+  // attributes and the translations of the device dialects to LLVM IR.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
 }

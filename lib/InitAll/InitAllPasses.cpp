@@ -5,6 +5,7 @@
 #include "mlir/InitAllPasses.h"
 #include "tc/Conversion/Passes.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Gpu/Passes.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 
@@ -13,6 +14,8 @@ void mlir::tc::registerTcPasses() {
   tc::registerTcConversionPasses();
   tc::cpu::registerTcCpuPasses();
   tc::cpu::registerCpuPipeline();
+  tc::gpu::registerTcGpuPasses();
+  tc::gpu::registerGpuKernelPipeline();
   fusion::registerFusionTransformsPasses();
 }
 

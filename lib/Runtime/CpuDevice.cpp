@@ -15,9 +15,9 @@
 using namespace tc::rt;
 
 namespace {
-// Every device kind this build can create; GPU kinds are recognised so that
-// asking for one gives a clear "not in this build" rather than "bad spec".
-constexpr const char *kAvailableDevices = "cpu";
+// Every device kind this build can create; a GPU kind works where its
+// driver library and a GPU are present (loaded at run time).
+constexpr const char *kAvailableDevices = "cpu,cuda,hip";
 
 bool parseOrdinal(const char *text, int &ordinal) {
   if (!*text)
@@ -91,30 +91,47 @@ tc_status tc_device_create(tc_runtime *runtime, const char *spec,
     return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                       "tc_device_create: NULL argument");
   std::string text(spec);
-  if (text != "cpu" && text != "auto") {
+  std::unique_ptr<GpuDriver> driver;
+  bool wantsPool = true;
+  if (text == "auto") {
+    // The first GPU with a working driver, else the CPU; the CPU's threads
+    // stay as the fallback for modules without code for that GPU.
+    if (countCudaDevices() > 0 && createCudaDriver(0, driver) != nullptr)
+      driver.reset();
+    if (!driver && countHipDevices() > 0 &&
+        createHipDriver(0, driver) != nullptr)
+      driver.reset();
+  } else if (text != "cpu") {
+    bool recognized = false;
     for (const char *kind : {"cuda", "hip"}) {
       size_t length = std::strlen(kind);
-      int ordinal;
-      if (text.compare(0, length, kind) == 0 &&
-          (text.size() == length ||
-           (text[length] == ':' && parseOrdinal(spec + length + 1, ordinal))))
-        return makeStatus(
-            TC_STATUS_UNAVAILABLE,
-            "device '" + text + "': this runtime build has no " + kind +
-                " devices yet (available: " + kAvailableDevices + ")");
+      int ordinal = 0;
+      if (text.compare(0, length, kind) != 0 ||
+          !(text.size() == length ||
+            (text[length] == ':' && parseOrdinal(spec + length + 1, ordinal))))
+        continue;
+      recognized = true;
+      tc_status status = std::strcmp(kind, "cuda") == 0
+                             ? createCudaDriver(ordinal, driver)
+                             : createHipDriver(ordinal, driver);
+      if (status)
+        return status;
+      wantsPool = false;
     }
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
-                      "unknown device spec '" + text +
-                          "' (expected auto, cpu, cuda:N or hip:N; available "
-                          "in this build: " +
-                          kAvailableDevices + ")");
+    if (!recognized)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "unknown device spec '" + text +
+                            "' (expected auto, cpu, cuda:N or hip:N)");
   }
   tc_device *device = new (std::nothrow) tc_device;
   if (!device)
     return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a device");
-  device->spec = "cpu";
-  device->pool = std::make_unique<ThreadPool>(
-      resolveThreadCount(runtime->options.num_threads));
+  device->spec = driver ? driver->spec() : "cpu";
+  if (driver)
+    device->gpu = std::make_unique<GpuDevice>(std::move(driver));
+  if (wantsPool)
+    device->pool = std::make_unique<ThreadPool>(
+        resolveThreadCount(runtime->options.num_threads));
   *out_device = device;
   return nullptr;
 }
@@ -126,7 +143,7 @@ const char *tc_device_spec(const tc_device *device) {
 }
 
 int32_t tc_device_num_threads(const tc_device *device) {
-  return device ? device->pool->numThreads() : 0;
+  return device && device->pool ? device->pool->numThreads() : 0;
 }
 
 } // extern "C"

@@ -10,6 +10,7 @@
 
 #include "tc-runtime/runtime.h"
 
+#include "GpuDevice.h"
 #include "Metadata.h"
 #include "ThreadPool.h"
 
@@ -29,13 +30,29 @@ struct tc_runtime {
 
 struct tc_device {
   std::string spec;
+  /// The CPU's workers: a cpu device's, and an auto device's for modules
+  /// without code for its GPU.
   std::unique_ptr<tc::rt::ThreadPool> pool;
+  /// cuda:N, hip:N (and auto when a GPU was found).
+  std::unique_ptr<tc::rt::GpuDevice> gpu;
+};
+
+/// One GPU code image of a module (module_abi.h, tc_gpu_image_v1).
+struct TcGpuImage {
+  std::string target, format;
+  const void *data = nullptr;
+  size_t size = 0;
 };
 
 struct tc_module {
   std::string path;
   void *handle = nullptr; // from dlopen
   void *runFn = nullptr;  // tc_module_run_v1_fn
+  /// Unique per load: loaded GPU kernels are cached under it.
+  uint64_t id = 0;
+  void *gpuRunFn = nullptr; // tc_module_gpu_run_v1_fn, if any
+  std::vector<std::string> gpuKernels;
+  std::vector<TcGpuImage> gpuImages;
   tc::rt::ModuleSignature signature;
 };
 

@@ -5,6 +5,10 @@
 
 #include "tc-runtime/module_abi.h"
 
+#include <atomic>
+
+#include "tc-runtime/module_abi.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -139,6 +143,27 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
   module->path = name;
   module->handle = handle;
   module->runFn = run;
+  static std::atomic<uint64_t> nextId{1};
+  module->id = nextId.fetch_add(1);
+  // GPU code, when the module was compiled for GPU targets.
+  auto *kernelCount = static_cast<const uint32_t *>(
+      dlsym(handle, "tc_module_gpu_kernel_count_v1"));
+  auto *kernelNames = static_cast<const char *const *>(
+      dlsym(handle, "tc_module_gpu_kernels_v1"));
+  auto *imageCount = static_cast<const uint32_t *>(
+      dlsym(handle, "tc_module_gpu_image_count_v1"));
+  auto *images = static_cast<const tc_gpu_image_v1 *>(
+      dlsym(handle, "tc_module_gpu_images_v1"));
+  void *gpuRun = dlsym(handle, "tc_module_gpu_run_v1");
+  if (gpuRun && kernelCount && kernelNames && imageCount && images) {
+    module->gpuRunFn = gpuRun;
+    for (uint32_t k = 0; k < *kernelCount; ++k)
+      module->gpuKernels.emplace_back(kernelNames[k]);
+    for (uint32_t i = 0; i < *imageCount; ++i)
+      module->gpuImages.push_back({images[i].target, images[i].format,
+                                   images[i].data,
+                                   static_cast<size_t>(images[i].size)});
+  }
   *out_module = module;
   return nullptr;
 }

@@ -174,13 +174,34 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
   std::vector<void *> outputData(num_outputs, nullptr);
   std::vector<int64_t> outputDims(outputRankSum, -1);
 
-  tc_run_env_v1 env;
-  env.runtime = device->pool.get();
-  env.parallel_for = parallelForTrampoline;
-  auto runFn = reinterpret_cast<tc_module_run_v1_fn>(module->runFn);
-  int32_t code =
-      runFn(&env, inputData.data(), inputDims.data(), allocations.data(),
-            outputData.data(), outputDims.data());
+  int32_t code = TC_RUN_OK;
+  if (device->gpu && device->gpu->hasCodeFor(module)) {
+    if (tc_status status =
+            device->gpu->run(module, inputs, num_inputs, allocations,
+                             outputData, outputDims, &code))
+      return status;
+  } else if (!device->pool) {
+    std::string targets;
+    for (const std::string &target : signature.targets)
+      targets += (targets.empty() ? "" : ", ") + target;
+    return makeStatus(TC_STATUS_UNAVAILABLE,
+                      "model '" + module->path + "' has no code for " +
+                          device->gpu->driver().description() +
+                          " (its targets: " + targets +
+                          "); run it with --device=cpu, or recompile it with "
+                          "--target=" + device->gpu->driver().targetPrefix() +
+                          ":" +
+                          (device->gpu->driver().arch().empty()
+                               ? std::string("<arch>")
+                               : device->gpu->driver().arch()));
+  } else {
+    tc_run_env_v1 env;
+    env.runtime = device->pool.get();
+    env.parallel_for = parallelForTrampoline;
+    auto runFn = reinterpret_cast<tc_module_run_v1_fn>(module->runFn);
+    code = runFn(&env, inputData.data(), inputDims.data(), allocations.data(),
+                 outputData.data(), outputDims.data());
+  }
   std::string moduleName =
       "'" + (signature.name.empty() ? module->path : signature.name) + "'";
   // On failure the module owns whatever it allocated (module_abi.h gives the

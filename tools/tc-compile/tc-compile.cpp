@@ -6,6 +6,9 @@
 // tc-compile model.onnx --emit=tc       the graph-level IR after shape
 //                                       inference and canonicalization
 // tc-compile model.onnx --emit=llvm     the LLVM dialect the .so is made of
+// tc-compile model.onnx --target=cuda:sm_90,rocm:gfx942 --emit=gpu-kernels
+//            -o DIR                      the kernels of each GPU target,
+//                                        compiled and checked offline
 // --dump-ir=DIR writes the IR after every stage and pass into DIR.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +18,7 @@
 #include "tc/InitAllDialects.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -42,17 +46,21 @@ cl::opt<std::string> outputPath(
 cl::opt<bool> checkOnly("check",
                         cl::desc("import and verify the model, report every "
                                  "unsupported piece, write nothing"));
-enum class Emit { Tc, Llvm, So };
+enum class Emit { Tc, Llvm, So, GpuKernels };
 cl::opt<Emit> emit(
     "emit", cl::desc("what to produce"), cl::init(Emit::So),
     cl::values(clEnumValN(Emit::Tc, "tc", "graph-level tc IR (MLIR text)"),
                clEnumValN(Emit::Llvm, "llvm",
                           "the LLVM dialect module (MLIR text)"),
-               clEnumValN(Emit::So, "so", "a shared library (model.so)")));
-cl::opt<std::string> target("target",
-                            cl::desc("code generation target (only 'cpu' "
-                                     "in this build)"),
-                            cl::init("cpu"));
+               clEnumValN(Emit::So, "so", "a shared library (model.so)"),
+               clEnumValN(Emit::GpuKernels, "gpu-kernels",
+                          "the compiled kernels of each GPU target, checked "
+                          "offline, into the directory -o names")));
+cl::opt<std::string> target(
+    "target",
+    cl::desc("code generation targets, comma-separated: cpu, cuda:<sm>, "
+             "rocm:<gfx> (see the error for the supported list)"),
+    cl::init("cpu"));
 cl::opt<std::string> cpuName("cpu",
                              cl::desc("LLVM CPU to optimize for ('host', or "
                                       "e.g. x86-64-v3)"),
@@ -125,15 +133,138 @@ LogicalResult checkSignature(func::FuncOp main) {
     check(type, "output", i);
   return success(ok);
 }
+/// The number of comma-separated entries of a --target value.
+size_t specsCount(StringRef value) {
+  SmallVector<StringRef> specs;
+  value.split(specs, ',', -1, /*KeepEmpty=*/false);
+  return specs.size();
+}
+
+/// --emit=gpu-kernels: the vendor-neutral kernel pipeline, then each GPU
+/// target's lowering, serialization and offline check; the binaries and
+/// their assembly go into the directory -o names.
+int compileGpuKernels(MLIRContext &context, ModuleOp module,
+                      ArrayRef<tc::gpu::GpuTarget> targets, StringRef dumpDir,
+                      StageTimer &timer) {
+  if (outputPath.empty())
+    return fail("--emit=gpu-kernels needs -o DIR");
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputPath))
+    return fail("cannot create '" + outputPath + "': " + ec.message());
+  // The host code is lowered too (not emitted): its failures are the
+  // model's on every GPU target.
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return fail("the imported module has no @main");
+  if (failed(checkSignature(main)))
+    return 1;
+  module->setAttr("tc.module_metadata",
+                  StringAttr::get(&context, tc::cpu::buildModuleMetadata(
+                                                main, llvm::sys::path::stem(inputPath))));
+  PassManager kernels(&context);
+  tc::gpu::buildGpuKernelPipeline(kernels, tc::gpu::GpuPipelineOptions{});
+  if (failed(kernels.run(module)))
+    return fail("GPU code generation failed (see the diagnostics above)");
+  timer.report("kernel generation");
+  auto path = [](StringRef dir, const Twine &name) {
+    llvm::SmallString<256> result(dir);
+    llvm::sys::path::append(result, name);
+    return result.str().str();
+  };
+  if (!dumpDir.empty() &&
+      failed(writeModule(module, path(dumpDir, "02-gpu-kernels.mlir"), true)))
+    return 1;
+  // Every target is tried, so one run reports them all.
+  bool ok = true;
+  SmallVector<Attribute> images;
+  for (const tc::gpu::GpuTarget &gpuTarget : targets) {
+    std::string error;
+    FailureOr<tc::gpu::GpuImage> image =
+        tc::gpu::compileKernels(module, gpuTarget, error);
+    if (succeeded(image) && !image->kernels.empty() &&
+        failed(tc::gpu::getBackend(gpuTarget.vendor).validate(*image, error)))
+      image = failure();
+    if (failed(image)) {
+      fail(gpuTarget.name() + ": " + error);
+      ok = false;
+      continue;
+    }
+    std::string stem = gpuTarget.name();
+    std::replace(stem.begin(), stem.end(), ':', '-');
+    auto write = [&](const std::string &file, StringRef bytes) {
+      std::string message;
+      auto output = openOutputFile(file, &message);
+      if (!output) {
+        fail(message);
+        return false;
+      }
+      output->os() << bytes;
+      output->keep();
+      return true;
+    };
+    std::string listing;
+    for (const std::string &kernel : image->kernels)
+      listing += kernel + "\n";
+    StringRef assemblyExtension =
+        gpuTarget.vendor == tc::gpu::Vendor::Nvidia ? ".ptx" : ".s";
+    if (!write(path(outputPath, stem + ".kernels"), listing) ||
+        (!image->binary.empty() &&
+         !write(path(outputPath, stem + "." + image->format), image->binary)) ||
+        (!image->assembly.empty() && image->format != "ptx" &&
+         !write(path(outputPath, stem + assemblyExtension.str()),
+                image->assembly)))
+      return 1;
+    llvm::outs() << gpuTarget.name() << ": ok, " << image->kernels.size()
+                 << " kernels, " << image->format << " checked offline\n";
+    timer.report(gpuTarget.name());
+  }
+  module->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
+  PassManager host(&context);
+  tc::gpu::buildGpuHostPipeline(host);
+  if (failed(host.run(module)))
+    return fail("GPU host code generation failed (see the diagnostics above)");
+  llvm::outs() << "host code: ok\n";
+  return ok ? 0 : 1;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "tc model compiler\n");
 
-  if (target != "cpu")
-    return fail("unknown --target '" + target +
-                "'; this build supports: cpu");
+  bool cpuTarget = false, emulation = false;
+  std::vector<tc::gpu::GpuTarget> gpuTargets;
+  {
+    SmallVector<StringRef> specs;
+    StringRef(target).split(specs, ',', -1, /*KeepEmpty=*/false);
+    if (specs.empty())
+      return fail("--target is empty; supported targets: cpu, " +
+                  tc::gpu::supportedGpuTargets());
+    for (StringRef spec : specs) {
+      spec = spec.trim();
+      if (spec == "cpu") {
+        cpuTarget = true;
+        continue;
+      }
+      // Testing: the GPU kernels run on the CPU (docs/gpu.md).
+      if (spec == "gpu-emulation") {
+        emulation = true;
+        continue;
+      }
+      std::string error;
+      FailureOr<tc::gpu::GpuTarget> parsed = tc::gpu::parseGpuTarget(spec, error);
+      if (failed(parsed))
+        return fail("--target: " + error);
+      gpuTargets.push_back(*parsed);
+    }
+  }
+  if (emulation && (specsCount(target) != 1))
+    return fail("--target=gpu-emulation cannot be combined with other targets");
+  if (emit == Emit::GpuKernels && gpuTargets.empty())
+    return fail("--emit=gpu-kernels needs a GPU --target (cuda:<sm> or "
+                "rocm:<gfx>)");
+  // The CPU code is always there: the reference path a model.so falls back
+  // to (tc-run --device=cpu), whatever GPU targets it also carries.
+  (void)cpuTarget;
   if (maxWorkgroups < 1)
     return fail("--max-workgroups must be at least 1");
 
@@ -201,20 +332,66 @@ int main(int argc, char **argv) {
     return failed(writeModule(module, outputPath.empty() ? std::string("-") : outputPath.getValue(),
                               false));
 
+  if (emit == Emit::GpuKernels)
+    return compileGpuKernels(context, module, gpuTargets, dumpDir, timer);
+
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
     return fail("the imported module has no @main");
   if (failed(checkSignature(main)))
     return 1;
   StringRef modelName = llvm::sys::path::stem(inputPath);
-  module->setAttr("tc.module_metadata",
-                  StringAttr::get(&context,
-                                  tc::cpu::buildModuleMetadata(main, modelName)));
+  std::string metadata = tc::cpu::buildModuleMetadata(main, modelName);
+  for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
+    metadata += "target " + gpuTarget.name() + "\n";
+  module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
+
+  // GPU targets: kernels per target, then the shared host code, linked into
+  // the same library as the CPU code.
+  OwningOpRef<ModuleOp> gpuHost;
+  if (!gpuTargets.empty()) {
+    gpuHost = module.clone();
+    PassManager kernels(&context);
+    tc::gpu::buildGpuKernelPipeline(kernels, tc::gpu::GpuPipelineOptions{});
+    if (failed(kernels.run(*gpuHost)))
+      return fail("GPU code generation failed (see the diagnostics above)");
+    SmallVector<Attribute> images;
+    for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets) {
+      std::string error;
+      FailureOr<tc::gpu::GpuImage> image =
+          tc::gpu::compileKernels(*gpuHost, gpuTarget, error);
+      if (succeeded(image) && !image->kernels.empty() &&
+          failed(tc::gpu::getBackend(gpuTarget.vendor).validate(*image, error)))
+        image = failure();
+      if (failed(image))
+        return fail(gpuTarget.name() + ": " + error);
+      // The driver JIT-compiles PTX for GPUs newer than the cubin's.
+      Builder builder(&context);
+      auto entry = [&](StringRef format, StringRef data) {
+        images.push_back(builder.getDictionaryAttr(
+            {builder.getNamedAttr("target", builder.getStringAttr(gpuTarget.name())),
+             builder.getNamedAttr("format", builder.getStringAttr(format)),
+             builder.getNamedAttr("data", builder.getStringAttr(data))}));
+      };
+      entry(image->format, image->binary);
+      if (image->format == "cubin" && !image->assembly.empty())
+        entry("ptx", image->assembly);
+    }
+    (*gpuHost)->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
+    timer.report("gpu kernels");
+    PassManager host(&context);
+    tc::gpu::buildGpuHostPipeline(host);
+    if (failed(host.run(*gpuHost)))
+      return fail("GPU host code generation failed (see the diagnostics above)");
+  }
 
   PassManager lowering(&context);
   tc::cpu::CpuPipelineOptions pipelineOptions;
   pipelineOptions.maxWorkgroups = maxWorkgroups;
-  tc::cpu::buildCpuPipeline(lowering, pipelineOptions);
+  if (emulation)
+    tc::gpu::buildGpuEmulationPipeline(lowering, tc::gpu::GpuPipelineOptions{});
+  else
+    tc::cpu::buildCpuPipeline(lowering, pipelineOptions);
   if (!dumpDir.empty()) {
     context.disableMultithreading();
     OpPrintingFlags flags;
@@ -240,6 +417,8 @@ int main(int argc, char **argv) {
   }
   tc::cpu::SharedLibraryOptions libraryOptions;
   libraryOptions.cpu = cpuName;
+  if (gpuHost)
+    libraryOptions.linkWith.push_back(*gpuHost);
   if (!dumpDir.empty())
     libraryOptions.llvmIrPath = dumpPath("99-model.ll");
   std::string error;

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,139 +28,6 @@ namespace mlir::tc::cpu {
 
 namespace mlir::tc::cpu {
 namespace {
-
-struct TensorSlot {
-  int64_t rank;
-  int64_t elementBytes;
-};
-
-int64_t elementBytes(StringRef dtype) {
-  return llvm::StringSwitch<int64_t>(dtype)
-      .Cases({"f64", "i64", "u64"}, 8)
-      .Cases({"f32", "i32", "u32"}, 4)
-      .Cases({"f16", "bf16", "i16", "u16"}, 2)
-      .Default(1);
-}
-
-/// Reads the input and output records of the metadata text.
-LogicalResult parseSlots(StringRef metadata, SmallVectorImpl<TensorSlot> &inputs,
-                         SmallVectorImpl<TensorSlot> &outputs) {
-  SmallVector<StringRef> lines;
-  metadata.split(lines, '\n', -1, false);
-  for (StringRef line : lines) {
-    SmallVector<StringRef> fields;
-    line.split(fields, ' ');
-    if (fields.empty() || (fields[0] != "input" && fields[0] != "output"))
-      continue;
-    int64_t rank;
-    if (fields.size() < 4 || fields[3].getAsInteger(10, rank))
-      return failure();
-    TensorSlot slot{rank, elementBytes(fields[2])};
-    (fields[0] == "input" ? inputs : outputs).push_back(slot);
-  }
-  return success();
-}
-
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
-  Type ptr, i64, i32;
-
-  Value constI64(int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  }
-  /// Element `index` of an array of `elementType` at `base`.
-  Value element(Type elementType, Value base, int64_t index) {
-    return LLVM::GEPOp::create(b, loc, ptr, elementType, base,
-                               ArrayRef<LLVM::GEPArg>{index});
-  }
-  Value load(Type type, Value address) {
-    return LLVM::LoadOp::create(b, loc, type, address);
-  }
-};
-
-void emitGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
-  Location loc = module.getLoc();
-  b.setInsertionPointToEnd(module.getBody());
-  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
-                         LLVM::Linkage::External, "tc_module_abi_version",
-                         b.getI32IntegerAttr(1));
-  std::string text = metadata.str();
-  text.push_back('\0');
-  auto arrayType =
-      LLVM::LLVMArrayType::get(b.getI8Type(), static_cast<unsigned>(text.size()));
-  LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                         LLVM::Linkage::External, "tc_module_metadata_v1",
-                         b.getStringAttr(text));
-}
-
-LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
-                              ArrayRef<TensorSlot> inputs,
-                              ArrayRef<TensorSlot> outputs) {
-  MLIRContext *ctx = module.getContext();
-  OpBuilder b(ctx);
-  Location loc = main.getLoc();
-  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-            b.getI32Type()};
-  b.setInsertionPointToEnd(module.getBody());
-  auto type = LLVM::LLVMFunctionType::get(
-      e.i32, {e.ptr, e.ptr, e.ptr, e.ptr, e.ptr, e.ptr});
-  auto run = LLVM::LLVMFuncOp::create(b, loc, "tc_module_run_v1", type);
-  Block *entry = run.addEntryBlock(b);
-  b.setInsertionPointToStart(entry);
-  Value env = entry->getArgument(0), inputData = entry->getArgument(1),
-        inputDims = entry->getArgument(2), allocations = entry->getArgument(3),
-        outputData = entry->getArgument(4), outputDims = entry->getArgument(5);
-
-  SmallVector<Value> args = {env};
-  int64_t dimOffset = 0;
-  for (auto [i, slot] : llvm::enumerate(inputs)) {
-    Value data = e.load(e.ptr, e.element(e.ptr, inputData, i));
-    SmallVector<Value> sizes, strides(slot.rank);
-    for (int64_t d = 0; d < slot.rank; ++d)
-      sizes.push_back(e.load(e.i64, e.element(e.i64, inputDims, dimOffset + d)));
-    dimOffset += slot.rank;
-    Value stride = e.constI64(1);
-    for (int64_t d = slot.rank - 1; d >= 0; --d) {
-      strides[d] = stride;
-      stride = LLVM::MulOp::create(b, loc, stride, sizes[d]);
-    }
-    args.append({data, data, e.constI64(0)});
-    args.append(sizes);
-    args.append(strides);
-  }
-  if (args.size() != main.getNumArguments())
-    return main.emitError("@main takes ")
-           << main.getNumArguments() << " values but the metadata describes "
-           << args.size() << " (environment and input descriptors)";
-  auto call = LLVM::CallOp::create(b, loc, main, args);
-
-  dimOffset = 0;
-  for (auto [k, slot] : llvm::enumerate(outputs)) {
-    Value descriptor = call.getResult();
-    if (outputs.size() > 1)
-      descriptor = LLVM::ExtractValueOp::create(b, loc, descriptor,
-                                                ArrayRef<int64_t>{int64_t(k)});
-    Value allocated = LLVM::ExtractValueOp::create(b, loc, descriptor, 0);
-    Value aligned = LLVM::ExtractValueOp::create(b, loc, descriptor, 1);
-    Value offset = LLVM::ExtractValueOp::create(b, loc, descriptor, 2);
-    LLVM::StoreOp::create(b, loc, allocated, e.element(e.ptr, allocations, k));
-    Value bytes = LLVM::MulOp::create(b, loc, offset, e.constI64(slot.elementBytes));
-    Value data = LLVM::GEPOp::create(b, loc, e.ptr, b.getI8Type(), aligned,
-                                     ArrayRef<LLVM::GEPArg>{bytes});
-    LLVM::StoreOp::create(b, loc, data, e.element(e.ptr, outputData, k));
-    for (int64_t d = 0; d < slot.rank; ++d) {
-      Value size = LLVM::ExtractValueOp::create(b, loc, descriptor,
-                                                ArrayRef<int64_t>{3, d});
-      LLVM::StoreOp::create(b, loc, size,
-                            e.element(e.i64, outputDims, dimOffset + d));
-    }
-    dimOffset += slot.rank;
-  }
-  LLVM::ReturnOp::create(b, loc, ValueRange{LLVM::ConstantOp::create(
-                                     b, loc, e.i32, b.getI32IntegerAttr(0))});
-  return success();
-}
 
 /// Replaces one `@__tc_dispatch_wg<N>(env, count, captures...)` call.
 void emitDispatch(ModuleOp module, LLVM::CallOp call) {
@@ -268,8 +136,8 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
       if (!fn.isExternal())
         fn.setLinkage(LLVM::Linkage::Internal);
     OpBuilder b(&getContext());
-    emitGlobals(module, b, metadata.getValue());
-    if (failed(emitRunFunction(module, main, inputs, outputs)))
+    emitAbiGlobals(module, b, metadata.getValue());
+    if (failed(emitRunFunction(module, main, inputs, outputs, "tc_module_run_v1")))
       return signalPassFailure();
     module->removeAttr("tc.module_metadata");
   }

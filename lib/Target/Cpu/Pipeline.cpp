@@ -36,6 +36,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  pm.addPass(createCpuReadOnlyInputsPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Loop-carried tensors (Scan, Loop) may be rebuilt each iteration.
@@ -47,6 +48,10 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
+  buildCpuLoweringTail(pm);
+}
+
+void buildCpuLoweringTail(OpPassManager &pm) {
   pm.addPass(createCpuOutlineWorkgroupsPass());
 
   pm.addPass(createCpuLowerCopiesPass());

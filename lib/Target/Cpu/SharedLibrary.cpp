@@ -17,6 +17,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -30,13 +31,6 @@
 
 namespace mlir::tc::cpu {
 
-void registerSharedLibraryTranslations(DialectRegistry &registry) {
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-}
-
-namespace {
-
 std::string findLinker() {
   for (const char *candidate :
        {"/usr/lib/llvm-22/bin/ld.lld", "/usr/bin/ld.lld-22"})
@@ -47,6 +41,13 @@ std::string findLinker() {
       return *path;
   return "";
 }
+
+void registerSharedLibraryTranslations(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+namespace {
 
 std::string findFirst(ArrayRef<const char *> candidates) {
   for (const char *candidate : candidates)
@@ -100,6 +101,20 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   }
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
+  for (ModuleOp other : options.linkWith) {
+    std::unique_ptr<llvm::Module> part =
+        translateModuleToLLVMIR(other, llvmContext, "tc_model_part");
+    if (!part) {
+      error = "translation to LLVM IR failed";
+      return failure();
+    }
+    part->setDataLayout(llvmModule->getDataLayout());
+    part->setTargetTriple(llvmModule->getTargetTriple());
+    if (llvm::Linker::linkModules(*llvmModule, std::move(part))) {
+      error = "linking the GPU host code into the model failed";
+      return failure();
+    }
+  }
   auto optimize = makeOptimizingTransformer(3, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));

@@ -17,7 +17,7 @@
 // SO: input 'x': f32[2, 8]
 // SO: output 'z': f32[2, 8]
 // EXEC: OK: f32[2, 8]
-// TARGET: error: unknown --target 'tpu'; this build supports: cpu
+// TARGET: error: --target: unknown target 'tpu'; supported targets: cpu, cuda:sm_80, {{.*}}, rocm:gfx942
 // DUMP: 00-import.mlir
 // DUMP: 01-tc.mlir
 // DUMP: 99-model.ll

@@ -9,14 +9,17 @@ using namespace tc::test;
 
 namespace {
 
-TEST(DeviceTest, CpuAndAutoCreateACpuDevice) {
+TEST(DeviceTest, CpuAndAutoCreateADevice) {
   auto runtime = makeRuntime();
-  for (const char *spec : {"cpu", "auto"}) {
-    auto device = makeDevice(runtime.get(), spec);
-    ASSERT_TRUE(device);
-    EXPECT_STREQ(tc_device_spec(device.get()), "cpu");
-  }
-  EXPECT_STREQ(tc_runtime_available_devices(), "cpu");
+  auto cpu = makeDevice(runtime.get(), "cpu");
+  ASSERT_TRUE(cpu);
+  EXPECT_STREQ(tc_device_spec(cpu.get()), "cpu");
+  // auto is the first GPU with a working driver, else the CPU.
+  auto automatic = makeDevice(runtime.get(), "auto");
+  ASSERT_TRUE(automatic);
+  std::string spec = tc_device_spec(automatic.get());
+  EXPECT_TRUE(spec == "cpu" || spec == "cuda:0" || spec == "hip:0") << spec;
+  EXPECT_STREQ(tc_runtime_available_devices(), "cpu,cuda,hip");
 }
 
 TEST(DeviceTest, DefaultThreadCountIsTheHardwareCount) {
@@ -46,17 +49,19 @@ TEST(DeviceTest, NegativeThreadCountIsRejected) {
   EXPECT_EQ(runtime, nullptr);
 }
 
-TEST(DeviceTest, GpuDevicesAreNotInThisBuild) {
+TEST(DeviceTest, MissingGpusAreUnavailableAndNamed) {
   auto runtime = makeRuntime();
-  for (auto [spec, kind] :
-       {std::pair{"cuda:0", "cuda"}, {"hip:1", "hip"}, {"cuda", "cuda"}}) {
+  // Ordinals no machine of ours has; without a driver, any ordinal.
+  for (auto [spec, canonical] :
+       {std::pair{"cuda:97", "cuda:97"}, {"hip:98", "hip:98"}}) {
     tc_device *device = nullptr;
     Error error = take(tc_device_create(runtime.get(), spec, &device));
     EXPECT_EQ(error.code, TC_STATUS_UNAVAILABLE) << spec;
-    TC_EXPECT_CONTAINS(error.message, std::string("'") + spec + "'");
-    TC_EXPECT_CONTAINS(error.message,
-                       std::string("no ") + kind + " devices yet");
-    TC_EXPECT_CONTAINS(error.message, "available: cpu");
+    TC_EXPECT_CONTAINS(error.message, std::string("device '") + canonical + "'");
+    bool noDriver = error.message.find("cannot be loaded") != std::string::npos;
+    bool noDevice = error.message.find("does not exist: this machine has") !=
+                    std::string::npos;
+    EXPECT_TRUE(noDriver || noDevice) << error.message;
     EXPECT_EQ(device, nullptr);
   }
 }

@@ -32,6 +32,12 @@ struct CpuPipelineOptions {
 /// linalg, workgroup distribution, bufferization, deallocation, outlining,
 /// lowering to loops and LLVM, entry point. Registered as `tc-cpu-pipeline`.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
+
+/// The part of the CPU pipeline after bufferization and deallocation:
+/// workgroup outlining, vectorization, lowering to loops and to the LLVM
+/// dialect, the entry point. Also what the GPU emulation target lowers its
+/// host code and emulated kernels with.
+void buildCpuLoweringTail(OpPassManager &pm);
 void registerCpuPipeline();
 
 /// The metadata text of module_abi.h for `main` (read from the tc-level

@@ -62,6 +62,19 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def CpuReadOnlyInputsPass : Pass<"tc-cpu-read-only-inputs", "ModuleOp"> {
+  let summary = "Keep bufferization from writing into the model's inputs";
+  let description = [{
+    The model.so ABI only reads its inputs (the caller's memory, or a GPU
+    buffer the runtime reuses): marks every tensor argument of @main
+    `bufferization.writable = false`, so that one-shot bufferization
+    copies an input before updating it in place (ScatterElements writing
+    into its data input) instead of writing into, and returning, the
+    caller's buffer. Runs before bufferization; shared by the CPU and GPU
+    pipelines.
+  }];
+}
+
 def CpuPlanMemoryPass : Pass<"tc-cpu-plan-memory", "func::FuncOp"> {
   let summary = "Place the function's static intermediate buffers in one arena";
   let description = [{

@@ -17,6 +17,9 @@ struct SharedLibraryOptions {
   std::string features;
   /// Where to write the optimized LLVM IR (empty: nowhere).
   std::string llvmIrPath;
+  /// More LLVM dialect modules linked into the same library (the host code
+  /// of GPU targets); their symbols other than the ABI's are internal.
+  SmallVector<ModuleOp> linkWith;
 };
 
 /// Translates `module` (LLVM dialect, with the model.so ABI) to LLVM IR,
@@ -26,6 +29,9 @@ struct SharedLibraryOptions {
 LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
                                 const SharedLibraryOptions &options,
                                 std::string &error);
+
+/// The path of Debian's ld.lld (lld-22), or "" when it is not installed.
+std::string findLinker();
 
 /// Registers the LLVM IR translations the emission needs.
 void registerSharedLibraryTranslations(DialectRegistry &registry);

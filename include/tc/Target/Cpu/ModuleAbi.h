@@ -1,0 +1,52 @@
+//===- ModuleAbi.h - model.so entry points shared by all targets -*- C++ -*-===//
+
+#ifndef TC_TARGET_CPU_MODULEABI_H
+#define TC_TARGET_CPU_MODULEABI_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tc::cpu {
+
+/// An input or output of the model, as the metadata describes it.
+struct TensorSlot {
+  int64_t rank;
+  int64_t elementBytes;
+};
+
+/// Reads the input and output records of the metadata text.
+LogicalResult parseSlots(StringRef metadata, SmallVectorImpl<TensorSlot> &inputs,
+                         SmallVectorImpl<TensorSlot> &outputs);
+
+/// Small helpers for building LLVM dialect code.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  Type ptr, i64, i32;
+
+  Value constI64(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  }
+  /// Element `index` of an array of `elementType` at `base`.
+  Value element(Type elementType, Value base, int64_t index) {
+    return LLVM::GEPOp::create(b, loc, ptr, elementType, base,
+                               ArrayRef<LLVM::GEPArg>{index});
+  }
+  Value load(Type type, Value address) {
+    return LLVM::LoadOp::create(b, loc, type, address);
+  }
+};
+
+/// `tc_module_abi_version` and `tc_module_metadata_v1`.
+void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata);
+
+/// The run function `name` (the signature of tc_module_run_v1): builds the
+/// input descriptors, calls @main(env, descriptors...), stores the output
+/// buffers and extents.
+LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
+                              ArrayRef<TensorSlot> inputs,
+                              ArrayRef<TensorSlot> outputs, StringRef name);
+
+} // namespace mlir::tc::cpu
+
+#endif // TC_TARGET_CPU_MODULEABI_H

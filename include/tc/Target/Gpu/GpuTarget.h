@@ -1,0 +1,85 @@
+//===- GpuTarget.h - GPU targets and the vendor back ends ------*- C++ -*-===//
+//
+// A GPU target names a vendor and a chip ("cuda:sm_90", "rocm:gfx942").
+// Code generation up to outlined gpu.module kernels is shared
+// (lib/Target/Gpu); what differs per vendor (the target attribute, the
+// lowering of a gpu.module to NVVM or ROCDL, serialization to cubin/PTX or
+// HSACO, the offline check of the binary) sits behind GpuBackend,
+// implemented in lib/Target/Cuda and lib/Target/Rocm.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TARGET_GPU_GPUTARGET_H
+#define TC_TARGET_GPU_GPUTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tc::gpu {
+
+enum class Vendor { Nvidia, Amd };
+
+struct GpuTarget {
+  Vendor vendor;
+  /// "sm_90", "gfx942".
+  std::string chip;
+  /// "cuda:sm_90", "rocm:gfx942": the spelling of --target.
+  std::string name() const;
+};
+
+/// One target's compiled kernels.
+struct GpuImage {
+  GpuTarget target;
+  /// "cubin" or "hsaco": what `binary` holds.
+  std::string format;
+  std::string binary;
+  /// The assembly the binary was made from (PTX for NVIDIA: also loadable
+  /// by the driver on newer GPUs; AMDGPU assembly for AMD).
+  std::string assembly;
+  /// The kernel symbols the binary defines, in launch-table order.
+  std::vector<std::string> kernels;
+};
+
+/// What a vendor provides.
+class GpuBackend {
+public:
+  virtual ~GpuBackend() = default;
+  /// "cuda" or "rocm".
+  virtual StringRef prefix() const = 0;
+  /// The chips --target accepts for this vendor.
+  virtual ArrayRef<StringRef> chips() const = 0;
+  /// Attaches the target attribute of `chip` to every gpu.module.
+  virtual void addAttachTarget(OpPassManager &pm, StringRef chip) const = 0;
+  /// The conversion of the gpu.module kernels (structured control flow
+  /// and strided metadata already lowered) to the vendor's LLVM dialect,
+  /// NVVM or ROCDL. `pm` runs on the top-level module; the backend nests
+  /// what runs per gpu.module.
+  virtual void addDeviceLowering(OpPassManager &pm, StringRef chip) const = 0;
+  /// Serializes one lowered gpu.module (its target attached) into `image`
+  /// (binary, assembly, format); on failure, `error` says why.
+  virtual LogicalResult serialize(Operation *gpuModule, GpuImage &image,
+                                  std::string &error) const = 0;
+  /// Checks a binary offline, as far as a machine without the GPU can:
+  /// the ELF's machine and ABI, its chip, and one symbol per kernel.
+  virtual LogicalResult validate(const GpuImage &image,
+                                 std::string &error) const = 0;
+};
+
+const GpuBackend &getCudaBackend();
+const GpuBackend &getRocmBackend();
+const GpuBackend &getBackend(Vendor vendor);
+
+/// Parses "cuda:sm_90" or "rocm:gfx942"; an unknown vendor or chip fails
+/// with a message that lists the supported targets.
+FailureOr<GpuTarget> parseGpuTarget(StringRef spec, std::string &error);
+
+/// Every supported target spelling, for messages and --help.
+std::string supportedGpuTargets();
+
+} // namespace mlir::tc::gpu
+
+#endif // TC_TARGET_GPU_GPUTARGET_H

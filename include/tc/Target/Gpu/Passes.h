@@ -1,0 +1,60 @@
+//===- Passes.h - GPU code generation passes and pipeline -----------------===//
+
+#ifndef TC_TARGET_GPU_PASSES_H
+#define TC_TARGET_GPU_PASSES_H
+
+#include "tc/Target/Gpu/GpuTarget.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::tc::gpu {
+
+#define GEN_PASS_DECL
+#include "tc/Target/Gpu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tc/Target/Gpu/Passes.h.inc"
+
+struct GpuPipelineOptions {
+  int64_t blockSize = 256;
+};
+
+/// tc (graph level) to outlined kernels: conversion to linalg, elementwise
+/// fusion, bufferization, the memory plan, one gpu.launch per kernel,
+/// outlining into a gpu.module, and the check that the host code only
+/// computes shapes and launches. Vendor-neutral; registered as
+/// `tc-gpu-kernel-pipeline`.
+void buildGpuKernelPipeline(OpPassManager &pm,
+                            const GpuPipelineOptions &options);
+void registerGpuKernelPipeline();
+
+/// The host side of GPU targets, after buildGpuKernelPipeline and kernel
+/// compilation (module attributes `tc.module_metadata` and
+/// `tc.gpu_images`): launches as runtime calls, lowering to the LLVM
+/// dialect, the GPU entry point of the model.so ABI.
+void buildGpuHostPipeline(OpPassManager &pm);
+
+/// The `gpu-emulation` target: the GPU kernels and host code, with the
+/// kernels run on the CPU (--tc-gpu-emulate-kernels) and everything lowered
+/// by the CPU pipeline's tail into an ordinary CPU model.so. For checking
+/// the numerics of GPU code generation without a GPU.
+void buildGpuEmulationPipeline(OpPassManager &pm,
+                               const GpuPipelineOptions &options);
+
+/// Lowers and serializes the kernels of `module` (after
+/// buildGpuKernelPipeline) for `target`, on a clone: `module` is unchanged.
+/// `dumpDir` (when set) receives the lowered device IR.
+FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
+                                   std::string &error);
+
+} // namespace mlir::tc::gpu
+
+#endif // TC_TARGET_GPU_PASSES_H

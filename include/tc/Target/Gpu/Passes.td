@@ -1,0 +1,117 @@
+//===- Passes.td - GPU code generation passes --------------*- tablegen -*-===//
+//
+// The vendor-neutral part of GPU code generation: buffers to gpu.launch
+// kernels, checks on what stays on the host. The vendor-specific device
+// lowering (NVVM, ROCDL) sits behind tc/Target/Gpu/GpuTarget.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TARGET_GPU_PASSES
+#define TC_TARGET_GPU_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
+  let summary = "Turn every linalg op on buffers into a gpu.launch";
+  let description = [{
+    Runs after bufferization on host functions. Every linalg op (and every
+    memref.copy, first rewritten as linalg.copy) becomes one kernel:
+    its parallel loops become one scf.parallel (linalg's parallel-loop
+    lowering; reduction loops stay sequential scf.for inside it), the
+    parallel dimensions are collapsed into one, tiled by `block-size`, and
+    the tile loop is mapped to blocks (x) and the loop within a tile to
+    threads (x), so consecutive threads touch consecutive elements of the
+    innermost dimension. An op without parallel loops (a reduction to a
+    scalar) runs in one thread of one block, and so do the top-level loops
+    and conditionals that access buffer elements outside linalg (scatters
+    lowered to scf) without allocating. Upstream's
+    --convert-parallel-loops-to-gpu then builds the gpu.launch ops.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def GpuMergeKernelModulesPass
+    : Pass<"tc-gpu-merge-kernel-modules", "ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    Kernel outlining gives each kernel its own gpu.module. This pass moves
+    every gpu.func into the first gpu.module (named `kernels`) and points
+    the gpu.launch_func ops at it, so that each target gets one binary
+    (one module load, one symbol table) instead of one per kernel.
+  }];
+}
+
+def GpuVerifyHostCodePass : Pass<"tc-gpu-verify-host-code", "ModuleOp"> {
+  let summary = "Reject host code that reads or writes tensor data";
+  let description = [{
+    After kernel outlining, the host functions may only compute shapes,
+    allocate buffers and launch kernels: tensor data lives in device
+    memory. Any remaining memref.load, memref.store, memref.copy, linalg or
+    vector op on a buffer outside a gpu.module (a shape given as data, a
+    loop condition computed by the model) is reported at its location,
+    which names the ONNX node, and the pass fails.
+  }];
+}
+
+def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
+  let summary = "Run the outlined GPU kernels as CPU functions (testing)";
+  let description = [{
+    For the `gpu-emulation` target, which checks the numerics of GPU code
+    generation on machines without a GPU: each gpu.func becomes a
+    func.func `@__tc_emulated_<name>(kernel operands..., grid x/y/z,
+    block x/y/z)` whose body runs every block and thread in turn (nested
+    scf.for loops, thread ids and dimensions substituted), and each
+    gpu.launch_func becomes a call of it; the gpu.module is erased. Valid
+    for kernels without barriers or shared memory (one thread's work never
+    waits for another's), which is what --tc-gpu-map-kernels produces; a
+    kernel with either is an error.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {
+  let summary = "Turn kernel launches into calls of the runtime's launch";
+  let description = [{
+    After kernel outlining and merging, on the host side of the module:
+    @main gets the runtime environment (`!llvm.ptr`, a tc_gpu_env_v1) as
+    its first argument; each gpu.launch_func becomes a call of the
+    declaration `@__tc_gpu_launch_<K>(%env, grid x/y/z, block x/y/z,
+    kernel operands...)`, K the kernel's index in the module attribute
+    `tc.gpu_kernels` (the kernel names, in the order of the image's kernel
+    table); the gpu.module is erased (its kernels are compiled per target
+    from the module before this pass). --tc-gpu-emit-entry later turns each
+    call into a call of the environment's `launch`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def GpuEmitEntryPass : Pass<"tc-gpu-emit-entry", "ModuleOp"> {
+  let summary = "Emit the GPU entry point of model.so: launches, allocations";
+  let description = [{
+    Runs last on the host side of a GPU target, on the LLVM dialect, and
+    gives it the GPU part of the ABI of include/tc-runtime/module_abi.h:
+    `tc_module_gpu_run_v1` (the same marshalling of inputs and outputs as
+    tc_module_run_v1, on device pointers); each `@__tc_gpu_launch_<K>`
+    call becomes a call of the environment's `launch` with the kernel
+    operands stored in a stack array of pointers (the driver's kernel
+    parameter convention); @main's malloc and free become the
+    environment's device `alloc` and `release`. The kernel images (module
+    attribute `tc.gpu_images`, set by tc-compile) and the kernel names
+    become `tc_module_gpu_images_v1` and `tc_module_gpu_kernels_v1`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TC_TARGET_GPU_PASSES

@@ -1,0 +1,254 @@
+//===- CudaDriver.cpp - NVIDIA GPUs through the CUDA driver API -----------===//
+//
+// libcuda.so.1 is opened with dlopen and its entry points looked up by name
+// (the driver API's C ABI is stable; the _v2 names are those of 64-bit
+// device pointers). One primary context per device, one stream per device
+// for copies and launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../GpuDriver.h"
+#include "../Internal.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+using namespace tc::rt;
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+constexpr int kComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_*
+constexpr int kComputeCapabilityMinor = 76;
+
+struct CudaApi {
+  void *library = nullptr;
+  std::string error; // why the API is not usable
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+};
+
+/// The driver API, loaded and initialized once per process.
+const CudaApi &api() {
+  static CudaApi cuda;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    cuda.library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!cuda.library) {
+      cuda.error = "the NVIDIA driver library libcuda.so.1 cannot be loaded (" +
+                   std::string(dlerror()) + ")";
+      return;
+    }
+    bool ok = true;
+    auto bind = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(cuda.library, name));
+      if (!fn && ok) {
+        cuda.error = std::string("libcuda.so.1 lacks ") + name;
+        ok = false;
+      }
+    };
+    bind(cuda.cuInit, "cuInit");
+    bind(cuda.cuDeviceGetCount, "cuDeviceGetCount");
+    bind(cuda.cuDeviceGet, "cuDeviceGet");
+    bind(cuda.cuDeviceGetName, "cuDeviceGetName");
+    bind(cuda.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    bind(cuda.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    bind(cuda.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+    bind(cuda.cuCtxSetCurrent, "cuCtxSetCurrent");
+    bind(cuda.cuModuleLoadData, "cuModuleLoadData");
+    bind(cuda.cuModuleUnload, "cuModuleUnload");
+    bind(cuda.cuModuleGetFunction, "cuModuleGetFunction");
+    bind(cuda.cuMemAlloc, "cuMemAlloc_v2");
+    bind(cuda.cuMemFree, "cuMemFree_v2");
+    bind(cuda.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+    bind(cuda.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    bind(cuda.cuStreamCreate, "cuStreamCreate");
+    bind(cuda.cuStreamDestroy, "cuStreamDestroy_v2");
+    bind(cuda.cuStreamSynchronize, "cuStreamSynchronize");
+    bind(cuda.cuLaunchKernel, "cuLaunchKernel");
+    bind(cuda.cuGetErrorName, "cuGetErrorName");
+    bind(cuda.cuGetErrorString, "cuGetErrorString");
+    if (!ok)
+      return;
+    if (CUresult r = cuda.cuInit(0)) {
+      const char *name = nullptr;
+      cuda.cuGetErrorName(r, &name);
+      cuda.error = std::string("cuInit failed: ") + (name ? name : "unknown");
+    }
+  });
+  return cuda;
+}
+
+std::string describe(CUresult result) {
+  const CudaApi &cuda = api();
+  const char *name = nullptr, *text = nullptr;
+  if (cuda.cuGetErrorName)
+    cuda.cuGetErrorName(result, &name);
+  if (cuda.cuGetErrorString)
+    cuda.cuGetErrorString(result, &text);
+  return std::string(name ? name : "CUDA error " + std::to_string(result)) +
+         (text ? std::string(": ") + text : std::string());
+}
+
+tc_status check(CUresult result, const std::string &what) {
+  if (result == 0)
+    return nullptr;
+  // CUDA_ERROR_OUT_OF_MEMORY is 2.
+  return makeStatus(result == 2 ? TC_STATUS_OUT_OF_MEMORY : TC_STATUS_INTERNAL,
+                    what + ": " + describe(result));
+}
+
+class CudaDriver : public GpuDriver {
+public:
+  ~CudaDriver() override {
+    const CudaApi &cuda = api();
+    if (stream) {
+      cuda.cuCtxSetCurrent(context);
+      cuda.cuStreamDestroy(stream);
+    }
+    if (context)
+      cuda.cuDevicePrimaryCtxRelease(device);
+  }
+
+  tc_status open(int ordinal) {
+    const CudaApi &cuda = api();
+    specText = "cuda:" + std::to_string(ordinal);
+    if (tc_status s = check(cuda.cuDeviceGet(&device, ordinal), specText))
+      return s;
+    char name[256] = {};
+    cuda.cuDeviceGetName(name, sizeof(name) - 1, device);
+    int major = 0, minor = 0;
+    cuda.cuDeviceGetAttribute(&major, kComputeCapabilityMajor, device);
+    cuda.cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, device);
+    archText = "sm_" + std::to_string(major) + std::to_string(minor);
+    descriptionText = specText + " (" + name + ", " + archText + ")";
+    if (tc_status s = check(cuda.cuDevicePrimaryCtxRetain(&context, device),
+                            specText + ": cannot create a context"))
+      return s;
+    if (tc_status s = activate())
+      return s;
+    return check(cuda.cuStreamCreate(&stream, 0),
+                 specText + ": cannot create a stream");
+  }
+
+  const std::string &spec() const override { return specText; }
+  const std::string &arch() const override { return archText; }
+  const std::string &description() const override { return descriptionText; }
+  const char *targetPrefix() const override { return "cuda"; }
+
+  tc_status activate() override {
+    return check(api().cuCtxSetCurrent(context), specText);
+  }
+  tc_status loadImage(const void *data, size_t, const std::string &format,
+                      void **out) override {
+    return check(api().cuModuleLoadData(reinterpret_cast<CUmodule *>(out), data),
+                 "loading a " + format + " image on " + descriptionText);
+  }
+  void unloadImage(void *image) override {
+    api().cuModuleUnload(static_cast<CUmodule>(image));
+  }
+  tc_status getFunction(void *image, const char *name, void **out) override {
+    return check(api().cuModuleGetFunction(reinterpret_cast<CUfunction *>(out),
+                                           static_cast<CUmodule>(image), name),
+                 std::string("kernel '") + name + "'");
+  }
+  tc_status alloc(size_t bytes, void **out) override {
+    CUdeviceptr pointer = 0;
+    if (tc_status s = check(api().cuMemAlloc(&pointer, bytes ? bytes : 1),
+                            "allocating " + std::to_string(bytes) +
+                                " bytes on " + descriptionText))
+      return s;
+    *out = reinterpret_cast<void *>(pointer);
+    return nullptr;
+  }
+  void release(void *pointer) override {
+    api().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
+  }
+  tc_status copyToDevice(void *device, const void *host, size_t bytes) override {
+    return check(api().cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(device),
+                                         host, bytes, stream),
+                 "copying to " + specText);
+  }
+  tc_status copyToHost(void *host, const void *device, size_t bytes) override {
+    return check(api().cuMemcpyDtoHAsync(
+                     host, reinterpret_cast<CUdeviceptr>(device), bytes, stream),
+                 "copying from " + specText);
+  }
+  tc_status launch(void *function, const uint32_t *d, void **params) override {
+    return check(api().cuLaunchKernel(static_cast<CUfunction>(function), d[0],
+                                      d[1], d[2], d[3], d[4], d[5], 0, stream,
+                                      params, nullptr),
+                 "launch");
+  }
+  tc_status synchronize() override {
+    return check(api().cuStreamSynchronize(stream), specText);
+  }
+
+private:
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  std::string specText, archText, descriptionText;
+};
+
+} // namespace
+
+int tc::rt::countCudaDevices() {
+  const CudaApi &cuda = api();
+  int count = 0;
+  if (!cuda.error.empty() || cuda.cuDeviceGetCount(&count) != 0)
+    return 0;
+  return count;
+}
+
+tc_status tc::rt::createCudaDriver(int ordinal, std::unique_ptr<GpuDriver> &out) {
+  const CudaApi &cuda = api();
+  if (!cuda.error.empty())
+    return makeStatus(TC_STATUS_UNAVAILABLE,
+                      "device 'cuda:" + std::to_string(ordinal) +
+                          "': " + cuda.error + "; no NVIDIA GPU can be used");
+  int count = countCudaDevices();
+  if (ordinal >= count)
+    return makeStatus(TC_STATUS_UNAVAILABLE,
+                      "device 'cuda:" + std::to_string(ordinal) +
+                          "' does not exist: this machine has " +
+                          std::to_string(count) + " NVIDIA GPU" +
+                          (count == 1 ? "" : "s") +
+                          (count ? " (cuda:0 to cuda:" +
+                                       std::to_string(count - 1) + ")"
+                                 : std::string()));
+  auto driver = std::make_unique<CudaDriver>();
+  if (tc_status s = driver->open(ordinal))
+    return s;
+  out = std::move(driver);
+  return nullptr;
+}

@@ -1,0 +1,276 @@
+//===- GpuDevice.cpp - kernels, device memory and runs on a GPU -----------===//
+
+#include "GpuDevice.h"
+#include "Internal.h"
+
+#include "tc-runtime/module_abi.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+using namespace tc::rt;
+
+namespace {
+
+/// What the module's environment callbacks reach: the device, the kernels,
+/// the first error (later launches do nothing, module_abi.h).
+struct RunState {
+  GpuDevice *device;
+  const std::vector<void *> *functions;
+  const tc_module *module;
+  tc_status error = nullptr;
+  std::vector<void *> live; // device allocations made through env->alloc
+};
+
+void *envAlloc(void *runtime, int64_t bytes) {
+  auto *state = static_cast<RunState *>(runtime);
+  if (state->error)
+    return nullptr;
+  if (bytes < 0) {
+    state->error = makeStatus(TC_STATUS_INTERNAL,
+                              "the model asked for a negative allocation");
+    return nullptr;
+  }
+  void *pointer = state->device->allocate(static_cast<size_t>(bytes),
+                                          &state->error);
+  if (pointer)
+    state->live.push_back(pointer);
+  return pointer;
+}
+
+void envRelease(void *runtime, void *pointer) {
+  auto *state = static_cast<RunState *>(runtime);
+  auto it = std::find(state->live.begin(), state->live.end(), pointer);
+  if (it == state->live.end())
+    return;
+  state->live.erase(it);
+  state->device->recycle(pointer);
+}
+
+void envLaunch(void *runtime, uint32_t kernel, const uint32_t *dims,
+               void **params, uint32_t) {
+  auto *state = static_cast<RunState *>(runtime);
+  if (state->error)
+    return;
+  if (kernel >= state->functions->size()) {
+    state->error = makeStatus(TC_STATUS_INTERNAL,
+                              "the model launched kernel " +
+                                  std::to_string(kernel) + " of " +
+                                  std::to_string(state->functions->size()));
+    return;
+  }
+  if (tc_status s = state->device->driver().launch((*state->functions)[kernel],
+                                                   dims, params)) {
+    state->error = makeStatus(tc_status_code(s),
+                              "kernel '" + state->module->gpuKernels[kernel] +
+                                  "': " + tc_status_message(s));
+    tc_status_free(s);
+  }
+}
+
+} // namespace
+
+GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver)
+    : gpu(std::move(driver)) {}
+
+GpuDevice::~GpuDevice() {
+  if (gpu->activate() == nullptr) {
+    for (auto &[id, entry] : loaded)
+      gpu->unloadImage(entry.image);
+    releaseCache();
+  }
+}
+
+void GpuDevice::releaseCache() {
+  for (auto &[size, pointer] : freeBlocks) {
+    gpu->release(pointer);
+    blockSizes.erase(pointer);
+  }
+  freeBlocks.clear();
+}
+
+void *GpuDevice::allocate(size_t bytes, tc_status *error) {
+  // Sizes rounded up so that a model's buffers of nearby sizes share blocks.
+  size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
+  auto it = freeBlocks.find(rounded);
+  if (it != freeBlocks.end()) {
+    void *pointer = it->second;
+    freeBlocks.erase(it);
+    return pointer;
+  }
+  void *pointer = nullptr;
+  tc_status status = gpu->alloc(rounded, &pointer);
+  if (status && tc_status_code(status) == TC_STATUS_OUT_OF_MEMORY &&
+      !freeBlocks.empty()) {
+    // Cached blocks of other sizes may be what is missing.
+    tc_status_free(status);
+    releaseCache();
+    status = gpu->alloc(rounded, &pointer);
+  }
+  if (status) {
+    *error = status;
+    return nullptr;
+  }
+  blockSizes[pointer] = rounded;
+  return pointer;
+}
+
+void GpuDevice::recycle(void *pointer) {
+  auto it = blockSizes.find(pointer);
+  if (it != blockSizes.end())
+    freeBlocks.emplace(it->second, pointer);
+}
+
+bool GpuDevice::hasCodeFor(const tc_module *module) const {
+  if (!module->gpuRunFn)
+    return false;
+  std::string prefix = std::string(gpu->targetPrefix()) + ":";
+  return std::any_of(module->gpuImages.begin(), module->gpuImages.end(),
+                     [&](const TcGpuImage &image) {
+                       return image.target.compare(0, prefix.size(), prefix) == 0;
+                     });
+}
+
+tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
+  auto found = loaded.find(module->id);
+  if (found != loaded.end()) {
+    *out = &found->second;
+    return nullptr;
+  }
+  // This GPU's own architecture first, binaries before PTX; then the other
+  // images of the vendor (PTX JIT-compiles on newer NVIDIA GPUs; an HSACO
+  // for another chip is refused by the loader).
+  std::string prefix = std::string(gpu->targetPrefix()) + ":";
+  std::string own = prefix + gpu->arch();
+  std::vector<const TcGpuImage *> order;
+  for (int pass = 0; pass < 3; ++pass)
+    for (const TcGpuImage &image : module->gpuImages) {
+      bool vendor = image.target.compare(0, prefix.size(), prefix) == 0;
+      bool mine = !gpu->arch().empty() && image.target == own;
+      bool ptx = image.format == "ptx";
+      if ((pass == 0 && mine && !ptx) || (pass == 1 && mine && ptx) ||
+          (pass == 2 && vendor && !mine))
+        order.push_back(&image);
+    }
+  std::string tried;
+  for (const TcGpuImage *image : order) {
+    Loaded entry;
+    tc_status status =
+        gpu->loadImage(image->data, image->size, image->format, &entry.image);
+    if (status) {
+      tried += "\n  " + image->target + " (" + image->format +
+               "): " + tc_status_message(status);
+      tc_status_free(status);
+      continue;
+    }
+    for (const std::string &name : module->gpuKernels) {
+      void *function = nullptr;
+      if (tc_status s = gpu->getFunction(entry.image, name.c_str(), &function)) {
+        gpu->unloadImage(entry.image);
+        return s;
+      }
+      entry.functions.push_back(function);
+    }
+    *out = &loaded.emplace(module->id, std::move(entry)).first->second;
+    return nullptr;
+  }
+  std::string targets;
+  for (const std::string &target : module->signature.targets)
+    targets += (targets.empty() ? "" : ", ") + target;
+  return makeStatus(TC_STATUS_UNAVAILABLE,
+                    "model '" + module->path + "' has no code that runs on " +
+                        gpu->description() + " (its targets: " + targets +
+                        "); recompile it with --target=" + prefix +
+                        (gpu->arch().empty() ? "<arch>" : gpu->arch()) + tried);
+}
+
+tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
+                         size_t numInputs, std::vector<void *> &allocations,
+                         std::vector<void *> &outputData,
+                         std::vector<int64_t> &outputDims,
+                         int32_t *moduleCode) {
+  std::lock_guard<std::mutex> lock(mutex);
+  *moduleCode = TC_RUN_OK;
+  if (tc_status s = gpu->activate())
+    return s;
+  Loaded *kernels = nullptr;
+  if (tc_status s = load(module, &kernels))
+    return s;
+
+  RunState state{this, &kernels->functions, module};
+  auto releaseAll = [&] {
+    for (void *pointer : state.live)
+      recycle(pointer);
+    state.live.clear();
+  };
+  // Inputs go to device memory the run owns.
+  std::vector<void *> inputData(numInputs);
+  std::vector<int64_t> inputDims;
+  for (size_t i = 0; i < numInputs; ++i) {
+    const tc_tensor *tensor = inputs[i];
+    inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
+    inputData[i] = envAlloc(&state, static_cast<int64_t>(tensor->byteSize));
+    if (!inputData[i]) {
+      releaseAll();
+      return state.error;
+    }
+    if (tensor->byteSize)
+      if (tc_status s = gpu->copyToDevice(inputData[i], tensor->data,
+                                          tensor->byteSize)) {
+        releaseAll();
+        return s;
+      }
+  }
+  size_t numOutputs = module->signature.outputs.size();
+  std::vector<void *> deviceAllocations(numOutputs, nullptr);
+  std::vector<void *> deviceData(numOutputs, nullptr);
+  tc_gpu_env_v1 env{&state, envAlloc, envRelease, envLaunch};
+  auto runFn = reinterpret_cast<tc_module_gpu_run_v1_fn>(module->gpuRunFn);
+  *moduleCode = runFn(&env, inputData.data(), inputDims.data(),
+                      deviceAllocations.data(), deviceData.data(),
+                      outputDims.data());
+  tc_status syncError = gpu->synchronize();
+  if (state.error || syncError || *moduleCode != TC_RUN_OK) {
+    releaseAll();
+    if (state.error) {
+      tc_status_free(syncError);
+      return state.error;
+    }
+    return syncError;
+  }
+  // Outputs back to host memory the caller owns.
+  size_t offset = 0;
+  tc_status error = nullptr;
+  for (size_t i = 0; i < numOutputs && !error; ++i) {
+    const ArgSignature &arg = module->signature.outputs[i];
+    int32_t rank = static_cast<int32_t>(arg.dims.size());
+    int64_t count = 0;
+    size_t bytes = 0;
+    error = checkShape(arg.dtype, rank, outputDims.data() + offset, &count, &bytes);
+    offset += rank;
+    if (error)
+      break;
+    void *host = std::malloc(bytes ? bytes : 1);
+    if (!host) {
+      error = makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                         "cannot allocate " + std::to_string(bytes) +
+                             " bytes for output '" + arg.name + "'");
+      break;
+    }
+    allocations[i] = outputData[i] = host;
+    if (bytes && deviceData[i])
+      error = gpu->copyToHost(host, deviceData[i], bytes);
+  }
+  if (!error)
+    error = gpu->synchronize();
+  releaseAll();
+  if (error) {
+    for (void *&host : allocations) {
+      std::free(host);
+      host = nullptr;
+    }
+    return error;
+  }
+  return nullptr;
+}

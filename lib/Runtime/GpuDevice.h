@@ -1,0 +1,67 @@
+//===- GpuDevice.h - a GPU device: loaded kernels, memory, runs -----------===//
+//
+// What every GPU device does the same way, whatever the vendor: pick the
+// module's image that loads on this GPU and cache its kernels, keep freed
+// device memory for the next run (a per-device cache, so that a model's
+// arena and outputs are not cudaMalloc'ed on every run), and run the
+// module's GPU entry point: inputs copied in, launches through the
+// environment, outputs copied back into host memory the caller owns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_LIB_RUNTIME_GPUDEVICE_H
+#define TC_LIB_RUNTIME_GPUDEVICE_H
+
+#include "GpuDriver.h"
+
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+struct tc_module;
+struct tc_tensor;
+
+namespace tc::rt {
+
+class GpuDevice {
+public:
+  explicit GpuDevice(std::unique_ptr<GpuDriver> driver);
+  ~GpuDevice();
+
+  GpuDriver &driver() { return *gpu; }
+
+  /// Whether `module` carries GPU code of this device's vendor.
+  bool hasCodeFor(const tc_module *module) const;
+
+  /// Runs the module's GPU entry point. On success the outputs are in host
+  /// memory from malloc (allocations[i] == outputData[i], owned by the
+  /// caller) with their extents in outputDims, as the CPU entry point gives
+  /// them; *moduleCode is the entry point's return code.
+  tc_status run(const tc_module *module, tc_tensor *const *inputs,
+                size_t numInputs, std::vector<void *> &allocations,
+                std::vector<void *> &outputData,
+                std::vector<int64_t> &outputDims, int32_t *moduleCode);
+
+  // Device memory with the free-block cache; used by the run's environment.
+  void *allocate(size_t bytes, tc_status *error);
+  void recycle(void *pointer);
+
+private:
+  struct Loaded {
+    void *image = nullptr;
+    std::vector<void *> functions;
+  };
+  tc_status load(const tc_module *module, Loaded **out);
+  void releaseCache();
+
+  std::unique_ptr<GpuDriver> gpu;
+  std::mutex mutex; // one run at a time on a device
+  std::map<uint64_t, Loaded> loaded;
+  std::multimap<size_t, void *> freeBlocks;
+  std::unordered_map<void *, size_t> blockSizes;
+};
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_GPUDEVICE_H

@@ -1,0 +1,73 @@
+//===- GpuDriver.h - one GPU behind a vendor's driver API -----------------===//
+//
+// The runtime reaches NVIDIA and AMD GPUs through their driver libraries,
+// loaded with dlopen when a GPU device is created (libcuda.so.1,
+// libamdhip64.so): nothing links them at build time, and a machine without
+// them gets a clear status instead of a loader error. Each vendor implements
+// these primitives in its own directory (Cuda/, Hip/); what is common
+// (choosing an image, caching loaded kernels and device memory, a run)
+// lives in GpuDevice.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_LIB_RUNTIME_GPUDRIVER_H
+#define TC_LIB_RUNTIME_GPUDRIVER_H
+
+#include "tc-runtime/runtime.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tc::rt {
+
+class GpuDriver {
+public:
+  virtual ~GpuDriver() = default;
+  /// "cuda:0", "hip:1": the device spec.
+  virtual const std::string &spec() const = 0;
+  /// The architecture images are matched against: "sm_90", "gfx942".
+  virtual const std::string &arch() const = 0;
+  /// "NVIDIA H200 (sm_90)", for messages.
+  virtual const std::string &description() const = 0;
+  /// The target prefix of this vendor's images ("cuda", "rocm").
+  virtual const char *targetPrefix() const = 0;
+
+  /// Makes this device current for the calling thread (CUDA context, HIP
+  /// device); every other call assumes it.
+  virtual tc_status activate() = 0;
+  /// Loads a code image (cubin, PTX, HSACO); fails for another
+  /// architecture.
+  virtual tc_status loadImage(const void *data, size_t size,
+                              const std::string &format, void **out_image) = 0;
+  virtual void unloadImage(void *image) = 0;
+  virtual tc_status getFunction(void *image, const char *name,
+                                void **out_function) = 0;
+  virtual tc_status alloc(size_t bytes, void **out_pointer) = 0;
+  virtual void release(void *pointer) = 0;
+  /// Copies on the device's stream; synchronize() waits for them.
+  virtual tc_status copyToDevice(void *device, const void *host,
+                                 size_t bytes) = 0;
+  virtual tc_status copyToHost(void *host, const void *device,
+                               size_t bytes) = 0;
+  /// dims: grid x, y, z, block x, y, z.
+  virtual tc_status launch(void *function, const uint32_t *dims,
+                           void **params) = 0;
+  virtual tc_status synchronize() = 0;
+};
+
+/// Opens NVIDIA GPU `ordinal` through libcuda.so.1. UNAVAILABLE (naming
+/// what is missing and which devices exist) when the driver or the device
+/// is not there.
+tc_status createCudaDriver(int ordinal, std::unique_ptr<GpuDriver> &out);
+/// The number of NVIDIA GPUs (0 without a driver).
+int countCudaDevices();
+
+/// Opens AMD GPU `ordinal` through libamdhip64.so.
+tc_status createHipDriver(int ordinal, std::unique_ptr<GpuDriver> &out);
+int countHipDevices();
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_GPUDRIVER_H

@@ -1,0 +1,140 @@
+//===- CudaTarget.cpp - NVIDIA GPUs through NVVM --------------------------===//
+//
+// Kernels become PTX through LLVM's NVPTX back end (libdevice linked for the
+// math functions) and a cubin through the CUDA toolkit's ptxas. Without a
+// toolkit only the PTX is produced, which the driver can still load, but
+// which nothing has checked before it reaches a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Gpu/GpuTarget.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace mlir::tc::gpu {
+namespace {
+
+/// The CUDA toolkit: $TC_CUDA_PATH, $CUDA_HOME or /usr/local/cuda, when it
+/// has ptxas.
+std::string findCudaToolkit() {
+  for (const char *variable : {"TC_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(variable))
+      return *value;
+  return "/usr/local/cuda";
+}
+
+class CudaBackend : public GpuBackend {
+public:
+  StringRef prefix() const override { return "cuda"; }
+
+  ArrayRef<StringRef> chips() const override {
+    static const StringRef chips[] = {"sm_80", "sm_86", "sm_89", "sm_90",
+                                      "sm_100"};
+    return chips;
+  }
+
+  void addAttachTarget(OpPassManager &pm, StringRef chip) const override {
+    GpuNVVMAttachTargetOptions options;
+    options.chip = chip.str();
+    options.optLevel = 3;
+    // The PTX ISA version is left to LLVM: the lowest one the chip needs
+    // (7.8 for sm_90), which every newer driver accepts.
+    pm.addPass(createGpuNVVMAttachTarget(options));
+  }
+
+  void addDeviceLowering(OpPassManager &pm, StringRef) const override {
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  }
+
+  LogicalResult serialize(Operation *gpuModule, GpuImage &image,
+                          std::string &error) const override {
+    auto module = cast<mlir::gpu::GPUModuleOp>(gpuModule);
+    ArrayAttr targets = module.getTargetsAttr();
+    auto target = targets && targets.size() == 1
+                      ? dyn_cast<mlir::gpu::TargetAttrInterface>(targets[0])
+                      : nullptr;
+    if (!target) {
+      error = "the kernel module has no NVVM target";
+      return failure();
+    }
+    std::string toolkit = findCudaToolkit();
+    llvm::SmallString<256> ptxas(toolkit);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    bool assemble = llvm::sys::fs::can_execute(ptxas);
+    std::string assembly;
+    auto symbols = [&]() -> SymbolTable * { return nullptr; };
+    mlir::gpu::TargetOptions options(
+        toolkit, {}, "", "",
+        assemble ? mlir::gpu::CompilationTarget::Binary
+                 : mlir::gpu::CompilationTarget::Assembly,
+        symbols, {}, {}, {}, [&](StringRef isa) { assembly = isa.str(); });
+    std::optional<SmallVector<char, 0>> object =
+        target.serializeToObject(module, options);
+    if (!object) {
+      error = "serializing the kernels for cuda:" + image.target.chip +
+              " failed (see the diagnostics above)";
+      return failure();
+    }
+    image.binary.assign(object->begin(), object->end());
+    if (assemble) {
+      image.format = "cubin";
+      image.assembly = std::move(assembly);
+    } else {
+      image.format = "ptx";
+      image.assembly = image.binary;
+    }
+    return success();
+  }
+
+  LogicalResult validate(const GpuImage &image,
+                         std::string &error) const override {
+    if (image.format != "cubin") {
+      error = "no cubin to check: ptxas was not found (set TC_CUDA_PATH to "
+              "a CUDA toolkit)";
+      return failure();
+    }
+    auto buffer = llvm::MemoryBufferRef(image.binary, "kernels.cubin");
+    auto elf = llvm::object::ELF64LEObjectFile::create(buffer);
+    if (!elf) {
+      error = "the cubin is not a 64-bit ELF file: " +
+              llvm::toString(elf.takeError());
+      return failure();
+    }
+    const auto &header = elf->getELFFile().getHeader();
+    if (header.e_machine != llvm::ELF::EM_CUDA) {
+      error = "the cubin's ELF machine is not EM_CUDA";
+      return failure();
+    }
+    llvm::StringSet<> defined;
+    for (const llvm::object::ELFSymbolRef &symbol : elf->symbols())
+      if (llvm::Expected<StringRef> name = symbol.getName())
+        defined.insert(*name);
+      else
+        llvm::consumeError(name.takeError());
+    for (const std::string &kernel : image.kernels)
+      if (!defined.contains(kernel)) {
+        error = "the cubin does not define kernel '" + kernel + "'";
+        return failure();
+      }
+    return success();
+  }
+};
+
+} // namespace
+
+const GpuBackend &getCudaBackend() {
+  static const CudaBackend backend;
+  return backend;
+}
+
+} // namespace mlir::tc::gpu

@@ -1,0 +1,284 @@
+//===- EmitEntry.cpp - --tc-gpu-emit-entry --------------------------------===//
+//
+// The GPU part of the model.so ABI (include/tc-runtime/module_abi.h), on the
+// LLVM dialect of a GPU target's host code:
+//   - tc_module_gpu_run_v1: tc_module_run_v1's marshalling around @main;
+//   - each @__tc_gpu_launch_<K> call: the operands stored in one stack
+//     struct, a stack array of pointers to its fields (the kernel parameter
+//     convention of cuLaunchKernel and hipModuleLaunchKernel), and a call of
+//     env->launch;
+//   - malloc and free (the memref lowering's) become env->alloc and
+//     env->release: every buffer of the host code is device memory;
+//   - the images and kernel names as constant tables.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/ModuleAbi.h"
+#include "tc/Target/Gpu/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::tc::gpu {
+#define GEN_PASS_DEF_GPUEMITENTRYPASS
+#include "tc/Target/Gpu/Passes.h.inc"
+} // namespace mlir::tc::gpu
+
+namespace mlir::tc::gpu {
+namespace {
+
+using cpu::Emitter;
+
+/// Field `index` of the tc_gpu_env_v1 at `env`: runtime, alloc, release,
+/// launch.
+Value envField(Emitter &e, Value env, int32_t index) {
+  MLIRContext *ctx = e.b.getContext();
+  auto envType =
+      LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.ptr});
+  return e.load(e.ptr, LLVM::GEPOp::create(e.b, e.loc, e.ptr, envType, env,
+                                           ArrayRef<LLVM::GEPArg>{0, index}));
+}
+
+/// Replaces `@__tc_gpu_launch_<K>(env, grid xyz, block xyz, params...)`.
+void emitLaunch(LLVM::CallOp call, unsigned kernel) {
+  MLIRContext *ctx = call.getContext();
+  OpBuilder b(ctx);
+  Location loc = call.getLoc();
+  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
+            b.getI32Type()};
+  auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
+  ValueRange operands = call.getArgOperands();
+  ValueRange params = operands.drop_front(7);
+  SmallVector<Type> paramTypes;
+  for (Value param : params)
+    paramTypes.push_back(param.getType());
+  auto packed = LLVM::LLVMStructType::getLiteral(ctx, paramTypes);
+  auto dimsType = LLVM::LLVMArrayType::get(e.i32, 6);
+  auto pointersType = LLVM::LLVMArrayType::get(e.ptr, std::max<size_t>(1, params.size()));
+  // Stack slots at function entry, so loops do not grow the stack.
+  b.setInsertionPointToStart(&caller.getBody().front());
+  Value values = LLVM::AllocaOp::create(b, loc, e.ptr, packed, e.constI64(1));
+  Value pointers =
+      LLVM::AllocaOp::create(b, loc, e.ptr, pointersType, e.constI64(1));
+  Value dims = LLVM::AllocaOp::create(b, loc, e.ptr, dimsType, e.constI64(1));
+
+  b.setInsertionPoint(call);
+  for (auto [i, param] : llvm::enumerate(params)) {
+    Value field = LLVM::GEPOp::create(
+        b, loc, e.ptr, packed, values,
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    LLVM::StoreOp::create(b, loc, param, field);
+    LLVM::StoreOp::create(b, loc, field, e.element(e.ptr, pointers, i));
+  }
+  for (int64_t d = 0; d < 6; ++d) {
+    Value extent = operands[1 + d];
+    if (extent.getType() != e.i32)
+      extent = LLVM::TruncOp::create(b, loc, e.i32, extent);
+    LLVM::StoreOp::create(b, loc, extent, e.element(e.i32, dims, d));
+  }
+  Value env = operands[0];
+  auto launchType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(ctx), {e.ptr, e.i32, e.ptr, e.ptr, e.i32});
+  Value count = LLVM::ConstantOp::create(
+      b, loc, e.i32, b.getI32IntegerAttr(static_cast<int32_t>(params.size())));
+  Value index = LLVM::ConstantOp::create(b, loc, e.i32,
+                                         b.getI32IntegerAttr(kernel));
+  LLVM::CallOp::create(b, loc, launchType,
+                       ValueRange{envField(e, env, 3), envField(e, env, 0),
+                                  index, dims, pointers, count});
+  call.erase();
+}
+
+/// malloc(size) -> env->alloc(runtime, size); free(p) -> env->release.
+LogicalResult redirectAllocations(LLVM::LLVMFuncOp main) {
+  MLIRContext *ctx = main.getContext();
+  SmallVector<LLVM::CallOp> calls;
+  main.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() &&
+        (*call.getCallee() == "malloc" || *call.getCallee() == "free" ||
+         *call.getCallee() == "aligned_alloc"))
+      calls.push_back(call);
+  });
+  Value env = main.getArgument(0);
+  for (LLVM::CallOp call : calls) {
+    OpBuilder b(call);
+    Emitter e{b, call.getLoc(), LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
+              b.getI32Type()};
+    if (*call.getCallee() == "aligned_alloc")
+      return call.emitError("aligned_alloc on the host of a GPU target");
+    if (*call.getCallee() == "malloc") {
+      auto type = LLVM::LLVMFunctionType::get(e.ptr, {e.ptr, e.i64});
+      auto alloc = LLVM::CallOp::create(
+          b, e.loc, type,
+          ValueRange{envField(e, env, 1), envField(e, env, 0),
+                     call.getArgOperands()[0]});
+      call.getResult().replaceAllUsesWith(alloc.getResult());
+    } else {
+      auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                              {e.ptr, e.ptr});
+      LLVM::CallOp::create(b, e.loc, type,
+                           ValueRange{envField(e, env, 2), envField(e, env, 0),
+                                      call.getArgOperands()[0]});
+    }
+    call.erase();
+  }
+  return success();
+}
+
+/// A constant global holding `bytes` (NUL-terminated when `terminate`).
+LLVM::GlobalOp constantBytes(OpBuilder &b, Location loc, StringRef name,
+                             StringRef bytes, bool terminate) {
+  std::string data = bytes.str();
+  if (terminate)
+    data.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::Internal, name,
+                                       b.getStringAttr(data));
+  global.setAlignment(64);
+  return global;
+}
+
+/// An exported constant table of `elementType` built by `fill` (which
+/// returns the elements) in the global's initializer.
+void constantTable(OpBuilder &b, Location loc, StringRef name,
+                   Type elementType, size_t count,
+                   function_ref<SmallVector<Value>(OpBuilder &)> fill) {
+  auto type = LLVM::LLVMArrayType::get(elementType, std::max<size_t>(1, count));
+  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::External, name,
+                                       Attribute());
+  OpBuilder::InsertionGuard guard(b);
+  Block *init = b.createBlock(&global.getInitializerRegion());
+  b.setInsertionPointToStart(init);
+  Value table = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, element] : llvm::enumerate(fill(b)))
+    table = LLVM::InsertValueOp::create(b, loc, table, element,
+                                        ArrayRef<int64_t>{int64_t(i)});
+  LLVM::ReturnOp::create(b, loc, table);
+}
+
+void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
+                ArrayRef<Attribute> images) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
+            b.getI32Type()};
+  auto count = [&](StringRef name, size_t n) {
+    LLVM::GlobalOp::create(b, loc, e.i32, /*isConstant=*/true,
+                           LLVM::Linkage::External, name,
+                           b.getI32IntegerAttr(static_cast<int32_t>(n)));
+  };
+  SmallVector<LLVM::GlobalOp> names;
+  for (auto [i, kernel] : llvm::enumerate(kernels))
+    names.push_back(constantBytes(b, loc, "__tc_gpu_kernel_name_" + std::to_string(i),
+                                  cast<StringAttr>(kernel).getValue(), true));
+  count("tc_module_gpu_kernel_count_v1", kernels.size());
+  constantTable(b, loc, "tc_module_gpu_kernels_v1", e.ptr, names.size(),
+                [&](OpBuilder &ib) {
+                  SmallVector<Value> values;
+                  for (LLVM::GlobalOp name : names)
+                    values.push_back(LLVM::AddressOfOp::create(ib, loc, name));
+                  return values;
+                });
+  struct ImageGlobals {
+    LLVM::GlobalOp target, format, data;
+    uint64_t size;
+  };
+  SmallVector<ImageGlobals> globals;
+  for (auto [i, attr] : llvm::enumerate(images)) {
+    auto image = cast<DictionaryAttr>(attr);
+    std::string suffix = std::to_string(i);
+    StringRef data = image.getAs<StringAttr>("data").getValue();
+    globals.push_back(
+        {constantBytes(b, loc, "__tc_gpu_target_" + suffix,
+                       image.getAs<StringAttr>("target").getValue(), true),
+         constantBytes(b, loc, "__tc_gpu_format_" + suffix,
+                       image.getAs<StringAttr>("format").getValue(), true),
+         // PTX is text the driver reads up to its NUL.
+         constantBytes(b, loc, "__tc_gpu_image_" + suffix, data,
+                       image.getAs<StringAttr>("format").getValue() == "ptx"),
+         data.size()});
+  }
+  count("tc_module_gpu_image_count_v1", images.size());
+  auto imageType =
+      LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.i64});
+  constantTable(b, loc, "tc_module_gpu_images_v1", imageType, globals.size(),
+                [&](OpBuilder &ib) {
+                  SmallVector<Value> values;
+                  for (const ImageGlobals &g : globals) {
+                    Value entry = LLVM::UndefOp::create(ib, loc, imageType);
+                    int64_t field = 0;
+                    for (LLVM::GlobalOp global : {g.target, g.format, g.data})
+                      entry = LLVM::InsertValueOp::create(
+                          ib, loc, entry,
+                          LLVM::AddressOfOp::create(ib, loc, global),
+                          ArrayRef<int64_t>{field++});
+                    Value size = LLVM::ConstantOp::create(
+                        ib, loc, e.i64,
+                        ib.getI64IntegerAttr(static_cast<int64_t>(g.size)));
+                    entry = LLVM::InsertValueOp::create(ib, loc, entry, size,
+                                                        ArrayRef<int64_t>{3});
+                    values.push_back(entry);
+                  }
+                  return values;
+                });
+}
+
+struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
+    auto metadata = module->getAttrOfType<StringAttr>("tc.module_metadata");
+    auto kernels = module->getAttrOfType<ArrayAttr>("tc.gpu_kernels");
+    auto images = module->getAttrOfType<ArrayAttr>("tc.gpu_images");
+    if (!main || !metadata || !kernels || !images) {
+      module.emitError("expected an llvm.func @main and the tc.module_metadata, "
+                       "tc.gpu_kernels and tc.gpu_images attributes (set by "
+                       "tc-compile and --tc-gpu-prepare-host)");
+      return signalPassFailure();
+    }
+    SmallVector<cpu::TensorSlot> inputs, outputs;
+    if (failed(cpu::parseSlots(metadata.getValue(), inputs, outputs))) {
+      module.emitError("malformed tc.module_metadata");
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<LLVM::CallOp, unsigned>> launches;
+    WalkResult walk = module.walk([&](LLVM::CallOp call) {
+      if (!call.getCallee() || !call.getCallee()->starts_with("__tc_gpu_launch_"))
+        return WalkResult::advance();
+      unsigned index;
+      if (call.getCallee()->drop_front(strlen("__tc_gpu_launch_"))
+              .getAsInteger(10, index) ||
+          index >= kernels.size() || call.getNumOperands() < 7) {
+        call.emitError("malformed kernel launch placeholder");
+        return WalkResult::interrupt();
+      }
+      launches.push_back({call, index});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (auto [call, index] : launches)
+      emitLaunch(call, index);
+    for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
+      if (fn.getName().starts_with("__tc_gpu_launch_"))
+        fn.erase();
+    if (failed(redirectAllocations(main)))
+      return signalPassFailure();
+    // Only the ABI symbols leave the module: its @main and helpers must not
+    // clash with the CPU code's in the same library.
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (!fn.isExternal())
+        fn.setLinkage(LLVM::Linkage::Internal);
+    emitTables(module, kernels.getValue(), images.getValue());
+    if (failed(cpu::emitRunFunction(module, main, inputs, outputs,
+                                    "tc_module_gpu_run_v1")))
+      return signalPassFailure();
+    for (StringRef attr : {"tc.module_metadata", "tc.gpu_kernels", "tc.gpu_images"})
+      module->removeAttr(attr);
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::gpu

@@ -1,0 +1,97 @@
+//===- GpuTarget.cpp - target names and per-target kernel compilation -----===//
+
+#include "tc/Target/Gpu/GpuTarget.h"
+#include "tc/Target/Gpu/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::tc::gpu {
+
+std::string GpuTarget::name() const {
+  return (getBackend(vendor).prefix() + ":" + chip).str();
+}
+
+const GpuBackend &getBackend(Vendor vendor) {
+  return vendor == Vendor::Nvidia ? getCudaBackend() : getRocmBackend();
+}
+
+std::string supportedGpuTargets() {
+  std::string list;
+  for (Vendor vendor : {Vendor::Nvidia, Vendor::Amd}) {
+    const GpuBackend &backend = getBackend(vendor);
+    for (StringRef chip : backend.chips()) {
+      if (!list.empty())
+        list += ", ";
+      list += (backend.prefix() + ":" + chip).str();
+    }
+  }
+  return list;
+}
+
+FailureOr<GpuTarget> parseGpuTarget(StringRef spec, std::string &error) {
+  auto [prefix, chip] = spec.split(':');
+  for (Vendor vendor : {Vendor::Nvidia, Vendor::Amd}) {
+    const GpuBackend &backend = getBackend(vendor);
+    if (prefix != backend.prefix())
+      continue;
+    if (llvm::is_contained(backend.chips(), chip))
+      return GpuTarget{vendor, chip.str()};
+    error = "unsupported " + prefix.str() + " architecture '" + chip.str() +
+            "'; supported targets: cpu, " + supportedGpuTargets();
+    return failure();
+  }
+  error = "unknown target '" + spec.str() +
+          "'; supported targets: cpu, " + supportedGpuTargets();
+  return failure();
+}
+
+FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
+                                   std::string &error) {
+  const GpuBackend &backend = getBackend(target.vendor);
+  OwningOpRef<ModuleOp> clone(module.clone());
+  PassManager pm(module.getContext());
+  backend.addAttachTarget(pm, target.chip);
+  OpPassManager &prepare = pm.nest<mlir::gpu::GPUModuleOp>();
+  prepare.addPass(memref::createExpandStridedMetadataPass());
+  prepare.addPass(createLowerAffinePass());
+  prepare.addPass(createSCFToControlFlowPass());
+  prepare.addPass(arith::createArithExpandOpsPass());
+  backend.addDeviceLowering(pm, target.chip);
+  OpPassManager &finish = pm.nest<mlir::gpu::GPUModuleOp>();
+  // What the vendor's conversion leaves of math (trunc, ...) has LLVM
+  // intrinsics on every GPU.
+  finish.addPass(createConvertMathToLLVMPass());
+  finish.addPass(createCanonicalizerPass());
+  finish.addPass(createCSEPass());
+  finish.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(*clone))) {
+    error = "lowering the kernels for " + target.name() +
+            " failed (see the diagnostics above)";
+    return failure();
+  }
+  GpuImage image;
+  image.target = target;
+  auto modules = clone->getOps<mlir::gpu::GPUModuleOp>();
+  if (modules.empty())
+    return image; // Nothing to launch: every op folded away.
+  if (std::next(modules.begin()) != modules.end()) {
+    error = "expected one kernel module (run --tc-gpu-merge-kernel-modules)";
+    return failure();
+  }
+  mlir::gpu::GPUModuleOp kernels = *modules.begin();
+  for (Operation &op : kernels.getBodyRegion().front())
+    if (auto symbol = dyn_cast<SymbolOpInterface>(op);
+        symbol && !symbol.isDeclaration() &&
+        (op.hasAttr(mlir::gpu::GPUDialect::getKernelFuncAttrName()) ||
+         op.hasAttr("nvvm.kernel") || op.hasAttr("rocdl.kernel")))
+      image.kernels.push_back(symbol.getName().str());
+  if (failed(backend.serialize(kernels, image, error)))
+    return failure();
+  return image;
+}
+
+} // namespace mlir::tc::gpu

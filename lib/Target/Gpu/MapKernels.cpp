@@ -1,0 +1,248 @@
+//===- MapKernels.cpp - --tc-gpu-map-kernels ------------------------------===//
+//
+// Every linalg op on buffers becomes one GPU kernel. The op's parallel loops
+// (moved outermost) become one scf.parallel, collapsed to one dimension and
+// tiled by the block size: blocks take tiles, threads take the elements of
+// a tile, so consecutive threads touch consecutive elements of the
+// innermost dimension (coalesced accesses). Reduction loops stay sequential
+// in each thread. Upstream's --convert-parallel-loops-to-gpu turns the
+// mapped loops into gpu.launch. This is the general path every op takes;
+// kernels with shared-memory tiles or cooperative reductions are built
+// before it for the ops they fit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Gpu/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tc::gpu {
+#define GEN_PASS_DEF_GPUMAPKERNELSPASS
+#include "tc/Target/Gpu/Passes.h.inc"
+} // namespace mlir::tc::gpu
+
+namespace mlir::tc::gpu {
+namespace {
+
+/// Marks the loops this pass creates until they are mapped.
+constexpr StringLiteral kKernelMarker = "tc.gpu_kernel";
+
+/// `op` as a linalg.generic whose parallel loops come first.
+FailureOr<linalg::GenericOp> parallelLoopsFirst(RewriterBase &rewriter,
+                                                linalg::LinalgOp op) {
+  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generalized))
+      return failure();
+    generic = *generalized;
+  }
+  SmallVector<unsigned> order;
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      order.push_back(i);
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator != utils::IteratorType::parallel)
+      order.push_back(i);
+  if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+    return generic;
+  return linalg::interchangeGenericOp(rewriter, generic, order);
+}
+
+/// Lowers `op` to loops whose outermost is one scf.parallel (created around
+/// the loops when the op has no parallel loop), marked for mapping.
+LogicalResult lowerToParallelLoops(RewriterBase &rewriter,
+                                   linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  FailureOr<linalg::GenericOp> generic = parallelLoopsFirst(rewriter, op);
+  if (failed(generic))
+    return op.emitError("cannot generalize this op for a GPU kernel");
+  scf::ParallelOp single;
+  if (generic->getNumParallelLoops() == 0) {
+    rewriter.setInsertionPoint(*generic);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    single = scf::ParallelOp::create(rewriter, loc, zero, one, one);
+    rewriter.moveOpBefore(*generic, single.getBody()->getTerminator());
+  }
+  rewriter.setInsertionPoint(*generic);
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, *generic);
+  if (failed(loops))
+    return generic->emitError("cannot lower this op to parallel loops");
+  rewriter.eraseOp(*generic);
+  scf::ParallelOp outer =
+      single ? single
+             : dyn_cast_if_present<scf::ParallelOp>(
+                   loops->empty() ? nullptr : loops->front());
+  if (!outer)
+    return emitError(loc, "expected a parallel loop nest for a GPU kernel");
+  outer->setAttr(kKernelMarker, rewriter.getUnitAttr());
+  return success();
+}
+
+/// Collapses `loop` to one dimension, tiles it by `blockSize` (fewer
+/// threads for a short static loop) and maps tiles to blocks, elements to
+/// threads.
+LogicalResult mapToBlocksAndThreads(RewriterBase &rewriter,
+                                    scf::ParallelOp loop, int64_t blockSize) {
+  loop->removeAttr(kKernelMarker);
+  std::optional<int64_t> trips = 1;
+  for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                       loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    if (!trips || !l || !u || !s || *s <= 0) {
+      trips = std::nullopt;
+      continue;
+    }
+    int64_t count = std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
+    trips = *trips > INT64_MAX / std::max<int64_t>(count, 1)
+                ? std::nullopt
+                : std::optional(*trips * count);
+  }
+  if (loop.getNumLoops() > 1) {
+    Block *block = loop->getBlock();
+    Operation *before = loop->getPrevNode();
+    std::vector<unsigned> all;
+    for (unsigned i = 0; i < loop.getNumLoops(); ++i)
+      all.push_back(i);
+    mlir::collapseParallelLoops(rewriter, loop, {all});
+    Operation *next = before ? before->getNextNode() : &block->front();
+    while (next && !isa<scf::ParallelOp>(next))
+      next = next->getNextNode();
+    loop = cast<scf::ParallelOp>(next);
+  }
+  // Whole warps of 32 threads, no more than a static loop needs.
+  int64_t threads = blockSize;
+  if (trips)
+    threads = std::min(blockSize, std::max<int64_t>(32, (*trips + 31) / 32 * 32));
+  auto [tiles, elements] =
+      scf::tileParallelLoop(loop, {threads}, /*noMinMaxBounds=*/true);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  auto dim = [&](mlir::gpu::Processor processor) {
+    return mlir::gpu::ParallelLoopDimMappingAttr::get(ctx, processor, id, id);
+  };
+  if (failed(mlir::gpu::setMappingAttr(tiles, {dim(mlir::gpu::Processor::BlockX)})) ||
+      failed(mlir::gpu::setMappingAttr(elements,
+                                       {dim(mlir::gpu::Processor::ThreadX)})))
+    return tiles.emitError("cannot map this loop to GPU blocks and threads");
+  return success();
+}
+
+/// Top-level loops and conditionals of the host function that read or
+/// write buffer elements outside linalg (scatters lowered to scf loops)
+/// and neither allocate nor call: each runs in one GPU thread, its linalg
+/// ops as sequential loops. Slow for large loops, but the data stays on the
+/// device and the result is right.
+LogicalResult serializeHostLoops(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<Operation *> loops;
+  for (Operation &op : func.getBody().front()) {
+    if (!isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op) || op.getNumResults())
+      continue;
+    bool touches = false, unsuitable = false;
+    op.walk([&](Operation *inner) {
+      if (isa<memref::LoadOp, memref::StoreOp, linalg::LinalgOp>(inner))
+        touches = true;
+      if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+              func::CallOp, scf::ParallelOp>(inner))
+        unsuitable = true;
+    });
+    if (touches && !unsuitable)
+      loops.push_back(&op);
+  }
+  for (Operation *loop : loops) {
+    SmallVector<linalg::LinalgOp> nested;
+    loop->walk([&](linalg::LinalgOp op) { nested.push_back(op); });
+    for (linalg::LinalgOp op : nested) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::linalgOpToLoops(rewriter, op)))
+        return op.emitError("cannot lower this op to loops in a GPU kernel");
+      rewriter.eraseOp(op);
+    }
+    Location loc = loop->getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto single = scf::ParallelOp::create(rewriter, loc, zero, one, one);
+    rewriter.moveOpBefore(loop, single.getBody()->getTerminator());
+    single->setAttr(kKernelMarker, rewriter.getUnitAttr());
+  }
+  return success();
+}
+
+struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      getOperation()->emitError("block-size must be between 1 and 1024");
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    // A clone (the deallocation pipeline's, for a result that aliases an
+    // argument) is an allocation and a copy: the copy a kernel.
+    SmallVector<bufferization::CloneOp> clones;
+    getOperation()->walk([&](bufferization::CloneOp op) { clones.push_back(op); });
+    for (bufferization::CloneOp clone : clones) {
+      auto type = dyn_cast<MemRefType>(clone.getType());
+      if (!type || !type.getLayout().isIdentity()) {
+        clone.emitError("cannot clone a buffer with a non-identity layout on a GPU");
+        return signalPassFailure();
+      }
+      rewriter.setInsertionPoint(clone);
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          sizes.push_back(memref::DimOp::create(rewriter, clone.getLoc(),
+                                                clone.getInput(), d));
+      Value copy = memref::AllocOp::create(rewriter, clone.getLoc(), type, sizes);
+      memref::CopyOp::create(rewriter, clone.getLoc(), clone.getInput(), copy);
+      rewriter.replaceOp(clone, copy);
+    }
+    // A copy between device buffers is a kernel like any other.
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp op) { copies.push_back(op); });
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    }
+    if (failed(serializeHostLoops(rewriter, getOperation())))
+      return signalPassFailure();
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<linalg::LinalgOp>())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      if (!op.hasPureBufferSemantics()) {
+        op.emitError("expected a linalg op on buffers (run after bufferization)");
+        return signalPassFailure();
+      }
+      if (failed(lowerToParallelLoops(rewriter, op)))
+        return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> loops;
+    getOperation()->walk([&](scf::ParallelOp op) {
+      if (op->hasAttr(kKernelMarker))
+        loops.push_back(op);
+    });
+    for (scf::ParallelOp loop : loops)
+      if (failed(mapToBlocksAndThreads(rewriter, loop, blockSize)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::gpu

@@ -1,0 +1,98 @@
+//===- Pipeline.cpp - tc to outlined GPU kernels --------------------------===//
+
+#include "tc/Target/Gpu/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tc/Conversion/Passes.h"
+#include "tc/Dialect/Fusion/Transforms/Passes.h"
+#include "tc/Target/Cpu/Passes.h"
+
+namespace mlir::tc::gpu {
+
+void buildGpuKernelPipeline(OpPassManager &pm,
+                            const GpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
+  pm.addPass(tc::createConvertTcToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  // Elementwise producers fold into their consumers on every target: one
+  // generic, one kernel.
+  pm.addPass(cpu::createCpuFuseElementwisePass());
+  pm.addPass(fusion::createFusionInlineGroupsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  pm.addPass(cpu::createCpuReadOnlyInputsPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowReturnAllocsFromLoops = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  // The arena is one device allocation; its plan is target-independent.
+  pm.addNestedPass<func::FuncOp>(cpu::createCpuPlanMemoryPass());
+  // The arena and the remaining temporaries are freed (env->release) when
+  // their last kernel has been launched.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Integer powers become loops in helper functions (no device library
+  // has them); kernel outlining copies the helpers into the kernel module.
+  pm.addPass(createConvertMathToFuncs());
+  GpuMapKernelsPassOptions map;
+  map.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createGpuMapKernelsPass(map));
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGpuMergeKernelModulesPass());
+  pm.addPass(createGpuVerifyHostCodePass());
+}
+
+void buildGpuHostPipeline(OpPassManager &pm) {
+  pm.addPass(createGpuPrepareHostPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuEmitEntryPass());
+}
+
+void buildGpuEmulationPipeline(OpPassManager &pm,
+                               const GpuPipelineOptions &options) {
+  buildGpuKernelPipeline(pm, options);
+  pm.addPass(createGpuEmulateKernelsPass());
+  pm.addPass(createCanonicalizerPass());
+  cpu::buildCpuLoweringTail(pm);
+}
+
+void registerGpuKernelPipeline() {
+  PassPipelineRegistration<>(
+      "tc-gpu-kernel-pipeline",
+      "tc to outlined GPU kernels (vendor-neutral): linalg, bufferization, "
+      "memory plan, one gpu.launch per kernel, outlining",
+      [](OpPassManager &pm) {
+        buildGpuKernelPipeline(pm, GpuPipelineOptions{});
+      });
+}
+
+} // namespace mlir::tc::gpu

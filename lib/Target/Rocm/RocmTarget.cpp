@@ -1,0 +1,224 @@
+//===- RocmTarget.cpp - AMD GPUs through ROCDL ----------------------------===//
+//
+// Kernels become an HSA code object (HSACO, code object v5, the version
+// Debian's HIP runtime loads) through LLVM's AMDGPU back end and ld.lld,
+// with ROCm's device libraries (ocml, ockl bitcode) linked for the math
+// functions. MLIR's serializer expects a ROCm installation tree
+// (<root>/amdgcn/bitcode, <root>/llvm/bin/ld.lld); Debian installs the
+// pieces elsewhere, so without a ROCm tree tc assembles one from symbolic
+// links in a private directory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Gpu/GpuTarget.h"
+
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <unistd.h>
+
+namespace mlir::tc::gpu {
+namespace {
+
+bool hasDeviceLibs(StringRef root) {
+  llvm::SmallString<256> ocml(root);
+  llvm::sys::path::append(ocml, "amdgcn", "bitcode", "ocml.bc");
+  return llvm::sys::fs::exists(ocml);
+}
+
+/// A ROCm tree for MLIR's serializer: $TC_ROCM_PATH or $ROCM_PATH, /opt/rocm
+/// when it has the device libraries, else a directory of links to lld-22
+/// and Debian's rocm-device-libs. "" when the device libraries are missing.
+std::string findRocmTree(std::string &error) {
+  for (const char *variable : {"TC_ROCM_PATH", "ROCM_PATH"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(variable))
+      return *value;
+  if (hasDeviceLibs("/opt/rocm"))
+    return "/opt/rocm";
+  std::string bitcode;
+  for (const char *candidate : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                                "/usr/lib/amdgcn/bitcode",
+                                "/usr/share/amdgcn/bitcode"})
+    if (llvm::sys::fs::exists(llvm::Twine(candidate) + "/ocml.bc")) {
+      bitcode = candidate;
+      break;
+    }
+  std::string lld = cpu::findLinker();
+  if (bitcode.empty() || lld.empty()) {
+    error = bitcode.empty() ? "ROCm device libraries (ocml.bc) not found: "
+                              "install Debian's rocm-device-libs or set "
+                              "TC_ROCM_PATH to a ROCm installation"
+                            : "ld.lld (lld-22) not found";
+    return "";
+  }
+  llvm::SmallString<256> root;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, root);
+  llvm::sys::path::append(root, "tc-rocm-" + std::to_string(::getuid()));
+  llvm::SmallString<256> bin(root), amdgcn(root);
+  llvm::sys::path::append(bin, "llvm", "bin");
+  llvm::sys::path::append(amdgcn, "amdgcn");
+  if (llvm::sys::fs::create_directories(bin) ||
+      llvm::sys::fs::create_directories(amdgcn)) {
+    error = "cannot create the ROCm tree " + root.str().str();
+    return "";
+  }
+  // Concurrent compilations share the tree: a correct link is left alone,
+  // a missing or stale one is made under a unique name and renamed into
+  // place (atomic), so no compilation ever sees it missing.
+  auto link = [&](StringRef to, StringRef from) {
+    llvm::SmallString<256> current, wanted;
+    if (!llvm::sys::fs::real_path(from, current) &&
+        !llvm::sys::fs::real_path(to, wanted) && current == wanted)
+      return true;
+    llvm::SmallString<256> fresh;
+    llvm::sys::fs::createUniquePath(from + ".%%%%%%", fresh, false);
+    if (llvm::sys::fs::create_link(to, fresh))
+      return false;
+    return !llvm::sys::fs::rename(fresh, from);
+  };
+  if (!link(lld, (bin + "/ld.lld").str()) ||
+      !link(bitcode, (amdgcn + "/bitcode").str())) {
+    error = "cannot link the ROCm tree in " + root.str().str();
+    return "";
+  }
+  return root.str().str();
+}
+
+/// EF_AMDGPU_MACH of each chip tc targets.
+std::optional<unsigned> machineFlag(StringRef chip) {
+  return llvm::StringSwitch<std::optional<unsigned>>(chip)
+      .Case("gfx90a", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX90A)
+      .Case("gfx942", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX942)
+      .Case("gfx1100", llvm::ELF::EF_AMDGPU_MACH_AMDGCN_GFX1100)
+      .Default(std::nullopt);
+}
+
+class RocmBackend : public GpuBackend {
+public:
+  StringRef prefix() const override { return "rocm"; }
+
+  ArrayRef<StringRef> chips() const override {
+    static const StringRef chips[] = {"gfx90a", "gfx942", "gfx1100"};
+    return chips;
+  }
+
+  void addAttachTarget(OpPassManager &pm, StringRef chip) const override {
+    GpuROCDLAttachTargetOptions options;
+    options.chip = chip.str();
+    options.optLevel = 3;
+    // Code object v5: what Debian's HIP runtime loads (v6 needs ROCm 6.3).
+    options.abiVersion = "500";
+    // RDNA (gfx11) runs 32-wide waves; CDNA 64-wide.
+    options.wave64Flag = !chip.starts_with("gfx11");
+    pm.addPass(createGpuROCDLAttachTarget(options));
+  }
+
+  void addDeviceLowering(OpPassManager &pm, StringRef chip) const override {
+    // Math functions the AMDGPU back end has no instruction for (tanh, erf,
+    // ...) become calls into ocml, linked from the device libraries.
+    ConvertMathToROCDLOptions math;
+    math.chipset = chip.str();
+    pm.addPass(createConvertMathToROCDL(math));
+    ConvertGpuOpsToROCDLOpsOptions options;
+    options.chipset = chip.str();
+    options.runtime = mlir::gpu::amd::Runtime::HIP;
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(
+        createConvertGpuOpsToROCDLOps(options));
+  }
+
+  LogicalResult serialize(Operation *gpuModule, GpuImage &image,
+                          std::string &error) const override {
+    auto module = cast<mlir::gpu::GPUModuleOp>(gpuModule);
+    ArrayAttr targets = module.getTargetsAttr();
+    auto target = targets && targets.size() == 1
+                      ? dyn_cast<mlir::gpu::TargetAttrInterface>(targets[0])
+                      : nullptr;
+    if (!target) {
+      error = "the kernel module has no ROCDL target";
+      return failure();
+    }
+    std::string root = findRocmTree(error);
+    if (root.empty())
+      return failure();
+    std::string assembly;
+    auto symbols = [&]() -> SymbolTable * { return nullptr; };
+    mlir::gpu::TargetOptions options(
+        root, {}, "", "", mlir::gpu::CompilationTarget::Binary, symbols, {},
+        {}, {}, [&](StringRef isa) { assembly = isa.str(); });
+    std::optional<SmallVector<char, 0>> object =
+        target.serializeToObject(module, options);
+    if (!object) {
+      error = "serializing the kernels for rocm:" + image.target.chip +
+              " failed (see the diagnostics above)";
+      return failure();
+    }
+    image.binary.assign(object->begin(), object->end());
+    image.format = "hsaco";
+    image.assembly = std::move(assembly);
+    return success();
+  }
+
+  LogicalResult validate(const GpuImage &image,
+                         std::string &error) const override {
+    auto buffer = llvm::MemoryBufferRef(image.binary, "kernels.hsaco");
+    auto elf = llvm::object::ELF64LEObjectFile::create(buffer);
+    if (!elf) {
+      error = "the HSACO is not a 64-bit ELF file: " +
+              llvm::toString(elf.takeError());
+      return failure();
+    }
+    const auto &header = elf->getELFFile().getHeader();
+    if (header.e_machine != llvm::ELF::EM_AMDGPU ||
+        header.e_ident[llvm::ELF::EI_OSABI] != llvm::ELF::ELFOSABI_AMDGPU_HSA) {
+      error = "the HSACO is not an AMDGPU HSA code object";
+      return failure();
+    }
+    if (header.e_ident[llvm::ELF::EI_ABIVERSION] !=
+        llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V5) {
+      error = "the HSACO is not code object v5";
+      return failure();
+    }
+    std::optional<unsigned> mach = machineFlag(image.target.chip);
+    if (!mach || (header.e_flags & llvm::ELF::EF_AMDGPU_MACH) != *mach) {
+      error = "the HSACO was not built for " + image.target.chip;
+      return failure();
+    }
+    // Kernel metadata: the amdhsa note the loader reads, and one kernel
+    // descriptor (<name>.kd) per kernel.
+    if (StringRef(image.binary).find("amdhsa.kernels") == StringRef::npos) {
+      error = "the HSACO has no amdhsa.kernels metadata";
+      return failure();
+    }
+    llvm::StringSet<> defined;
+    for (const llvm::object::ELFSymbolRef &symbol : elf->symbols())
+      if (llvm::Expected<StringRef> name = symbol.getName())
+        defined.insert(*name);
+      else
+        llvm::consumeError(name.takeError());
+    for (const std::string &kernel : image.kernels)
+      if (!defined.contains(kernel + ".kd")) {
+        error = "the HSACO has no kernel descriptor for '" + kernel + "'";
+        return failure();
+      }
+    return success();
+  }
+};
+
+} // namespace
+
+const GpuBackend &getRocmBackend() {
+  static const RocmBackend backend;
+  return backend;
+}
+
+} // namespace mlir::tc::gpu

@@ -1,0 +1,65 @@
+"""Calls a model.so's tc_module_gpu_run_v1 with a recording environment
+(no GPU: alloc is malloc, launch only records). See host-entry.mlir."""
+import ctypes
+import sys
+
+lib = ctypes.CDLL(sys.argv[1])
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = [ctypes.c_size_t]
+libc.free.argtypes = [ctypes.c_void_p]
+
+ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+LAUNCH = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32,
+                          ctypes.POINTER(ctypes.c_uint32),
+                          ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint32)
+
+
+class Env(ctypes.Structure):
+    _fields_ = [("runtime", ctypes.c_void_p), ("alloc", ALLOC),
+                ("release", RELEASE), ("launch", LAUNCH)]
+
+
+live, launches, sizes = set(), [], {}
+
+
+@ALLOC
+def alloc(_, size):
+    pointer = libc.malloc(max(size, 1))
+    live.add(pointer)
+    sizes[pointer] = size
+    return pointer
+
+
+@RELEASE
+def release(_, pointer):
+    live.discard(pointer)
+    libc.free(pointer)
+
+
+@LAUNCH
+def launch(_, kernel, dims, params, count):
+    grid = [dims[i] for i in range(6)]
+    launches.append((kernel, grid, count, all(params[i] for i in range(count))))
+
+
+kernel_count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_kernel_count_v1").value
+print(f"kernels in the table: {kernel_count}")
+env = Env(None, alloc, release, launch)
+x = (ctypes.c_float * (3 * 32 * 32))()
+inputs = (ctypes.c_void_p * 1)(ctypes.cast(x, ctypes.c_void_p))
+input_dims = (ctypes.c_int64 * 4)(1, 3, 32, 32)
+allocations = (ctypes.c_void_p * 1)()
+data = (ctypes.c_void_p * 1)()
+output_dims = (ctypes.c_int64 * 4)()
+run = lib.tc_module_gpu_run_v1
+run.restype = ctypes.c_int32
+status = run(ctypes.byref(env), inputs, input_dims, allocations, data, output_dims)
+kernels = {k for k, _, _, _ in launches}
+empty = sum(1 for _, g, _, ok in launches if 0 in g or not ok)
+print(f"launches: {len(launches)}, distinct kernels: {len(kernels)}, empty grids: {empty}")
+print(f"output 0 dims: {list(output_dims)}")
+print(f"output allocated through env: {allocations[0] in live}")
+print(f"blocks still allocated after the run: {len(live)}")
+print(f"status: {status}")

@@ -1,0 +1,52 @@
+// RUN: tc-opt %s --tc-gpu-emulate-kernels --split-input-file --verify-diagnostics | FileCheck %s
+
+// Each kernel becomes a CPU function looping over blocks, then threads (x
+// innermost); ids and dimensions become the loop variables and extents; the
+// launch becomes a call with the grid and block sizes.
+// CHECK-NOT: gpu.module
+// CHECK-LABEL: func.func @main
+// CHECK: call @__tc_emulated_k(%{{.*}}, %[[C2:.*]], %[[C1:.*]], %[[C1]], %[[C64:.*]], %[[C1]], %[[C1]])
+// CHECK: func.func private @__tc_emulated_k(%[[X:.*]]: memref<128xf32>, %[[GX:.*]]: index, %[[GY:.*]]: index, %[[GZ:.*]]: index, %[[BX:.*]]: index, %[[BY:.*]]: index, %[[BZ:.*]]: index)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[GZ]]
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %[[GY]]
+// CHECK:     scf.for %[[BID:.*]] = %{{.*}} to %[[GX]]
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[BZ]]
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[BY]]
+// CHECK:           scf.for %[[TID:.*]] = %{{.*}} to %[[BX]]
+// CHECK:             arith.muli %[[BID]], %[[BX]]
+// CHECK:             arith.addi %{{.*}}, %[[TID]]
+// CHECK:             memref.store
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<128xf32>) kernel {
+      %b = gpu.block_id x
+      %t = gpu.thread_id x
+      %n = gpu.block_dim x
+      %0 = arith.muli %b, %n : index
+      %i = arith.addi %0, %t : index
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %x[%i] : memref<128xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@k blocks in (%c2, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<128xf32>)
+    return
+  }
+}
+
+// -----
+
+// Threads that wait for each other cannot run one after the other.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @below {{cannot emulate a kernel with barriers}}
+    gpu.func @k(%x: memref<128xf32>) kernel {
+      gpu.barrier
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// RUN: tc-opt %s --tc-gpu-map-kernels --split-input-file | FileCheck %s
+
+// An elementwise op over 4x300: its two parallel loops collapse into one of
+// 1200 iterations, tiled by 256: blocks take tiles, threads the elements of
+// a tile (a guard skips the tail), consecutive threads consecutive columns.
+// CHECK-LABEL: func.func @relu
+// CHECK: scf.parallel (%[[TILE:.*]]) = (%{{.*}}) to (%{{.*}}) step (%[[STEP:.*]]) {
+// CHECK:   scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[STEP]]) step
+// CHECK:     scf.if
+// CHECK:       arith.remsi
+// CHECK:       arith.divsi
+// CHECK:       arith.maximumf
+// CHECK:       memref.store
+// CHECK:   } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK-NOT: linalg.
+#id = affine_map<(i, j) -> (i, j)>
+func.func @relu(%x: memref<4x300xf32>, %y: memref<4x300xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x300xf32>) outs(%y : memref<4x300xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.maximumf %a, %zero : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction over the leading dim: the parallel loop moves outermost, one
+// thread per output (40, so one block of 64 threads: whole warps), and the
+// reduction runs sequentially in each thread.
+// CHECK-LABEL: func.func @column_sum
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[THREADS:.*]] = arith.muli %{{.*}}, %[[C64]] : index
+// CHECK: scf.parallel
+// CHECK:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[THREADS]])
+// CHECK:     scf.for
+// CHECK:       arith.addf
+// CHECK: mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
+#x = affine_map<(i, j) -> (i, j)>
+#c = affine_map<(i, j) -> (j)>
+func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
+  linalg.generic {indexing_maps = [#x, #c], iterator_types = ["reduction", "parallel"]} ins(%x : memref<6x40xf32>) outs(%y : memref<40xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.addf %a, %acc : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction to a scalar has no parallel loop: one thread of one block
+// runs it. A copy between buffers, and a named op (fill), are kernels too.
+// CHECK-LABEL: func.func @total
+// CHECK: scf.parallel
+// CHECK:   memref.store
+// CHECK: scf.parallel
+// CHECK:   scf.parallel
+// CHECK:     scf.for
+// CHECK: scf.parallel
+// CHECK:   scf.parallel
+// CHECK:     memref.load
+// CHECK:     memref.store
+// CHECK-NOT: memref.copy
+// CHECK-NOT: linalg.
+#all = affine_map<(i) -> (i)>
+#none = affine_map<(i) -> ()>
+func.func @total(%x: memref<100xf32>, %y: memref<f32>, %z: memref<100xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<f32>)
+  linalg.generic {indexing_maps = [#all, #none], iterator_types = ["reduction"]} ins(%x : memref<100xf32>) outs(%y : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %0 = arith.addf %a, %acc : f32
+    linalg.yield %0 : f32
+  }
+  memref.copy %x, %z : memref<100xf32> to memref<100xf32>
+  return
+}

@@ -1,0 +1,34 @@
+// RUN: tc-opt %s --tc-gpu-verify-host-code --split-input-file -verify-diagnostics
+
+// A shape read from tensor data on the host is reported at its location
+// (which names the ONNX node in a compiled model).
+func.func @main(%shape: memref<2xi64>) -> index {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'memref.load' reads or writes tensor elements on the host; GPU targets keep tensors in device memory and do not support this yet}}
+  %0 = memref.load %shape[%c0] : memref<2xi64>
+  %2 = arith.index_cast %0 : i64 to index
+  return %2 : index
+}
+
+// -----
+
+// Shapes from descriptors, allocations and launches are host code; element
+// accesses inside the kernels are not checked.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<?xf32>
+      memref.store %v, %x[%c0] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<?xf32>) -> memref<?xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %x, %c0 : memref<?xf32>
+    %y = memref.alloc(%n) : memref<?xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<?xf32>)
+    return %y : memref<?xf32>
+  }
+}

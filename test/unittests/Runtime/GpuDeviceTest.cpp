@@ -1,0 +1,224 @@
+//===- GpuDeviceTest.cpp - the GPU run path, with a fake driver -----------===//
+//
+// GpuDevice (image choice, kernel table, device memory cache, copies in and
+// out, error propagation) tested without a GPU: the fake driver's "device
+// memory" is host memory and its launches run a host function per kernel;
+// the "module" is a hand-written GPU entry point using the environment as
+// a compiled one does (module_abi.h). Links the static runtime to reach
+// its internals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../../lib/Runtime/GpuDevice.h"
+#include "../../../lib/Runtime/Internal.h"
+#include "tc-runtime/module_abi.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+using namespace tc::rt;
+
+namespace {
+
+struct FakeDriver : GpuDriver {
+  std::string specText = "cuda:0", archText = "sm_90",
+              descriptionText = "cuda:0 (fake, sm_90)";
+  std::vector<std::string> loadedFormats;
+  std::set<void *> live;
+  int allocations = 0;
+  bool failLaunch = false;
+  std::string refuseTarget; // images whose data starts with this fail
+
+  const std::string &spec() const override { return specText; }
+  const std::string &arch() const override { return archText; }
+  const std::string &description() const override { return descriptionText; }
+  const char *targetPrefix() const override { return "cuda"; }
+  tc_status activate() override { return nullptr; }
+  tc_status loadImage(const void *data, size_t, const std::string &format,
+                      void **out) override {
+    if (!refuseTarget.empty() &&
+        std::strncmp(static_cast<const char *>(data), refuseTarget.c_str(),
+                     refuseTarget.size()) == 0)
+      return makeStatus(TC_STATUS_INTERNAL, "no binary for this GPU");
+    loadedFormats.push_back(format);
+    *out = const_cast<void *>(data);
+    return nullptr;
+  }
+  void unloadImage(void *) override {}
+  tc_status getFunction(void *, const char *name, void **out) override {
+    // Kernel "scale" doubles, "shift" adds one: host functions.
+    *out = std::strcmp(name, "scale") == 0 ? reinterpret_cast<void *>(1)
+                                           : reinterpret_cast<void *>(2);
+    return nullptr;
+  }
+  tc_status alloc(size_t bytes, void **out) override {
+    *out = std::malloc(bytes);
+    live.insert(*out);
+    ++allocations;
+    return nullptr;
+  }
+  void release(void *p) override {
+    live.erase(p);
+    std::free(p);
+  }
+  tc_status copyToDevice(void *d, const void *h, size_t n) override {
+    std::memcpy(d, h, n);
+    return nullptr;
+  }
+  tc_status copyToHost(void *h, const void *d, size_t n) override {
+    std::memcpy(h, d, n);
+    return nullptr;
+  }
+  tc_status launch(void *function, const uint32_t *dims, void **params) override {
+    if (failLaunch)
+      return makeStatus(TC_STATUS_INTERNAL, "an illegal address");
+    float *in = *static_cast<float **>(params[0]);
+    float *out = *static_cast<float **>(params[1]);
+    int64_t n = *static_cast<int64_t *>(params[2]);
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = function == reinterpret_cast<void *>(1) ? in[i] * 2 : in[i] + 1;
+    return nullptr;
+  }
+  tc_status synchronize() override { return nullptr; }
+};
+
+/// y = x * 2 + 1 over a rank-1 f32 input, through a temporary: what a
+/// compiled GPU entry point does (allocate, launch, release, return).
+int32_t fakeGpuRun(const tc_gpu_env_v1 *env, void *const *inputs,
+                   const int64_t *inputDims, void **allocations, void **data,
+                   int64_t *outputDims) {
+  int64_t n = inputDims[0];
+  void *temp = env->alloc(env->runtime, n * 4);
+  void *out = env->alloc(env->runtime, n * 4);
+  if (!temp || !out)
+    return TC_RUN_OUT_OF_MEMORY;
+  uint32_t dims[6] = {1, 1, 1, 32, 1, 1};
+  void *in = inputs[0];
+  void *params1[3] = {&in, &temp, &n};
+  env->launch(env->runtime, 0, dims, params1, 3);
+  void *params2[3] = {&temp, &out, &n};
+  env->launch(env->runtime, 1, dims, params2, 3);
+  env->release(env->runtime, temp);
+  allocations[0] = data[0] = out;
+  outputDims[0] = n;
+  return TC_RUN_OK;
+}
+
+struct Fixture {
+  tc_module module;
+  FakeDriver *driver;
+  std::unique_ptr<GpuDevice> device;
+  tc_tensor *input;
+  std::vector<float> values = {1, 2, 3, 4};
+
+  Fixture() {
+    module.path = "fake.so";
+    module.id = 42;
+    module.gpuRunFn = reinterpret_cast<void *>(fakeGpuRun);
+    module.gpuKernels = {"scale", "shift"};
+    // PTX of sm_80 first: the device's own cubin must still win.
+    module.gpuImages = {{"cuda:sm_80", "ptx", "ptx80", 5},
+                        {"cuda:sm_90", "ptx", "ptx90", 5},
+                        {"cuda:sm_90", "cubin", "cubin90", 7},
+                        {"rocm:gfx942", "hsaco", "hsaco", 5}};
+    ArgSignature arg;
+    arg.name = "y";
+    arg.dtype = TC_DTYPE_F32;
+    arg.dims = {-1};
+    module.signature.outputs = {arg};
+    module.signature.targets = {"cpu", "cuda:sm_80", "cuda:sm_90"};
+    auto owned = std::make_unique<FakeDriver>();
+    driver = owned.get();
+    device = std::make_unique<GpuDevice>(std::move(owned));
+    int64_t dims[1] = {4};
+    input = newTensor(TC_DTYPE_F32, dims, 1, 4, values.data(), 16, nullptr,
+                      nullptr);
+  }
+  ~Fixture() { tc_tensor_release(input); }
+
+  tc_status run(std::vector<void *> &allocations, std::vector<int64_t> &dims) {
+    std::vector<void *> data(1, nullptr);
+    allocations.assign(1, nullptr);
+    dims.assign(1, -1);
+    int32_t code = -1;
+    tc_status status =
+        device->run(&module, &input, 1, allocations, data, dims, &code);
+    EXPECT_EQ(code, TC_RUN_OK);
+    return status;
+  }
+};
+
+TEST(GpuDeviceTest, RunsCopiesBackAndReusesDeviceMemory) {
+  Fixture f;
+  EXPECT_TRUE(f.device->hasCodeFor(&f.module));
+  for (int round = 0; round < 3; ++round) {
+    std::vector<void *> allocations;
+    std::vector<int64_t> dims;
+    ASSERT_EQ(f.run(allocations, dims), nullptr);
+    ASSERT_EQ(dims[0], 4);
+    const float *y = static_cast<const float *>(allocations[0]);
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(y[i], f.values[i] * 2 + 1);
+    // The output is host memory the caller frees; nothing stays live.
+    EXPECT_EQ(f.driver->live.count(allocations[0]), 0u);
+    std::free(allocations[0]);
+  }
+  // The device's own binary was chosen, once; the second and third runs
+  // took their three blocks (input, temporary, output) from the cache.
+  EXPECT_EQ(f.driver->loadedFormats, std::vector<std::string>{"cubin"});
+  EXPECT_EQ(f.driver->allocations, 3);
+}
+
+TEST(GpuDeviceTest, FallsBackToPtxAndNamesTheTargetsWhenNothingLoads) {
+  Fixture f;
+  f.driver->refuseTarget = "cubin";
+  std::vector<void *> allocations;
+  std::vector<int64_t> dims;
+  ASSERT_EQ(f.run(allocations, dims), nullptr);
+  std::free(allocations[0]);
+  EXPECT_EQ(f.driver->loadedFormats, std::vector<std::string>{"ptx"});
+
+  Fixture g;
+  g.module.gpuImages = {{"cuda:sm_80", "cubin", "cubin80", 7}};
+  g.driver->refuseTarget = "cubin";
+  tc_status status = g.run(allocations, dims);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(tc_status_code(status), TC_STATUS_UNAVAILABLE);
+  std::string message = tc_status_message(status);
+  EXPECT_NE(message.find("has no code that runs on cuda:0 (fake, sm_90)"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("--target=cuda:sm_90"), std::string::npos) << message;
+  tc_status_free(status);
+}
+
+TEST(GpuDeviceTest, ALaunchFailureNamesTheKernelAndLeaksNothing) {
+  Fixture f;
+  f.driver->failLaunch = true;
+  std::vector<void *> allocations;
+  std::vector<int64_t> dims;
+  tc_status status = f.run(allocations, dims);
+  ASSERT_NE(status, nullptr);
+  std::string message = tc_status_message(status);
+  EXPECT_NE(message.find("kernel 'scale': an illegal address"), std::string::npos)
+      << message;
+  EXPECT_EQ(allocations[0], nullptr);
+  tc_status_free(status);
+  // Every block went back to the cache (none in use by the run).
+  f.driver->failLaunch = false;
+  ASSERT_EQ(f.run(allocations, dims), nullptr);
+  std::free(allocations[0]);
+  EXPECT_EQ(f.driver->allocations, 3);
+}
+
+TEST(GpuDeviceTest, ModulesWithoutThisVendorsCodeAreNotRunHere) {
+  Fixture f;
+  f.module.gpuImages = {{"rocm:gfx942", "hsaco", "hsaco", 5}};
+  EXPECT_FALSE(f.device->hasCodeFor(&f.module));
+  f.module.gpuRunFn = nullptr;
+  EXPECT_FALSE(f.device->hasCodeFor(&f.module));
+}
+
+} // namespace

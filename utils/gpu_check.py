@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""The GPU check (see utils/gpu-check.sh): correctness of tc on the GPU
+against the reference outputs and tc's CPU results, then latencies beside
+ONNX Runtime (CUDA provider) and torch.compile. Needs only python3, numpy,
+and (for the comparisons) onnxruntime, torch and the carried onnx2torch
+wheel."""
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+START = time.time()
+
+
+def elapsed():
+    return time.time() - START
+
+
+def run_tc(tc_run, env, argv, cwd=None, timeout=120):
+    try:
+        p = subprocess.run([tc_run] + argv, capture_output=True, text=True, env=env,
+                           cwd=cwd, timeout=timeout, errors="replace")
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return -1, "", f"timed out after {timeout} s"
+
+
+def verdict(rc, out, err, compares):
+    """pass / mismatch / error, and a detail line."""
+    oks = out.count(": OK: ")
+    if rc == 0 and oks == compares:
+        errors = [float(x) for x in re.findall(r"max abs error ([0-9.eE+-]+)", out)]
+        return "pass", f"max abs error {max(errors) if errors else 0:.3g}"
+    mismatch = [l for l in out.splitlines() if "MISMATCH" in l]
+    if mismatch:
+        return "mismatch", mismatch[0].strip()[:200]
+    lines = (err or out).strip().splitlines()
+    return "error", (lines[-1] if lines else f"exit {rc}")[:200]
+
+
+def check_cases(args, tc_run, env, results):
+    archive = os.path.join(args.dir, "cases.tar.xz")
+    if not os.path.exists(archive):
+        print("conformance cases: none prepared")
+        return {}
+    work = tempfile.mkdtemp(prefix="tc-gpu-cases-")
+    with tarfile.open(archive) as tar:
+        tar.extractall(work)
+    manifest = json.load(open(os.path.join(work, "cases", "manifest.json")))
+    cases = manifest["cases"]
+
+    def one(case):
+        cwd = os.path.join(work, "cases", case["dir"])
+        argv = ["model.so", f"--device={args.device}"] + case["args"]
+        if args.device == "cpu":
+            argv.append("--threads=1")
+        rc, out, err = run_tc(tc_run, env, argv, cwd=cwd)
+        compares = sum(1 for a in case["args"] if a.startswith("--compare="))
+        return case["name"], verdict(rc, out, err, compares)
+
+    counts, failures = {}, []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for name, (status, detail) in pool.map(one, cases):
+            counts[status] = counts.get(status, 0) + 1
+            results.write(f"case\t{name}\t{status}\t{detail}\n")
+            if status != "pass":
+                failures.append(f"{name}: {status}: {detail}")
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"conformance cases on {args.device}: {len(cases)} run, " +
+          ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) +
+          f" ({elapsed():.0f} s)")
+    for line in failures[:15]:
+        print(f"  {line}")
+    return counts
+
+
+def model_inputs(model_dir, data_set):
+    return sorted(glob.glob(os.path.join(model_dir, data_set, "input_*.pb")))
+
+
+def check_models(args, tc_run, env, results):
+    rows = []
+    for model_dir in sorted(glob.glob(os.path.join(args.dir, "models", "*"))):
+        name = os.path.basename(model_dir)
+        so = os.path.join(model_dir, "model.so")
+        for ds in sorted(glob.glob(os.path.join(model_dir, "test_data_set_*"))):
+            inputs = [f"--input={p}" for p in model_inputs(model_dir, os.path.basename(ds))]
+            outputs = sorted(glob.glob(os.path.join(ds, "output_*.pb")))
+            compares = [f"--compare={p}" for p in outputs]
+            # Against PyTorch's reference outputs (rtol 1e-3, atol 1e-4).
+            rc, out, err = run_tc(tc_run, env, [so, f"--device={args.device}",
+                                                "--rtol=1e-3", "--atol=1e-4"] +
+                                  inputs + compares)
+            ref = verdict(rc, out, err, len(compares))
+            # Against tc's own CPU results.
+            cpu_dir = tempfile.mkdtemp(prefix="tc-cpu-")
+            rc_cpu, _, err_cpu = run_tc(tc_run, env, [so, "--device=cpu",
+                                                      f"--output={cpu_dir}"] + inputs)
+            cpu_files = sorted(glob.glob(os.path.join(cpu_dir, "*.npy")))
+            if rc_cpu == 0 and cpu_files:
+                rc, out, err = run_tc(tc_run, env, [so, f"--device={args.device}",
+                                                    "--rtol=1e-4", "--atol=1e-5"] +
+                                      inputs + [f"--compare={f}" for f in cpu_files])
+                vs_cpu = verdict(rc, out, err, len(cpu_files))
+            else:
+                vs_cpu = ("error", "cpu run: " + (err_cpu.strip().splitlines() or ["?"])[-1])
+            shutil.rmtree(cpu_dir, ignore_errors=True)
+            label = f"{name}/{os.path.basename(ds)}"
+            results.write(f"model\t{label}\t{ref[0]}\t{ref[1]}\t{vs_cpu[0]}\t{vs_cpu[1]}\n")
+            rows.append((label, ref, vs_cpu))
+    print(f"shared models on {args.device} ({elapsed():.0f} s):")
+    for label, ref, vs_cpu in rows:
+        print(f"  {label}: vs reference {ref[0]} ({ref[1]}); vs tc cpu {vs_cpu[0]} "
+              f"({vs_cpu[1]})")
+    return rows
+
+
+def load_pb(path):
+    import onnx
+    from onnx import numpy_helper
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return t.name, numpy_helper.to_array(t)
+
+
+def batch_inputs(model_dir, batch):
+    """Inputs for `batch` (the first test data set's, whose batch axis is
+    tiled when meta.json marks axis 0 dynamic), or None when the model's
+    batch is static and differs."""
+    meta = json.load(open(os.path.join(model_dir, "meta.json")))
+    dynamic = meta.get("dynamic_axes", {})
+    feeds = {}
+    for path in model_inputs(model_dir, "test_data_set_0"):
+        name, value = load_pb(path)
+        if value.ndim and value.shape[0] != batch:
+            if "0" not in dynamic.get(name, {}):
+                return None
+            value = value[:1].repeat(batch, axis=0)
+        feeds[name] = value
+    return feeds
+
+
+def time_tc(tc_run, env, args, so, feeds, work):
+    import numpy as np
+    argv = [so, f"--device={args.device}", f"--benchmark={args.runs}", "--warmup=10"]
+    for name, value in feeds.items():
+        path = os.path.join(work, f"{name}.npy")
+        np.save(path, value)
+        argv.append(f"--input={name}={path}")
+    rc, out, err = run_tc(tc_run, env, argv, timeout=300)
+    m = re.search(r"median ([0-9.]+) ms", out)
+    return float(m.group(1)) if rc == 0 and m else f"error: {(err or out).strip()[-120:]}"
+
+
+def time_ort(model_path, feeds, runs):
+    try:
+        import onnxruntime as ort
+    except ImportError as e:
+        return f"n/a: {e}"
+    if "CUDAExecutionProvider" not in ort.get_available_providers():
+        return "n/a: no CUDAExecutionProvider in this onnxruntime"
+    session = ort.InferenceSession(model_path, providers=["CUDAExecutionProvider"])
+    for _ in range(10):
+        session.run(None, feeds)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        session.run(None, feeds)
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def time_torch(model_path, feeds, runs, mode):
+    try:
+        import onnx
+        import torch
+        from onnx2torch import convert
+    except ImportError as e:
+        return f"n/a: {e}"
+    try:
+        module = convert(onnx.load(model_path)).cuda().eval()
+        tensors = [torch.from_numpy(v).cuda() for v in feeds.values()]
+        if mode != "eager":
+            module = torch.compile(module, mode=mode)
+        with torch.no_grad():
+            for _ in range(5):
+                module(*tensors)
+            torch.cuda.synchronize()
+            times = []
+            for _ in range(runs):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                module(*tensors)
+                end.record()
+                end.synchronize()
+                times.append(start.elapsed_time(end))
+        return statistics.median(times)
+    except Exception as e:  # a conversion or compile failure is a table entry
+        return f"error: {type(e).__name__}: {str(e)[:100]}"
+
+
+def install_wheels(args):
+    wheels = glob.glob(os.path.join(args.dir, "wheels", "*.whl"))
+    if not wheels:
+        return
+    target = tempfile.mkdtemp(prefix="tc-wheels-")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                    "--no-index", "--target", target] + wheels, capture_output=True)
+    sys.path.insert(0, target)
+
+
+def latency_table(args, tc_run, env, results):
+    install_wheels(args)
+    work = tempfile.mkdtemp(prefix="tc-bench-")
+    rows = []
+    for model_dir in sorted(glob.glob(os.path.join(args.dir, "models", "*"))):
+        name = os.path.basename(model_dir)
+        onnx_path = os.path.join(model_dir, "model.onnx")
+        for batch in (1, 16):
+            feeds = batch_inputs(model_dir, batch)
+            if feeds is None:
+                rows.append((name, batch, "static batch", "", "", "", ""))
+                continue
+            row = [name, batch, time_tc(tc_run, env, args, os.path.join(model_dir, "model.so"),
+                                        feeds, work)]
+            if args.device == "cpu":
+                row += ["(dry run)"] * 4
+            else:
+                row.append(time_ort(onnx_path, feeds, args.runs))
+                row.append(time_torch(onnx_path, feeds, args.runs, "eager"))
+                row.append(time_torch(onnx_path, feeds, args.runs, "default"))
+                row.append(time_torch(onnx_path, feeds, args.runs, "max-autotune")
+                           if elapsed() < args.budget * 0.6 else "skipped: time budget")
+            rows.append(tuple(row))
+            results.write("latency\t" + "\t".join(str(x) for x in row) + "\n")
+    shutil.rmtree(work, ignore_errors=True)
+
+    def fmt(x):
+        return f"{x:.3f}" if isinstance(x, float) else str(x)
+    print(f"\nlatency, median ms over {args.runs} runs, fp32, on {args.device} "
+          f"(tc/ORT and tc/compile: below 1 means tc is faster):")
+    print("| model | batch | tc | ORT CUDA | torch eager | torch.compile | max-autotune "
+          "| tc/ORT | tc/compile |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        tc, ort_ms, compiled = row[2], row[3], row[5] if len(row) > 5 else ""
+        ratio = lambda a, b: f"{a / b:.2f}" if isinstance(a, float) and isinstance(b, float) else ""
+        print("| " + " | ".join(fmt(x) for x in row) +
+              f" | {ratio(tc, ort_ms)} | {ratio(tc, compiled)} |")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default="gpu-check")
+    ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--jobs", type=int, default=8)
+    ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--budget", type=float, default=540, help="seconds")
+    ap.add_argument("--skip-cases", action="store_true")
+    args = ap.parse_args()
+    args.dir = os.path.abspath(args.dir)
+    tc_run = os.path.join(args.dir, "bin", "tc-run")
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(args.dir, "lib") + ":" + env.get("LD_LIBRARY_PATH", "")
+    out_dir = os.environ.get("OUT") or os.path.join(args.dir, "results")
+    os.makedirs(out_dir, exist_ok=True)
+    if shutil.which("nvidia-smi"):
+        p = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total",
+                            "--format=csv,noheader"], capture_output=True, text=True)
+        print("GPU: " + p.stdout.strip())
+    rc, out, err = run_tc(tc_run, env, ["--help"])
+    if rc != 0:
+        print(f"tc-run does not start here: {err.strip()}")
+        return 1
+    with open(os.path.join(out_dir, "gpu-check.tsv"), "w") as results:
+        counts = {} if args.skip_cases else check_cases(args, tc_run, env, results)
+        rows = check_models(args, tc_run, env, results)
+        latency_table(args, tc_run, env, results)
+    print(f"\ngpu check took {elapsed():.0f} s; results in {out_dir}/gpu-check.tsv")
+    bad = sum(v for k, v in counts.items() if k != "pass")
+    bad += sum(1 for _, ref, cpu in rows if ref[0] != "pass" or cpu[0] != "pass")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
