@@ -107,9 +107,11 @@ def check_models(args, tc_run, env, results):
                                                       f"--output={cpu_dir}"] + inputs)
             cpu_files = sorted(glob.glob(os.path.join(cpu_dir, "*.npy")))
             if rc_cpu == 0 and cpu_files:
+                compare_cpu = [f"--compare={os.path.splitext(os.path.basename(f))[0]}={f}"
+                               for f in cpu_files]
                 rc, out, err = run_tc(tc_run, env, [so, f"--device={args.device}",
                                                     "--rtol=1e-4", "--atol=1e-5"] +
-                                      inputs + [f"--compare={f}" for f in cpu_files])
+                                      inputs + compare_cpu)
                 vs_cpu = verdict(rc, out, err, len(cpu_files))
             else:
                 vs_cpu = ("error", "cpu run: " + (err_cpu.strip().splitlines() or ["?"])[-1])
@@ -133,15 +135,24 @@ def load_pb(path):
     return t.name, numpy_helper.to_array(t)
 
 
+def graph_input_names(model_path):
+    import onnx
+    model = onnx.load(model_path, load_external_data=False)
+    inits = {i.name for i in model.graph.initializer}
+    return [i.name for i in model.graph.input if i.name not in inits]
+
+
 def batch_inputs(model_dir, batch):
-    """Inputs for `batch` (the first test data set's, whose batch axis is
-    tiled when meta.json marks axis 0 dynamic), or None when the model's
-    batch is static and differs."""
+    """{graph input name: array} for `batch` (the first test data set's
+    inputs, the batch axis tiled when meta.json marks axis 0 dynamic), or
+    None when the model's batch is static and differs."""
     meta = json.load(open(os.path.join(model_dir, "meta.json")))
     dynamic = meta.get("dynamic_axes", {})
+    names = graph_input_names(os.path.join(model_dir, "model.onnx"))
     feeds = {}
-    for path in model_inputs(model_dir, "test_data_set_0"):
-        name, value = load_pb(path)
+    for index, path in enumerate(model_inputs(model_dir, "test_data_set_0")):
+        _, value = load_pb(path)
+        name = names[index]
         if value.ndim and value.shape[0] != batch:
             if "0" not in dynamic.get(name, {}):
                 return None

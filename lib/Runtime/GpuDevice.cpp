@@ -71,6 +71,26 @@ void envLaunch(void *runtime, uint32_t kernel, const uint32_t *dims,
 
 } // namespace
 
+tc_status tc::rt::unavailableGpu(const char *kind, const char *vendor,
+                                 int ordinal, const std::string &driverError,
+                                 int count) {
+  std::string spec = std::string(kind) + ":" + std::to_string(ordinal);
+  if (!driverError.empty())
+    return makeStatus(TC_STATUS_UNAVAILABLE, "device '" + spec + "': " +
+                                                 driverError + "; no " +
+                                                 vendor + " GPU can be used");
+  if (ordinal < count)
+    return nullptr;
+  return makeStatus(
+      TC_STATUS_UNAVAILABLE,
+      "device '" + spec + "' does not exist: this machine has " +
+          std::to_string(count) + " " + vendor + " GPU" +
+          (count == 1 ? "" : "s") +
+          (count ? " (" + std::string(kind) + ":0 to " + kind + ":" +
+                       std::to_string(count - 1) + ")"
+                 : std::string()));
+}
+
 GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver)
     : gpu(std::move(driver)) {}
 

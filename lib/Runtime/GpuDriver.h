@@ -57,6 +57,13 @@ public:
   virtual tc_status synchronize() = 0;
 };
 
+/// The status for a GPU that cannot be opened: `kind` "cuda" or "hip",
+/// `vendor` "NVIDIA" or "AMD"; `driverError` non-empty when the driver
+/// library is missing or broken, else `count` GPUs exist and `ordinal` is
+/// not one of them. Returns nullptr when the device can be opened.
+tc_status unavailableGpu(const char *kind, const char *vendor, int ordinal,
+                         const std::string &driverError, int count);
+
 /// Opens NVIDIA GPU `ordinal` through libcuda.so.1. UNAVAILABLE (naming
 /// what is missing and which devices exist) when the driver or the device
 /// is not there.

@@ -231,21 +231,9 @@ int tc::rt::countCudaDevices() {
 }
 
 tc_status tc::rt::createCudaDriver(int ordinal, std::unique_ptr<GpuDriver> &out) {
-  const CudaApi &cuda = api();
-  if (!cuda.error.empty())
-    return makeStatus(TC_STATUS_UNAVAILABLE,
-                      "device 'cuda:" + std::to_string(ordinal) +
-                          "': " + cuda.error + "; no NVIDIA GPU can be used");
-  int count = countCudaDevices();
-  if (ordinal >= count)
-    return makeStatus(TC_STATUS_UNAVAILABLE,
-                      "device 'cuda:" + std::to_string(ordinal) +
-                          "' does not exist: this machine has " +
-                          std::to_string(count) + " NVIDIA GPU" +
-                          (count == 1 ? "" : "s") +
-                          (count ? " (cuda:0 to cuda:" +
-                                       std::to_string(count - 1) + ")"
-                                 : std::string()));
+  if (tc_status status = unavailableGpu("cuda", "NVIDIA", ordinal,
+                                        api().error, countCudaDevices()))
+    return status;
   auto driver = std::make_unique<CudaDriver>();
   if (tc_status s = driver->open(ordinal))
     return s;

@@ -196,21 +196,9 @@ int tc::rt::countHipDevices() {
 }
 
 tc_status tc::rt::createHipDriver(int ordinal, std::unique_ptr<GpuDriver> &out) {
-  const HipApi &hip = api();
-  if (!hip.error.empty())
-    return makeStatus(TC_STATUS_UNAVAILABLE,
-                      "device 'hip:" + std::to_string(ordinal) +
-                          "': " + hip.error + "; no AMD GPU can be used");
-  int count = countHipDevices();
-  if (ordinal >= count)
-    return makeStatus(TC_STATUS_UNAVAILABLE,
-                      "device 'hip:" + std::to_string(ordinal) +
-                          "' does not exist: this machine has " +
-                          std::to_string(count) + " AMD GPU" +
-                          (count == 1 ? "" : "s") +
-                          (count ? " (hip:0 to hip:" +
-                                       std::to_string(count - 1) + ")"
-                                 : std::string()));
+  if (tc_status status = unavailableGpu("hip", "AMD", ordinal,
+                                        api().error, countHipDevices()))
+    return status;
   auto driver = std::make_unique<HipDriver>();
   if (tc_status s = driver->open(ordinal))
     return s;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Target/Gpu/Utils/BackendUtils.h"
 #include "tc/Target/Gpu/GpuTarget.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -14,9 +15,7 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -59,14 +58,9 @@ public:
   LogicalResult serialize(Operation *gpuModule, GpuImage &image,
                           std::string &error) const override {
     auto module = cast<mlir::gpu::GPUModuleOp>(gpuModule);
-    ArrayAttr targets = module.getTargetsAttr();
-    auto target = targets && targets.size() == 1
-                      ? dyn_cast<mlir::gpu::TargetAttrInterface>(targets[0])
-                      : nullptr;
-    if (!target) {
-      error = "the kernel module has no NVVM target";
+    mlir::gpu::TargetAttrInterface target = singleTarget(module, "NVVM", error);
+    if (!target)
       return failure();
-    }
     std::string toolkit = findCudaToolkit();
     llvm::SmallString<256> ptxas(toolkit);
     llvm::sys::path::append(ptxas, "bin", "ptxas");
@@ -103,26 +97,15 @@ public:
               "a CUDA toolkit)";
       return failure();
     }
-    auto buffer = llvm::MemoryBufferRef(image.binary, "kernels.cubin");
-    auto elf = llvm::object::ELF64LEObjectFile::create(buffer);
-    if (!elf) {
-      error = "the cubin is not a 64-bit ELF file: " +
-              llvm::toString(elf.takeError());
+    std::optional<ElfSummary> elf = readElf(image.binary, "cubin", error);
+    if (!elf)
       return failure();
-    }
-    const auto &header = elf->getELFFile().getHeader();
-    if (header.e_machine != llvm::ELF::EM_CUDA) {
+    if (elf->machine != llvm::ELF::EM_CUDA) {
       error = "the cubin's ELF machine is not EM_CUDA";
       return failure();
     }
-    llvm::StringSet<> defined;
-    for (const llvm::object::ELFSymbolRef &symbol : elf->symbols())
-      if (llvm::Expected<StringRef> name = symbol.getName())
-        defined.insert(*name);
-      else
-        llvm::consumeError(name.takeError());
     for (const std::string &kernel : image.kernels)
-      if (!defined.contains(kernel)) {
+      if (!elf->symbols.contains(kernel)) {
         error = "the cubin does not define kernel '" + kernel + "'";
         return failure();
       }

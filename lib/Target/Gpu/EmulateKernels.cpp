@@ -106,26 +106,15 @@ struct GpuEmulateKernelsPass
             kernels.getSymNameAttr(),
             {FlatSymbolRefAttr::get(SymbolTable::getSymbolName(kernel))})] = *func;
       }
-    SmallVector<mlir::gpu::LaunchFuncOp> launches;
-    module.walk([&](mlir::gpu::LaunchFuncOp op) { launches.push_back(op); });
-    for (mlir::gpu::LaunchFuncOp launch : launches) {
+    auto calleeFor = [&](mlir::gpu::LaunchFuncOp launch,
+                         TypeRange) -> func::FuncOp {
       func::FuncOp callee = emulated.lookup(launch.getKernel());
-      if (!callee) {
+      if (!callee)
         launch.emitError("launches a kernel that is not in a kernel module");
-        return signalPassFailure();
-      }
-      SmallVector<Value> operands(launch.getKernelOperands());
-      mlir::gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-      mlir::gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-      operands.append({grid.x, grid.y, grid.z, block.x, block.y, block.z});
-      OpBuilder b(launch);
-      func::CallOp::create(b, launch.getLoc(), callee, operands);
-      launch.erase();
-    }
-    for (auto kernels :
-         llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>()))
-      kernels.erase();
-    module->removeAttr("gpu.container_module");
+      return callee;
+    };
+    if (failed(replaceLaunches(module, {}, /*dimsFirst=*/false, calleeFor)))
+      return signalPassFailure();
   }
 };
 

@@ -50,49 +50,68 @@ struct GpuPrepareHostPass
     }
     Value env = main.getArgument(0);
     OpBuilder b(ctx);
-    SmallVector<mlir::gpu::LaunchFuncOp> launches;
-    module.walk([&](mlir::gpu::LaunchFuncOp op) { launches.push_back(op); });
-    for (mlir::gpu::LaunchFuncOp launch : launches) {
+    auto calleeFor = [&](mlir::gpu::LaunchFuncOp launch,
+                         TypeRange types) -> func::FuncOp {
       if (launch->getParentOfType<func::FuncOp>() != main) {
         launch.emitError("kernel launches outside @main are not supported");
-        return signalPassFailure();
+        return nullptr;
       }
       if (launch.hasClusterSize() || launch.getDynamicSharedMemorySize() ||
           launch.getAsyncToken()) {
         launch.emitError("clusters, dynamic shared memory and async launches "
                          "are not supported");
-        return signalPassFailure();
+        return nullptr;
       }
       auto found = indexOf.find(launch.getKernelName().getValue());
       if (found == indexOf.end()) {
         launch.emitError("launches a kernel outside the kernel module");
-        return signalPassFailure();
+        return nullptr;
       }
-      SmallVector<Value> operands = {env};
-      mlir::gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-      mlir::gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-      operands.append({grid.x, grid.y, grid.z, block.x, block.y, block.z});
-      operands.append(launch.getKernelOperands().begin(),
-                      launch.getKernelOperands().end());
       std::string callee = "__tc_gpu_launch_" + std::to_string(found->second);
-      auto declaration = module.lookupSymbol<func::FuncOp>(callee);
-      if (!declaration) {
-        b.setInsertionPointToEnd(module.getBody());
-        declaration = func::FuncOp::create(
-            b, launch.getLoc(), callee,
-            b.getFunctionType(ValueRange(operands).getTypes(), {}));
-        declaration.setPrivate();
-      }
-      b.setInsertionPoint(launch);
-      func::CallOp::create(b, launch.getLoc(), declaration, operands);
-      launch.erase();
-    }
-    for (auto kernels :
-         llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>()))
-      kernels.erase();
-    module->removeAttr("gpu.container_module");
+      if (auto declaration = module.lookupSymbol<func::FuncOp>(callee))
+        return declaration;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(module.getBody());
+      auto declaration = func::FuncOp::create(b, launch.getLoc(), callee,
+                                              b.getFunctionType(types, {}));
+      declaration.setPrivate();
+      return declaration;
+    };
+    if (failed(replaceLaunches(module, env, /*dimsFirst=*/true, calleeFor)))
+      return signalPassFailure();
   }
 };
 
 } // namespace
+
+LogicalResult replaceLaunches(
+    ModuleOp module, ValueRange leading, bool dimsFirst,
+    function_ref<func::FuncOp(mlir::gpu::LaunchFuncOp, TypeRange)> calleeFor) {
+  SmallVector<mlir::gpu::LaunchFuncOp> launches;
+  module.walk([&](mlir::gpu::LaunchFuncOp op) { launches.push_back(op); });
+  for (mlir::gpu::LaunchFuncOp launch : launches) {
+    mlir::gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    mlir::gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    SmallVector<Value> dims = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+    SmallVector<Value> operands(leading);
+    if (dimsFirst)
+      operands.append(dims);
+    operands.append(launch.getKernelOperands().begin(),
+                    launch.getKernelOperands().end());
+    if (!dimsFirst)
+      operands.append(dims);
+    func::FuncOp callee = calleeFor(launch, ValueRange(operands).getTypes());
+    if (!callee)
+      return failure();
+    OpBuilder b(launch);
+    func::CallOp::create(b, launch.getLoc(), callee, operands);
+    launch.erase();
+  }
+  for (auto kernels :
+       llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>()))
+    kernels.erase();
+  module->removeAttr("gpu.container_module");
+  return success();
+}
+
 } // namespace mlir::tc::gpu

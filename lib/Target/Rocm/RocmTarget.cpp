@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Gpu/Utils/BackendUtils.h"
 #include "tc/Target/Gpu/GpuTarget.h"
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
@@ -18,9 +19,7 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
-#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -139,14 +138,9 @@ public:
   LogicalResult serialize(Operation *gpuModule, GpuImage &image,
                           std::string &error) const override {
     auto module = cast<mlir::gpu::GPUModuleOp>(gpuModule);
-    ArrayAttr targets = module.getTargetsAttr();
-    auto target = targets && targets.size() == 1
-                      ? dyn_cast<mlir::gpu::TargetAttrInterface>(targets[0])
-                      : nullptr;
-    if (!target) {
-      error = "the kernel module has no ROCDL target";
+    mlir::gpu::TargetAttrInterface target = singleTarget(module, "ROCDL", error);
+    if (!target)
       return failure();
-    }
     std::string root = findRocmTree(error);
     if (root.empty())
       return failure();
@@ -170,26 +164,20 @@ public:
 
   LogicalResult validate(const GpuImage &image,
                          std::string &error) const override {
-    auto buffer = llvm::MemoryBufferRef(image.binary, "kernels.hsaco");
-    auto elf = llvm::object::ELF64LEObjectFile::create(buffer);
-    if (!elf) {
-      error = "the HSACO is not a 64-bit ELF file: " +
-              llvm::toString(elf.takeError());
+    std::optional<ElfSummary> elf = readElf(image.binary, "HSACO", error);
+    if (!elf)
       return failure();
-    }
-    const auto &header = elf->getELFFile().getHeader();
-    if (header.e_machine != llvm::ELF::EM_AMDGPU ||
-        header.e_ident[llvm::ELF::EI_OSABI] != llvm::ELF::ELFOSABI_AMDGPU_HSA) {
+    if (elf->machine != llvm::ELF::EM_AMDGPU ||
+        elf->osAbi != llvm::ELF::ELFOSABI_AMDGPU_HSA) {
       error = "the HSACO is not an AMDGPU HSA code object";
       return failure();
     }
-    if (header.e_ident[llvm::ELF::EI_ABIVERSION] !=
-        llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V5) {
+    if (elf->abiVersion != llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V5) {
       error = "the HSACO is not code object v5";
       return failure();
     }
     std::optional<unsigned> mach = machineFlag(image.target.chip);
-    if (!mach || (header.e_flags & llvm::ELF::EF_AMDGPU_MACH) != *mach) {
+    if (!mach || (elf->flags & llvm::ELF::EF_AMDGPU_MACH) != *mach) {
       error = "the HSACO was not built for " + image.target.chip;
       return failure();
     }
@@ -199,14 +187,8 @@ public:
       error = "the HSACO has no amdhsa.kernels metadata";
       return failure();
     }
-    llvm::StringSet<> defined;
-    for (const llvm::object::ELFSymbolRef &symbol : elf->symbols())
-      if (llvm::Expected<StringRef> name = symbol.getName())
-        defined.insert(*name);
-      else
-        llvm::consumeError(name.takeError());
     for (const std::string &kernel : image.kernels)
-      if (!defined.contains(kernel + ".kd")) {
+      if (!elf->symbols.contains(kernel + ".kd")) {
         error = "the HSACO has no kernel descriptor for '" + kernel + "'";
         return failure();
       }

@@ -23,6 +23,16 @@ namespace mlir::tc::gpu {
 #define GEN_PASS_REGISTRATION
 #include "tc/Target/Gpu/Passes.h.inc"
 
+/// Replaces every gpu.launch_func of `module` by a call of the function
+/// `calleeFor` gives (null: an error at the launch), with the kernel
+/// operands then grid x/y/z and block x/y/z (or those first, with
+/// `dimsFirst`, after `leading`); erases the kernel modules. Shared by the
+/// passes that take kernels off the GPU path (--tc-gpu-prepare-host,
+/// --tc-gpu-emulate-kernels).
+LogicalResult replaceLaunches(
+    ModuleOp module, ValueRange leading, bool dimsFirst,
+    function_ref<func::FuncOp(mlir::gpu::LaunchFuncOp, TypeRange)> calleeFor);
+
 struct GpuPipelineOptions {
   int64_t blockSize = 256;
 };
