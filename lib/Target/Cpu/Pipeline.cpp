@@ -36,6 +36,11 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  buildBufferization(pm);
+  buildCpuLoweringTail(pm);
+}
+
+void buildBufferization(OpPassManager &pm) {
   pm.addPass(createCpuReadOnlyInputsPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -48,7 +53,6 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
-  buildCpuLoweringTail(pm);
 }
 
 void buildCpuLoweringTail(OpPassManager &pm) {

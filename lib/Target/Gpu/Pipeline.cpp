@@ -28,20 +28,9 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  pm.addPass(cpu::createCpuReadOnlyInputsPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.allowReturnAllocsFromLoops = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
-  // The arena is one device allocation; its plan is target-independent.
-  pm.addNestedPass<func::FuncOp>(cpu::createCpuPlanMemoryPass());
-  // The arena and the remaining temporaries are freed (env->release) when
-  // their last kernel has been launched.
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createCanonicalizerPass());
+  // The arena is one device allocation, freed (env->release) with the
+  // other temporaries once their last kernel has been launched.
+  cpu::buildBufferization(pm);
   pm.addPass(createCSEPass());
 
   // Integer powers become loops in helper functions (no device library

@@ -33,6 +33,11 @@ struct CpuPipelineOptions {
 /// lowering to loops and LLVM, entry point. Registered as `tc-cpu-pipeline`.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
+/// Tensors to buffers, for every target: inputs read-only, one-shot
+/// bufferization with identity layouts at the function boundary, the arena
+/// plan of the static temporaries, ownership-based deallocation.
+void buildBufferization(OpPassManager &pm);
+
 /// The part of the CPU pipeline after bufferization and deallocation:
 /// workgroup outlining, vectorization, lowering to loops and to the LLVM
 /// dialect, the entry point. Also what the GPU emulation target lowers its
