@@ -70,7 +70,8 @@
  * of tc_module_gpu_kernels_v1; kernel index k in env->launch names entry k.
  * env->launch passes `params` (num_params pointers, one per kernel
  * parameter, to values the driver copies) to the kernel with the given grid
- * and block; an error in alloc or launch is kept by the runtime (alloc then
+ * and block; weights and other constants reach kernels through
+ * env->constant; an error in alloc, constant or launch is kept by the runtime (alloc then
  * returns NULL and later launches do nothing) and reported after the run.
  *
  * Parallelism: the module splits each kernel into `count` independent
@@ -116,6 +117,11 @@ typedef struct tc_gpu_env_v1 {
   /* dims: grid x, y, z then block x, y, z. */
   void (*launch)(void *runtime, uint32_t kernel, const uint32_t *dims,
                  void **params, uint32_t num_params);
+  /* The device copy of the module's constant `index` (`bytes` bytes at
+   * `host`, in the module's read-only data): uploaded on first use and kept
+   * while the module is loaded on the device, or NULL on failure. */
+  void *(*constant)(void *runtime, uint32_t index, const void *host,
+                    int64_t bytes);
 } tc_gpu_env_v1;
 
 typedef struct tc_gpu_image_v1 {

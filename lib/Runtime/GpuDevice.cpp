@@ -17,7 +17,7 @@ namespace {
 /// the first error (later launches do nothing, module_abi.h).
 struct RunState {
   GpuDevice *device;
-  const std::vector<void *> *functions;
+  GpuDevice::Loaded *kernels;
   const tc_module *module;
   tc_status error = nullptr;
   std::vector<void *> live; // device allocations made through env->alloc
@@ -53,20 +53,50 @@ void envLaunch(void *runtime, uint32_t kernel, const uint32_t *dims,
   auto *state = static_cast<RunState *>(runtime);
   if (state->error)
     return;
-  if (kernel >= state->functions->size()) {
+  if (kernel >= state->kernels->functions.size()) {
     state->error = makeStatus(TC_STATUS_INTERNAL,
                               "the model launched kernel " +
                                   std::to_string(kernel) + " of " +
-                                  std::to_string(state->functions->size()));
+                                  std::to_string(state->kernels->functions.size()));
     return;
   }
-  if (tc_status s = state->device->driver().launch((*state->functions)[kernel],
-                                                   dims, params)) {
+  if (tc_status s = state->device->driver().launch(
+          state->kernels->functions[kernel], dims, params)) {
     state->error = makeStatus(tc_status_code(s),
                               "kernel '" + state->module->gpuKernels[kernel] +
                                   "': " + tc_status_message(s));
     tc_status_free(s);
   }
+}
+
+void *envConstant(void *runtime, uint32_t index, const void *host,
+                  int64_t bytes) {
+  auto *state = static_cast<RunState *>(runtime);
+  if (state->error)
+    return nullptr;
+  std::vector<void *> &constants = state->kernels->constants;
+  if (index >= constants.size())
+    constants.resize(index + 1, nullptr);
+  if (!constants[index]) {
+    GpuDriver &gpu = state->device->driver();
+    void *device = nullptr;
+    if (bytes < 0) {
+      state->error = makeStatus(TC_STATUS_INTERNAL, "negative constant size");
+      return nullptr;
+    }
+    if (tc_status s = gpu.alloc(static_cast<size_t>(bytes), &device)) {
+      state->error = s;
+      return nullptr;
+    }
+    if (bytes)
+      if (tc_status s = gpu.copyToDevice(device, host, static_cast<size_t>(bytes))) {
+        gpu.release(device);
+        state->error = s;
+        return nullptr;
+      }
+    constants[index] = device;
+  }
+  return constants[index];
 }
 
 } // namespace
@@ -96,8 +126,12 @@ GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver)
 
 GpuDevice::~GpuDevice() {
   if (gpu->activate() == nullptr) {
-    for (auto &[id, entry] : loaded)
+    for (auto &[id, entry] : loaded) {
+      for (void *constant : entry.constants)
+        if (constant)
+          gpu->release(constant);
       gpu->unloadImage(entry.image);
+    }
     releaseCache();
   }
 }
@@ -218,7 +252,7 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
   if (tc_status s = load(module, &kernels))
     return s;
 
-  RunState state{this, &kernels->functions, module};
+  RunState state{this, kernels, module};
   auto releaseAll = [&] {
     for (void *pointer : state.live)
       recycle(pointer);
@@ -245,7 +279,7 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
   size_t numOutputs = module->signature.outputs.size();
   std::vector<void *> deviceAllocations(numOutputs, nullptr);
   std::vector<void *> deviceData(numOutputs, nullptr);
-  tc_gpu_env_v1 env{&state, envAlloc, envRelease, envLaunch};
+  tc_gpu_env_v1 env{&state, envAlloc, envRelease, envLaunch, envConstant};
   auto runFn = reinterpret_cast<tc_module_gpu_run_v1_fn>(module->gpuRunFn);
   *moduleCode = runFn(&env, inputData.data(), inputDims.data(),
                       deviceAllocations.data(), deviceData.data(),

@@ -47,11 +47,16 @@ public:
   void *allocate(size_t bytes, tc_status *error);
   void recycle(void *pointer);
 
-private:
+  /// A module loaded on this device: its image, kernels, and the device
+  /// copies of its constants (uploaded on first use, kept until the device
+  /// is released).
   struct Loaded {
     void *image = nullptr;
     std::vector<void *> functions;
+    std::vector<void *> constants;
   };
+
+private:
   tc_status load(const tc_module *module, Loaded **out);
   void releaseCache();
 

@@ -135,6 +135,7 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       if (!fn.isExternal())
         fn.setLinkage(LLVM::Linkage::Internal);
+    shareConstants(module);
     OpBuilder b(&getContext());
     emitAbiGlobals(module, b, metadata.getValue());
     if (failed(emitRunFunction(module, main, inputs, outputs, "tc_module_run_v1")))

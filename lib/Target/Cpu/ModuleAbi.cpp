@@ -10,7 +10,11 @@
 
 #include "tc/Target/Cpu/ModuleAbi.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/xxhash.h"
 
 namespace mlir::tc::cpu {
 
@@ -122,6 +126,44 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
   LLVM::ReturnOp::create(b, loc, ValueRange{LLVM::ConstantOp::create(
                                      b, loc, e.i32, b.getI32IntegerAttr(0))});
   return success();
+}
+
+void shareConstants(ModuleOp module) {
+  SmallVector<LLVM::GlobalOp> constants;
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getConstant() && global.getSymName().starts_with("__constant_") &&
+        global.getValueAttr())
+      constants.push_back(global);
+  for (LLVM::GlobalOp global : constants) {
+    // The key: a weight blob's resource name (unique in the context both
+    // modules share) or an inline constant's bytes, and the type.
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    Attribute value = global.getValueAttr();
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+      os << "resource:" << resource.getRawHandle().getKey();
+    else if (auto dense = dyn_cast<DenseElementsAttr>(value))
+      os << "dense:" << llvm::xxh3_64bits(StringRef(dense.getRawData().data(), dense.getRawData().size())) << ":"
+         << dense.isSplat();
+    else
+      continue;
+    os << ":" << global.getGlobalType();
+    std::string name = "__tc_constant_" + llvm::utohexstr(llvm::xxh3_64bits(key));
+    if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(name)) {
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              global.getSymNameAttr(), existing.getSymNameAttr(), module)))
+        continue;
+      global.erase();
+      continue;
+    }
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            global.getSymNameAttr(), StringAttr::get(module.getContext(), name),
+            module)))
+      continue;
+    global.setSymName(name);
+    global.setLinkage(LLVM::Linkage::LinkonceODR);
+    global.setVisibility_(LLVM::Visibility::Hidden);
+  }
 }
 
 } // namespace mlir::tc::cpu

@@ -29,11 +29,11 @@ namespace {
 using cpu::Emitter;
 
 /// Field `index` of the tc_gpu_env_v1 at `env`: runtime, alloc, release,
-/// launch.
+/// launch, constant.
 Value envField(Emitter &e, Value env, int32_t index) {
   MLIRContext *ctx = e.b.getContext();
-  auto envType =
-      LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.ptr});
+  auto envType = LLVM::LLVMStructType::getLiteral(
+      ctx, {e.ptr, e.ptr, e.ptr, e.ptr, e.ptr});
   return e.load(e.ptr, LLVM::GEPOp::create(e.b, e.loc, e.ptr, envType, env,
                                            ArrayRef<LLVM::GEPArg>{0, index}));
 }
@@ -85,6 +85,44 @@ void emitLaunch(LLVM::CallOp call, unsigned kernel) {
   LLVM::CallOp::create(b, loc, launchType,
                        ValueRange{envField(e, env, 3), envField(e, env, 0),
                                   index, dims, pointers, count});
+  call.erase();
+}
+
+/// Replaces `@__tc_gpu_constant_<K>(env, bytes, host descriptor...)` by the
+/// descriptor of env->constant(runtime, K, aligned host pointer, bytes).
+void emitConstant(LLVM::CallOp call, unsigned index) {
+  MLIRContext *ctx = call.getContext();
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
+            b.getI32Type()};
+  ValueRange operands = call.getArgOperands();
+  // env, bytes, allocated, aligned, offset, sizes..., strides...
+  int64_t rank = (static_cast<int64_t>(operands.size()) - 5) / 2;
+  auto type = LLVM::LLVMFunctionType::get(e.ptr, {e.ptr, e.i32, e.ptr, e.i64});
+  Value indexValue = LLVM::ConstantOp::create(
+      b, loc, e.i32, b.getI32IntegerAttr(static_cast<int32_t>(index)));
+  Value device = LLVM::CallOp::create(
+                     b, loc, type,
+                     ValueRange{envField(e, operands[0], 4),
+                                envField(e, operands[0], 0), indexValue,
+                                operands[3], operands[1]})
+                     .getResult();
+  Type descriptorType = call.getResult().getType();
+  Value descriptor = LLVM::UndefOp::create(b, loc, descriptorType);
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, device,
+                                           ArrayRef<int64_t>{0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, device,
+                                           ArrayRef<int64_t>{1});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, operands[4],
+                                           ArrayRef<int64_t>{2});
+  for (int64_t d = 0; d < rank; ++d) {
+    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, operands[5 + d],
+                                             ArrayRef<int64_t>{3, d});
+    descriptor = LLVM::InsertValueOp::create(
+        b, loc, descriptor, operands[5 + rank + d], ArrayRef<int64_t>{4, d});
+  }
+  call.getResult().replaceAllUsesWith(descriptor);
   call.erase();
 }
 
@@ -261,8 +299,25 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
       return signalPassFailure();
     for (auto [call, index] : launches)
       emitLaunch(call, index);
+    SmallVector<std::pair<LLVM::CallOp, unsigned>> constants;
+    module.walk([&](LLVM::CallOp call) {
+      unsigned index;
+      if (call.getCallee() &&
+          call.getCallee()->starts_with("__tc_gpu_constant_") &&
+          !call.getCallee()->drop_front(strlen("__tc_gpu_constant_"))
+               .getAsInteger(10, index))
+        constants.push_back({call, index});
+    });
+    for (auto [call, index] : constants) {
+      if (call.getNumOperands() < 5 || call.getNumResults() != 1) {
+        call.emitError("malformed constant placeholder");
+        return signalPassFailure();
+      }
+      emitConstant(call, index);
+    }
     for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
-      if (fn.getName().starts_with("__tc_gpu_launch_"))
+      if (fn.getName().starts_with("__tc_gpu_launch_") ||
+          fn.getName().starts_with("__tc_gpu_constant_"))
         fn.erase();
     if (failed(redirectAllocations(main)))
       return signalPassFailure();
@@ -271,6 +326,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       if (!fn.isExternal())
         fn.setLinkage(LLVM::Linkage::Internal);
+    cpu::shareConstants(module);
     emitTables(module, kernels.getValue(), images.getValue());
     if (failed(cpu::emitRunFunction(module, main, inputs, outputs,
                                     "tc_module_gpu_run_v1")))

@@ -50,6 +50,39 @@ struct GpuPrepareHostPass
     }
     Value env = main.getArgument(0);
     OpBuilder b(ctx);
+    // Constants (weights) live in the module's read-only data on the host;
+    // kernels read their device copies, which the runtime uploads once:
+    // each memref.get_global goes through @__tc_gpu_constant_<K>(%env,
+    // bytes, host buffer) -> device buffer.
+    llvm::StringMap<unsigned> constantIndex;
+    SmallVector<memref::GetGlobalOp> globals;
+    main.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
+    for (memref::GetGlobalOp global : globals) {
+      auto type = cast<MemRefType>(global.getType());
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+        global.emitError("GPU targets need constants of static shape");
+        return signalPassFailure();
+      }
+      unsigned index = constantIndex
+                           .try_emplace(global.getName(), constantIndex.size())
+                           .first->second;
+      std::string callee = "__tc_gpu_constant_" + std::to_string(index);
+      auto declaration = module.lookupSymbol<func::FuncOp>(callee);
+      if (!declaration) {
+        b.setInsertionPointToEnd(module.getBody());
+        declaration = func::FuncOp::create(
+            b, global.getLoc(), callee,
+            b.getFunctionType({env.getType(), b.getIndexType(), type}, {type}));
+        declaration.setPrivate();
+      }
+      b.setInsertionPointAfter(global);
+      int64_t bytes = type.getNumElements() *
+                      ((type.getElementTypeBitWidth() + 7) / 8);
+      Value size = arith::ConstantIndexOp::create(b, global.getLoc(), bytes);
+      auto call = func::CallOp::create(b, global.getLoc(), declaration,
+                                       ValueRange{env, size, global});
+      global.getResult().replaceAllUsesExcept(call.getResult(0), call);
+    }
     auto calleeFor = [&](mlir::gpu::LaunchFuncOp launch,
                          TypeRange types) -> func::FuncOp {
       if (launch->getParentOfType<func::FuncOp>() != main) {

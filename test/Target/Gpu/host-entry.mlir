@@ -4,7 +4,7 @@
 // What this checks is the compiler's host code: every kernel of the table
 // launched with a non-empty grid and its parameter array, the outputs
 // allocated through the environment with their extents, every temporary
-// released.
+// released, the constants uploaded through the environment.
 // RUN: %pyonnx %models conv_pool %t.onnx
 // RUN: tc-compile %t.onnx --target=cuda:sm_90 -o %t.so
 // RUN: %pyonnx %s.py %t.so | FileCheck %s
@@ -15,3 +15,7 @@
 // CHECK: output allocated through env: True
 // CHECK: blocks still allocated after the run: 1
 // CHECK: status: 0
+// The weights (3x3 conv 8x3x3x3, depthwise 8x1x3x3, bias 8) reach the
+// kernels as device copies, never as pointers into the library.
+// CHECK: constants uploaded: 3, bytes: [32, 288, 864]
+// CHECK: kernel parameters pointing into the library: 0 (mapped ranges: True)

@@ -14,14 +14,17 @@ RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 LAUNCH = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32,
                           ctypes.POINTER(ctypes.c_uint32),
                           ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint32)
+CONSTANT = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32,
+                            ctypes.c_void_p, ctypes.c_int64)
 
 
 class Env(ctypes.Structure):
     _fields_ = [("runtime", ctypes.c_void_p), ("alloc", ALLOC),
-                ("release", RELEASE), ("launch", LAUNCH)]
+                ("release", RELEASE), ("launch", LAUNCH), ("constant", CONSTANT)]
 
 
 live, launches, sizes = set(), [], {}
+uploads = {}  # constant index -> (device copy, bytes)
 
 
 @ALLOC
@@ -38,15 +41,37 @@ def release(_, pointer):
     libc.free(pointer)
 
 
+@CONSTANT
+def constant(_, index, host, size):
+    # The "device" copy is a separate buffer: a kernel reading the host
+    # pointer instead would go unnoticed otherwise.
+    if index not in uploads:
+        copy = libc.malloc(max(size, 1))
+        ctypes.memmove(copy, host, size)
+        uploads[index] = (copy, size)
+    return uploads[index][0]
+
+
 @LAUNCH
 def launch(_, kernel, dims, params, count):
     grid = [dims[i] for i in range(6)]
+    for i in range(count):
+        value = ctypes.cast(params[i], ctypes.POINTER(ctypes.c_void_p))[0] or 0
+        if any(start <= value < end for start, end in library_ranges):
+            host_params.append((kernel, i))
     launches.append((kernel, grid, count, all(params[i] for i in range(count))))
 
 
 kernel_count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_kernel_count_v1").value
 print(f"kernels in the table: {kernel_count}")
-env = Env(None, alloc, release, launch)
+env = Env(None, alloc, release, launch, constant)
+# A kernel parameter that points into the library's own mapping (its
+# constants) would be a host pointer on a GPU.
+library_ranges, host_params = [], []
+for line in open("/proc/self/maps"):
+    if line.rstrip().endswith(sys.argv[1]):
+        start, end = (int(x, 16) for x in line.split()[0].split("-"))
+        library_ranges.append((start, end))
 x = (ctypes.c_float * (3 * 32 * 32))()
 inputs = (ctypes.c_void_p * 1)(ctypes.cast(x, ctypes.c_void_p))
 input_dims = (ctypes.c_int64 * 4)(1, 3, 32, 32)
@@ -63,3 +88,5 @@ print(f"output 0 dims: {list(output_dims)}")
 print(f"output allocated through env: {allocations[0] in live}")
 print(f"blocks still allocated after the run: {len(live)}")
 print(f"status: {status}")
+print(f"constants uploaded: {len(uploads)}, bytes: {sorted(b for _, b in uploads.values())}")
+print(f"kernel parameters pointing into the library: {len(host_params)} (mapped ranges: {len(library_ranges) > 0})")

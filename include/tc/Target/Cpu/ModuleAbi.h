@@ -47,6 +47,12 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                               ArrayRef<TensorSlot> inputs,
                               ArrayRef<TensorSlot> outputs, StringRef name);
 
+/// Names each constant global (`__constant_*`, from bufferization) after its
+/// content and makes it linkonce_odr and hidden, so that the CPU code and
+/// the GPU host code linked into one model.so share one copy of every
+/// weight; identical constants within `module` become one.
+void shareConstants(ModuleOp module);
+
 } // namespace mlir::tc::cpu
 
 #endif // TC_TARGET_CPU_MODULEABI_H
