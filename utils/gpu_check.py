@@ -143,22 +143,27 @@ def graph_input_names(model_path):
 
 
 def batch_inputs(model_dir, batch):
-    """{graph input name: array} for `batch` (the first test data set's
-    inputs, the batch axis tiled when meta.json marks axis 0 dynamic), or
-    None when the model's batch is static and differs."""
+    """{graph input name: array} at `batch` (None: the test data's own
+    batch), the batch axis tiled when meta.json marks axis 0 dynamic; None
+    when the model's batch is static and differs."""
     meta = json.load(open(os.path.join(model_dir, "meta.json")))
-    dynamic = meta.get("dynamic_axes", {})
+    dynamic = meta.get("dynamic_axes") or {}
     names = graph_input_names(os.path.join(model_dir, "model.onnx"))
     feeds = {}
     for index, path in enumerate(model_inputs(model_dir, "test_data_set_0")):
         _, value = load_pb(path)
         name = names[index]
-        if value.ndim and value.shape[0] != batch:
-            if "0" not in dynamic.get(name, {}):
+        if batch is not None and value.ndim and value.shape[0] != batch:
+            if "0" not in (dynamic.get(name) or {}):
                 return None
             value = value[:1].repeat(batch, axis=0)
         feeds[name] = value
     return feeds
+
+
+def batch_of(feeds):
+    first = next(iter(feeds.values()), None)
+    return first.shape[0] if first is not None and first.ndim else 1
 
 
 def time_tc(tc_run, env, args, so, feeds, work):
@@ -237,11 +242,17 @@ def latency_table(args, tc_run, env, results):
     for model_dir in sorted(glob.glob(os.path.join(args.dir, "models", "*"))):
         name = os.path.basename(model_dir)
         onnx_path = os.path.join(model_dir, "model.onnx")
+        # Batch 1 and 16 where the batch axis is dynamic; the exported batch
+        # otherwise.
+        runs = []
         for batch in (1, 16):
             feeds = batch_inputs(model_dir, batch)
-            if feeds is None:
-                rows.append((name, batch, "static batch", "", "", "", ""))
-                continue
+            if feeds is not None:
+                runs.append((batch, feeds))
+        if not runs:
+            feeds = batch_inputs(model_dir, None)
+            runs.append((batch_of(feeds), feeds))
+        for batch, feeds in runs:
             row = [name, batch, time_tc(tc_run, env, args, os.path.join(model_dir, "model.so"),
                                         feeds, work)]
             if args.device == "cpu":
