@@ -12,8 +12,13 @@ manifest.json; and the onnx2torch wheel, so that the check can compare
 with torch.compile on the same ONNX graphs. The cases go into one
 compressed archive to stay far under the device tool's 64 MiB.
 
+The device tool carries at most 64 MiB: the script prints the total and
+fails above --budget-mib (default 60); --sample N keeps every k-th case so
+that N remain (the shared models alone are about 40 MiB, mobilenet_v2's
+weights twice: in model.so and in model.onnx for the comparisons).
+
 Usage: gpu_check_prepare.py [--out DIR] [--arch sm_90] [--jobs N]
-       [--filter SUBSTRING]
+       [--filter SUBSTRING] [--sample N] [--budget-mib 60]
 """
 import argparse
 import concurrent.futures
@@ -74,6 +79,9 @@ def main():
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--filter")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="keep about this many cases, evenly spread")
+    ap.add_argument("--budget-mib", type=float, default=60)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     args = ap.parse_args()
     tc_compile = os.path.join(args.build, "bin", "tc-compile")
@@ -120,6 +128,9 @@ def main():
                     fields[2] == "ok" and not fields[0].startswith("models/") and
                     (not args.filter or args.filter in fields[0])):
                 wanted.append(fields[0])
+    if args.sample and len(wanted) > args.sample:
+        step = len(wanted) / args.sample
+        wanted = [wanted[int(i * step)] for i in range(args.sample)]
     cases_dir = os.path.join(out, "cases")
     os.makedirs(cases_dir)
     manifest, failed = [], []
@@ -154,7 +165,10 @@ def main():
     size = sum(os.path.getsize(os.path.join(d, f))
                for d, _, files in os.walk(out) for f in files
                if not os.path.islink(os.path.join(d, f)))
-    print(f"{out}: {size / 2**20:.1f} MiB")
+    print(f"{out}: {size / 2**20:.1f} MiB (budget {args.budget_mib:g} MiB)")
+    if size / 2**20 > args.budget_mib:
+        print("over the budget: run again with --sample N")
+        return 1
     return 1 if failed else 0
 
 

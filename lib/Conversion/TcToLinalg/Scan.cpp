@@ -1,4 +1,4 @@
-//===- Scan.cpp - tc.cumsum and tc.top_k to linalg ------------------------===//
+//===- Scan.cpp - tc.cumsum, tc.top_k and tc.non_zero to linalg -----------===//
 //
 // Both are written as generics with an extra reduction loop over the axis,
 // which keeps them parallel over every other dimension and tileable:
@@ -6,10 +6,13 @@
 // (quadratic in the axis length, which is short where ONNX models use it),
 // top_k ranks every element against the others of its row (ties: lower
 // index first) and then picks the element of rank j for output position j.
+// non_zero is a sequential scan (scf.for): its output size is data.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
@@ -154,11 +157,92 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
   }
 };
 
+/// NonZero: one pass counts the non-zero elements (the output's size), a
+/// second writes each one's indices into the next column. Sequential:
+/// the column of an element depends on every element before it.
+struct NonZeroPattern : OpConversionPattern<NonZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NonZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t rank = type.getRank();
+    Type i64 = rewriter.getI64Type();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> extents;
+    Value total = one;
+    for (int64_t d = 0; d < rank; ++d) {
+      extents.push_back(tensor::DimOp::create(rewriter, loc, input, d));
+      total = arith::MulIOp::create(rewriter, loc, total, extents.back());
+    }
+    // Row-major indices of flat position `flat`.
+    auto indicesOf = [&](OpBuilder &b, Location l, Value flat) {
+      SmallVector<Value> indices(rank);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        indices[d] = arith::RemUIOp::create(b, l, flat, extents[d]);
+        flat = arith::DivUIOp::create(b, l, flat, extents[d]);
+      }
+      return indices;
+    };
+    auto isNonZero = [&](OpBuilder &b, Location l, Value flat) -> Value {
+      Value v = tensor::ExtractOp::create(b, l, input, indicesOf(b, l, flat));
+      if (isa<FloatType>(v.getType()))
+        return arith::CmpFOp::create(
+            b, l, arith::CmpFPredicate::UNE, v,
+            arith::ConstantOp::create(b, l, b.getFloatAttr(v.getType(), 0.0)));
+      return arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::ne, v,
+          arith::ConstantOp::create(b, l, b.getIntegerAttr(v.getType(), 0)));
+    };
+    auto count = scf::ForOp::create(
+        rewriter, loc, zero, total, one, ValueRange{zero},
+        [&](OpBuilder &b, Location l, Value flat, ValueRange args) {
+          Value step = arith::SelectOp::create(b, l, isNonZero(b, l, flat),
+                                               one, zero);
+          scf::YieldOp::create(b, l,
+                               ValueRange{arith::AddIOp::create(b, l, args[0], step)});
+        });
+    auto resultType = RankedTensorType::get({rank, ShapedType::kDynamic}, i64);
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType,
+                                         ValueRange{count.getResult(0)});
+    auto fill = scf::ForOp::create(
+        rewriter, loc, zero, total, one, ValueRange{init, zero},
+        [&](OpBuilder &b, Location l, Value flat, ValueRange args) {
+          auto write = scf::IfOp::create(
+              b, l, isNonZero(b, l, flat),
+              [&](OpBuilder &tb, Location tl) {
+                Value out = args[0];
+                SmallVector<Value> indices = indicesOf(tb, tl, flat);
+                for (int64_t d = 0; d < rank; ++d)
+                  out = tensor::InsertOp::create(
+                      tb, tl, arith::IndexCastOp::create(tb, tl, i64, indices[d]),
+                      out,
+                      ValueRange{arith::ConstantIndexOp::create(tb, tl, d), args[1]});
+                Value next = arith::AddIOp::create(tb, tl, args[1], one);
+                scf::YieldOp::create(tb, tl, ValueRange{out, next});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, ValueRange{args[0], args[1]});
+              });
+          scf::YieldOp::create(b, l, write.getResults());
+        });
+    Value result = fill.getResult(0);
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateScanPatterns(TcTypeConverter &converter,
                           RewritePatternSet &patterns) {
-  patterns.add<CumSumPattern, TopKPattern>(converter, patterns.getContext());
+  patterns.add<CumSumPattern, NonZeroPattern, TopKPattern>(converter,
+                                                          patterns.getContext());
 }
 
 } // namespace mlir::tc::to_linalg

@@ -24,3 +24,23 @@ func.func @top_k(%x: tensor<2x10xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
   %v, %i = tc.top_k %x {k = 3 : i64, axis = 1 : i64} : (tensor<2x10xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
   return %v, %i : tensor<2x3xf32>, tensor<2x3xi64>
 }
+
+// -----
+
+// non_zero counts the non-zero elements (NaN included: une), allocates the
+// [rank, count] result, then writes each non-zero element's row-major
+// indices into the next column.
+// CHECK-LABEL: func.func @non_zero
+// CHECK: %[[COUNT:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (index)
+// CHECK:   arith.remui %[[I]]
+// CHECK:   arith.divui %[[I]]
+// CHECK:   arith.cmpf une
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[COUNT]]) : tensor<2x?xi64>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]], %{{.*}} = %{{.*}}) -> (tensor<2x?xi64>, index)
+// CHECK:   scf.if
+// CHECK:     tensor.insert
+// CHECK:     tensor.insert
+func.func @non_zero(%x: tensor<3x4xf32>) -> tensor<2x?xi64> {
+  %0 = tc.non_zero %x : (tensor<3x4xf32>) -> tensor<2x?xi64>
+  return %0 : tensor<2x?xi64>
+}

@@ -297,6 +297,8 @@ func.func @indexing(%x: tensor<2x10xf32>, %v: tensor<4x5x6xf32>, %i2: tensor<3x2
   %0:2 = tc.top_k %x {k = 3 : i64, axis = 1 : i64, smallest} : (tensor<2x10xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
   // CHECK: tc.cumsum %{{.*}} {axis = 1 : i64, exclusive, reverse} : tensor<2x10xf32>
   %1 = tc.cumsum %x {axis = 1 : i64, exclusive, reverse} : tensor<2x10xf32>
+  // CHECK: tc.non_zero %{{.*}} : (tensor<2x10xf32>) -> tensor<2x?xi64>
+  %nz = tc.non_zero %x : (tensor<2x10xf32>) -> tensor<2x?xi64>
   // CHECK: tc.gather_nd %{{.*}}, %{{.*}} : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
   %2 = tc.gather_nd %v, %i2 : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
   // CHECK: tc.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, reduction = "add"}

@@ -100,6 +100,16 @@ LogicalResult CumSumOp::verify() {
   return success();
 }
 
+LogicalResult NonZeroOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location>,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  inferred.push_back(RankedTensorType::get(
+      {input.getRank(), ShapedType::kDynamic}, IntegerType::get(context, 64)));
+  return success();
+}
+
 LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,

@@ -107,8 +107,18 @@ LogicalResult scatter(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 }
 } // namespace
 
+/// NonZero: indices of the non-zero elements; their count is data.
+static LogicalResult nonZero(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  results.push_back(ctx.build<NonZeroOp>({*x}, {}));
+  return success(results.back() != nullptr);
+}
+
 void mlir::tc::onnx::registerIndexingHandlers(OpRegistry &r) {
   r.add("TopK", 1, topK);
+  r.add("NonZero", 9, nonZero);
   r.add("CumSum", 11, cumSum);
   r.add("GatherND", 11, gatherND);
   r.add("ScatterElements", 11, scatter<ScatterElementsOp, true>);

@@ -69,4 +69,16 @@ def Tc_TopKOp : Tc_Op<"top_k", [Tc_InferResultType]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Tc_NonZeroOp : Tc_Op<"non_zero", [Tc_InferResultType]> {
+  let summary = "the indices of the non-zero elements";
+  let description = Tc_Doc<[{
+    ONNX NonZero: a `[rank, n]` tensor of `i64` whose column `j` holds the
+    indices of the `j`-th non-zero element of `input` in row-major order
+    (NaN counts as non-zero). `n` is known only at run time.
+  }], "%i = tc.non_zero %x : (tensor<2x3xf32>) -> tensor<2x?xi64>">.doc;
+  let arguments = (ins Tc_Tensor:$input);
+  let results = (outs TensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCREDUCTIONOPS_TD
