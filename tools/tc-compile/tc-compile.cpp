@@ -180,9 +180,6 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
     std::string error;
     FailureOr<tc::gpu::GpuImage> image =
         tc::gpu::compileKernels(module, gpuTarget, error);
-    if (succeeded(image) && !image->kernels.empty() &&
-        failed(tc::gpu::getBackend(gpuTarget.vendor).validate(*image, error)))
-      image = failure();
     if (failed(image)) {
       fail(gpuTarget.name() + ": " + error);
       ok = false;
@@ -360,9 +357,6 @@ int main(int argc, char **argv) {
       std::string error;
       FailureOr<tc::gpu::GpuImage> image =
           tc::gpu::compileKernels(*gpuHost, gpuTarget, error);
-      if (succeeded(image) && !image->kernels.empty() &&
-          failed(tc::gpu::getBackend(gpuTarget.vendor).validate(*image, error)))
-        image = failure();
       if (failed(image))
         return fail(gpuTarget.name() + ": " + error);
       // The driver JIT-compiles PTX for GPUs newer than the cubin's.

@@ -34,8 +34,7 @@ void emitDispatch(ModuleOp module, LLVM::CallOp call) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = call.getLoc();
-  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-            b.getI32Type()};
+  Emitter e = Emitter::at(b, loc);
   StringRef name = call.getCallee()->drop_front(strlen("__tc_dispatch_"));
   auto workgroupFn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
   SmallVector<Type> captureTypes;

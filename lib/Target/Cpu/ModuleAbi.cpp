@@ -66,8 +66,7 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = main.getLoc();
-  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-            b.getI32Type()};
+  Emitter e = Emitter::at(b, loc);
   b.setInsertionPointToEnd(module.getBody());
   auto type = LLVM::LLVMFunctionType::get(
       e.i32, {e.ptr, e.ptr, e.ptr, e.ptr, e.ptr, e.ptr});

@@ -43,8 +43,7 @@ void emitLaunch(LLVM::CallOp call, unsigned kernel) {
   MLIRContext *ctx = call.getContext();
   OpBuilder b(ctx);
   Location loc = call.getLoc();
-  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-            b.getI32Type()};
+  Emitter e = Emitter::at(b, loc);
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
   ValueRange operands = call.getArgOperands();
   ValueRange params = operands.drop_front(7);
@@ -94,8 +93,7 @@ void emitConstant(LLVM::CallOp call, unsigned index) {
   MLIRContext *ctx = call.getContext();
   OpBuilder b(call);
   Location loc = call.getLoc();
-  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-            b.getI32Type()};
+  Emitter e = Emitter::at(b, loc);
   ValueRange operands = call.getArgOperands();
   // env, bytes, allocated, aligned, offset, sizes..., strides...
   int64_t rank = (static_cast<int64_t>(operands.size()) - 5) / 2;
@@ -139,8 +137,7 @@ LogicalResult redirectAllocations(LLVM::LLVMFuncOp main) {
   Value env = main.getArgument(0);
   for (LLVM::CallOp call : calls) {
     OpBuilder b(call);
-    Emitter e{b, call.getLoc(), LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-              b.getI32Type()};
+    Emitter e = Emitter::at(b, call.getLoc());
     if (*call.getCallee() == "aligned_alloc")
       return call.emitError("aligned_alloc on the host of a GPU target");
     if (*call.getCallee() == "malloc") {
@@ -200,8 +197,7 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
   MLIRContext *ctx = module.getContext();
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
-  Emitter e{b, loc, LLVM::LLVMPointerType::get(ctx), b.getI64Type(),
-            b.getI32Type()};
+  Emitter e = Emitter::at(b, loc);
   auto count = [&](StringRef name, size_t n) {
     LLVM::GlobalOp::create(b, loc, e.i32, /*isConstant=*/true,
                            LLVM::Linkage::External, name,

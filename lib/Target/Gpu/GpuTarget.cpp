@@ -89,7 +89,8 @@ FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
         (op.hasAttr(mlir::gpu::GPUDialect::getKernelFuncAttrName()) ||
          op.hasAttr("nvvm.kernel") || op.hasAttr("rocdl.kernel")))
       image.kernels.push_back(symbol.getName().str());
-  if (failed(backend.serialize(kernels, image, error)))
+  if (failed(backend.serialize(kernels, image, error)) ||
+      failed(backend.validate(image, error)))
     return failure();
   return image;
 }

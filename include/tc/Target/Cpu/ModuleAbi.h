@@ -24,6 +24,12 @@ struct Emitter {
   Location loc;
   Type ptr, i64, i32;
 
+  /// An emitter building with `b` at `loc`.
+  static Emitter at(OpBuilder &b, Location loc) {
+    return {b, loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI64Type(),
+            b.getI32Type()};
+  }
+
   Value constI64(int64_t v) {
     return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
   }

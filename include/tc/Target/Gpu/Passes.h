@@ -59,9 +59,9 @@ void buildGpuHostPipeline(OpPassManager &pm);
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options);
 
-/// Lowers and serializes the kernels of `module` (after
-/// buildGpuKernelPipeline) for `target`, on a clone: `module` is unchanged.
-/// `dumpDir` (when set) receives the lowered device IR.
+/// Lowers, serializes and checks offline (GpuBackend::validate) the
+/// kernels of `module` (after buildGpuKernelPipeline) for `target`, on a
+/// clone: `module` is unchanged.
 FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
                                    std::string &error);
 
