@@ -82,6 +82,39 @@ TOLERANCE_OVERRIDES = {
 }
 
 
+# Ops whose outputs are random draws: no implementation can reproduce the
+# reference's numbers (numpy's generator), so their cases compare each
+# output's shape and dtype, and check that every value lies in the set the
+# expected values come from when that set is {0, 1} (Bernoulli), and that
+# floats are finite otherwise.
+RANDOM_OPS = {"Bernoulli", "RandomUniform", "RandomUniformLike", "RandomNormal",
+              "RandomNormalLike"}
+
+
+def check_random_outputs(expected_paths, out_dir, output_names):
+    """None when the outputs written to out_dir fit the expected ones, else why."""
+    import numpy as np
+    from onnx import numpy_helper
+    for name, path in zip(output_names, expected_paths):
+        tensor = onnx.TensorProto()
+        with open(path, "rb") as f:
+            tensor.ParseFromString(f.read())
+        want = numpy_helper.to_array(tensor)
+        got_path = os.path.join(out_dir, name + ".npy")
+        if not os.path.exists(got_path):
+            return f"{name}: tc-run wrote no output"
+        got = np.load(got_path)
+        if got.shape != want.shape or got.dtype != want.dtype:
+            return (f"{name}: MISMATCH: got {got.dtype}{list(got.shape)}, "
+                    f"expected {want.dtype}{list(want.shape)}")
+        if want.size and set(np.unique(want).tolist()) <= {0, 1}:
+            if not set(np.unique(got).tolist()) <= {0, 1}:
+                return f"{name}: MISMATCH: values outside {{0, 1}}"
+        elif got.dtype.kind == "f" and not np.isfinite(got).all():
+            return f"{name}: MISMATCH: values that are not finite"
+    return None
+
+
 def tolerances(name, ops):
     """(rtol, atol, the overrides that applied) for a case."""
     rtol, atol, applied = DEFAULT_RTOL, DEFAULT_ATOL, []
@@ -218,7 +251,9 @@ def check_case(tools, c):
                        key=lambda d: int(d.rsplit("_", 1)[1]))
     if not data_sets:
         return "run-error", "the case has no test data set"
-    rtol, atol, overrides = tolerances(c.name, op_types(model))
+    ops = op_types(model)
+    rtol, atol, overrides = tolerances(c.name, ops)
+    random = bool(ops & RANDOM_OPS)
     inputs = graph_inputs(model)
     libraries = {}  # bound values -> compiled library
     bound_names = set()
@@ -251,11 +286,18 @@ def check_case(tools, c):
             if name not in names and os.path.exists(path):
                 argv.append(f"--input={name}={path}")
         # Expected outputs go by position, so they stop at the first gap.
+        expected = []
         for index in range(len(model.graph.output)):
             path = os.path.join(ds, f"output_{index}.pb")
             if not os.path.exists(path):
                 break
-            argv.append(f"--compare={path}")
+            expected.append(path)
+        out_dir = os.path.join(c.work, f"outputs-{os.path.basename(ds)}")
+        if random:
+            os.makedirs(out_dir, exist_ok=True)
+            argv.append(f"--output={out_dir}")
+        else:
+            argv += [f"--compare={path}" for path in expected]
         result = c.call(argv)
         if result is None:
             return "crash", f"tc-run timed out after {TIMEOUT_S} s"
@@ -269,6 +311,12 @@ def check_case(tools, c):
                 return "mismatch", one_line(where + mismatch)
             message = first_line(err) or first_line(out) or "no message"
             return "run-error", one_line(where + message.replace("tc-run: error: ", "", 1))
+        if random:
+            problem = check_random_outputs(
+                expected, out_dir, [o.name for o in model.graph.output])
+            if problem:
+                return "mismatch", one_line(where + problem)
+            continue
         # A pass must have compared every output the test data gives.
         compared = sum(1 for a in argv if a.startswith("--compare="))
         matched = sum(1 for line in out.splitlines() if ": OK: " in line)
@@ -278,6 +326,8 @@ def check_case(tools, c):
     notes = ["bound: " + ",".join(sorted(bound_names))] if bound_names else []
     if overrides:
         notes.append(f"rtol {rtol:g} atol {atol:g} ({', '.join(overrides)})")
+    if random:
+        notes.append("random: shape, dtype and support compared")
     return "pass", "; ".join(notes)
 
 
@@ -379,7 +429,10 @@ def write_outputs(table):
             f"Floating-point outputs match when |got − expected| ≤ atol + rtol·|expected| "
             f"elementwise, with rtol {DEFAULT_RTOL:g} and atol {DEFAULT_ATOL:g} (tc-run's "
             "defaults); NaN must match NaN and infinities must be equal. Integer and bool outputs, and shapes and "
-            "dtypes, must match exactly. Overrides, each after looking at the actual "
+            "dtypes, must match exactly. Outputs of random ops (" + ", ".join(sorted(RANDOM_OPS)) +
+            ") cannot match the reference's draws: their shapes and dtypes must match, and "
+            "their values must lie in {0, 1} where the expected ones do (Bernoulli) and "
+            "be finite otherwise. Overrides, each after looking at the actual "
             "error:\n\n")
         if TOLERANCE_OVERRIDES:
             f.write("| op or case | rtol | atol | why |\n|---|---|---|---|\n")

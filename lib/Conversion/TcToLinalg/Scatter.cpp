@@ -1,4 +1,4 @@
-//===- Scatter.cpp - tc.scatter_elements and tc.scatter_nd to scf loops ---===//
+//===- Scatter.cpp - tc.scatter_elements/_nd, tc.tensor_scatter to linalg -===//
 //
 // Scatters are sequential by nature (later updates win, or combine with
 // earlier ones), so they become an scf.for nest over the updates that
@@ -6,6 +6,10 @@
 // combine with the element there ("none", "add", "mul", "max", "min"),
 // insert. Bufferization turns the chain of inserts into in-place stores on a
 // copy of the input. Indices wrap when negative and are clamped into range.
+//
+// tensor_scatter's writes never collide (one run of positions per batch),
+// so it is a parallel generic over the cache instead: each element works
+// out which update position, if any, lands on it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,12 +134,71 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
   }
 };
 
+/// Cache position s of batch b receives update position j = s - w[b]
+/// (circular: modulo the cache length) when 0 <= j < the update length.
+struct TensorScatterPattern : OpConversionPattern<TensorScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value cache = adaptor.getCache(), update = adaptor.getUpdate(),
+          writeIndices = adaptor.getWriteIndices();
+    auto type = cast<RankedTensorType>(cache.getType());
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    bool circular = op.getCircular();
+    Value cacheLength = dimValue(rewriter, loc, cache, axis);
+    Value updateLength = dimValue(rewriter, loc, update, axis);
+    Value result = buildParallelGeneric(
+        rewriter, loc, type, dynamicSizesOf(rewriter, loc, cache), {cache},
+        {rewriter.getMultiDimIdentityMap(rank)},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          using P = arith::CmpIPredicate;
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d)
+            position.push_back(linalg::IndexOp::create(b, l, d));
+          Value start = zero;
+          if (writeIndices)
+            start = toIndex(b, l, tensor::ExtractOp::create(
+                                      b, l, writeIndices, ValueRange{position[0]}));
+          Value j = arith::SubIOp::create(b, l, position[axis], start);
+          if (circular) {
+            Value r = arith::RemSIOp::create(b, l, j, cacheLength);
+            Value negative = arith::CmpIOp::create(b, l, P::slt, r, zero);
+            j = arith::SelectOp::create(
+                b, l, negative, arith::AddIOp::create(b, l, r, cacheLength), r);
+          }
+          Value hit = arith::AndIOp::create(
+              b, l, arith::CmpIOp::create(b, l, P::sge, j, zero),
+              arith::CmpIOp::create(b, l, P::slt, j, updateLength));
+          // Read the update only where it lands: j is out of its range
+          // elsewhere.
+          auto pick = scf::IfOp::create(
+              b, l, hit,
+              [&](OpBuilder &tb, Location tl) {
+                SmallVector<Value> source(position);
+                source[axis] = j;
+                scf::YieldOp::create(
+                    tb, tl, ValueRange{tensor::ExtractOp::create(tb, tl, update,
+                                                                 source)});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, ValueRange{args[0]});
+              });
+          return pick.getResult(0);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateScatterPatterns(TcTypeConverter &converter,
                              RewritePatternSet &patterns) {
-  patterns.add<ScatterElementsPattern, ScatterNDPattern>(converter,
-                                                         patterns.getContext());
+  patterns.add<ScatterElementsPattern, ScatterNDPattern, TensorScatterPattern>(
+      converter, patterns.getContext());
 }
 
 } // namespace mlir::tc::to_linalg

@@ -77,6 +77,10 @@ struct ConvertTcToLinalgPass
     to_linalg::populateSamplingPatterns(converter, patterns);
     to_linalg::populateScanPatterns(converter, patterns);
     to_linalg::populateScatterPatterns(converter, patterns);
+    to_linalg::populateUniquePatterns(converter, patterns);
+    to_linalg::populateNonMaxSuppressionPatterns(converter, patterns);
+    to_linalg::populateLinearAlgebraPatterns(converter, patterns);
+    to_linalg::populateRandomPatterns(converter, patterns);
     patterns.add<RetypePattern>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

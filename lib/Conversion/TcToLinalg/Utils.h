@@ -39,6 +39,10 @@ void populateResizePatterns(TcTypeConverter &, RewritePatternSet &);
 void populateSamplingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateScanPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateScatterPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateUniquePatterns(TcTypeConverter &, RewritePatternSet &);
+void populateNonMaxSuppressionPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateLinearAlgebraPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateRandomPatterns(TcTypeConverter &, RewritePatternSet &);
 
 /// True for tc's unsigned integer element types.
 bool isUnsignedInt(Type elementType);

@@ -66,6 +66,7 @@ const OpRegistry &OpRegistry::get() {
     registerIndexingHandlers(r);
     registerRecurrentHandlers(r);
     registerLayoutExtraHandlers(r);
+    registerRandomHandlers(r);
     return r;
   }();
   return registry;
@@ -223,7 +224,15 @@ Value NodeContext::buildNamed(llvm::StringRef opName, ValueRange operands,
       (void)invalid(importer.takeLastDiagnostic());
       return nullptr;
     }
-    op->getResult(0).setType(inferred.front());
+    if (inferred.size() != op->getNumResults()) {
+      // Ops with several results: build again with the inferred types.
+      op->erase();
+      state.types.assign(inferred.begin(), inferred.end());
+      op = builder.create(state);
+    } else {
+      for (auto [result, type] : llvm::zip(op->getResults(), inferred))
+        result.setType(type);
+    }
   }
   // Folders assume a valid op (a reshape keeps the element count, a
   // broadcast's shapes fit), and a malformed model can build any: verify
@@ -236,7 +245,8 @@ Value NodeContext::buildNamed(llvm::StringRef opName, ValueRange operands,
   // Fold eagerly: shape arithmetic on constants becomes constants here, so
   // the handlers downstream (Reshape, Expand, ...) see static shapes.
   SmallVector<OpFoldResult, 1> folded;
-  if (succeeded(op->fold(folded)) && folded.size() == 1) {
+  if (op->getNumResults() == 1 && succeeded(op->fold(folded)) &&
+      folded.size() == 1) {
     Value result;
     if (auto value = dyn_cast<Value>(folded.front())) {
       if (value.getType() == op->getResult(0).getType())

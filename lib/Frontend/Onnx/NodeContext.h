@@ -82,7 +82,8 @@ public:
   /// `resultTypes` or, when empty, inferred. Folds it when its operands are
   /// constant. Returns null (with the problem recorded) when inference or
   /// the verifier rejects the op, and null when an operand is null (an
-  /// earlier build that failed).
+  /// earlier build that failed). For ops with several results, the first
+  /// (the others through its defining op).
   template <typename OpTy>
   Value build(ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
               TypeRange resultTypes = {}) {
@@ -167,6 +168,7 @@ void registerCompositeHandlers(OpRegistry &registry);
 void registerIndexingHandlers(OpRegistry &registry);
 void registerRecurrentHandlers(OpRegistry &registry);
 void registerLayoutExtraHandlers(OpRegistry &registry);
+void registerRandomHandlers(OpRegistry &registry);
 
 } // namespace mlir::tc::onnx
 

@@ -92,7 +92,7 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
   // any static width into whole tiles and vector-sized parts, but a chunk
   // that does not divide the loop leaves the last workgroup a dynamic
   // width, which it cannot vectorize.
-  int64_t width = element.getIntOrFloatBitWidth();
+  int64_t width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
   if (auto l = rootLoop(dims->lanes); l && *l < granules.size())
     granules[*l] = {std::max<int64_t>(1, kRegisterLanes * 32 / width),
                     std::max<int64_t>(1, kVectorLanes * 32 / width)};

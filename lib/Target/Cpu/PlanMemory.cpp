@@ -98,7 +98,10 @@ struct CpuPlanMemoryPass : impl::CpuPlanMemoryPassBase<CpuPlanMemoryPass> {
       if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
           type.getMemorySpace())
         continue;
-      int64_t bits = type.getElementTypeBitWidth();
+      // Index elements (loop bounds, permutations) are 64-bit on our targets.
+      int64_t bits = type.getElementType().isIndex()
+                         ? 64
+                         : type.getElementTypeBitWidth();
       int64_t bytes = type.getNumElements() * std::max<int64_t>(bits / 8, 1);
       int64_t last = position[alloc];
       if (failed(lastUse(alloc.getResult(), block, position, last)))

@@ -144,6 +144,8 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  if (!element.isIntOrFloat())
+    return std::nullopt;
   unsigned n = dims->lanes;
   RegisterTiling t;
   t.tileSizes.assign(ranges.size(), 1);

@@ -68,6 +68,8 @@ struct CpuVectorizeElementwisePass
       return;
     for (auto [op, n] : kernels) {
       Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+      if (!element.isIntOrFloat())
+        continue;
       int64_t scaled = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
       tileAlongLanes(rewriter, op, n, scaled, kTileMarker);
     }

@@ -97,6 +97,8 @@ struct CpuVectorizeReductionsPass
           op.getIteratorTypesArray()[n] == utils::IteratorType::reduction;
       Type element =
           getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+      if (!element.isIntOrFloat())
+        continue;
       int64_t width = alongRow ? rowLanes : lanes;
       int64_t scaled =
           std::max<int64_t>(1, width * 32 / element.getIntOrFloatBitWidth());

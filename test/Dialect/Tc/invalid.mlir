@@ -809,3 +809,95 @@ func.func @constant_vector() {
   %0 = tc.constant dense<1> : vector<2xi32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Data-dependent and random ops
+//===----------------------------------------------------------------------===//
+
+func.func @unique_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tc.unique' op axis 2 is out of range for an input of rank 2}}
+  %0:4 = tc.unique %x {axis = 2 : i64} : (tensor<2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi64>, tensor<3xi64>, tensor<?xi64>)
+  return
+}
+
+// -----
+
+func.func @nms_boxes(%b: tensor<1x6x5xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %i: tensor<1xf32>) {
+  // expected-error @+1 {{'tc.non_max_suppression' op expects boxes of shape [B, N, 4], got [1x6x5]}}
+  %0 = tc.non_max_suppression %b, %s, %m, %i : (tensor<1x6x5xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>) -> tensor<?x3xi64>
+  return
+}
+
+// -----
+
+func.func @nms_scores(%b: tensor<1x6x4xf32>, %s: tensor<1x2x7xf32>, %m: tensor<1xi64>, %i: tensor<1xf32>) {
+  // expected-error @+1 {{'tc.non_max_suppression' op expects scores of shape [B, C, N] matching boxes [1x6x4], got [1x2x7]}}
+  %0 = tc.non_max_suppression %b, %s, %m, %i : (tensor<1x6x4xf32>, tensor<1x2x7xf32>, tensor<1xi64>, tensor<1xf32>) -> tensor<?x3xi64>
+  return
+}
+
+// -----
+
+func.func @nms_limit(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<2xi64>, %i: tensor<1xf32>) {
+  // expected-error @+1 {{'tc.non_max_suppression' op expects its limits to hold one value each, got [2]}}
+  %0 = tc.non_max_suppression %b, %s, %m, %i : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<2xi64>, tensor<1xf32>) -> tensor<?x3xi64>
+  return
+}
+
+// -----
+
+func.func @tensor_scatter_axis(%c: tensor<2x8x4xf32>, %u: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{'tc.tensor_scatter' op axis 0 is out of range [1, 3)}}
+  %0 = tc.tensor_scatter %c, %u {axis = 0 : i64} : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @tensor_scatter_long(%c: tensor<2x8x4xf32>, %u: tensor<2x9x4xf32>) {
+  // expected-error @+1 {{'tc.tensor_scatter' op update [2x9x4] does not fit cache [2x8x4] at axis 1}}
+  %0 = tc.tensor_scatter %c, %u {axis = 1 : i64} : (tensor<2x8x4xf32>, tensor<2x9x4xf32>) -> tensor<2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @tensor_scatter_indices(%c: tensor<2x8x4xf32>, %u: tensor<2x1x4xf32>, %w: tensor<3xi64>) {
+  // expected-error @+1 {{'tc.tensor_scatter' op expects write_indices of shape [2], got [3]}}
+  %0 = tc.tensor_scatter %c, %u, %w {axis = 1 : i64} : (tensor<2x8x4xf32>, tensor<2x1x4xf32>, tensor<3xi64>) -> tensor<2x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @det_square(%x: tensor<4x3x2xf32>) {
+  // expected-error @+1 {{'tc.det' op expects square matrices [..., M, M], got [4x3x2]}}
+  %0 = tc.det %x : (tensor<4x3x2xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @random_shape() {
+  // expected-error @+1 {{'tc.random_uniform' op needs a static result shape or a tensor to take the shape of}}
+  %0 = tc.random_uniform {low = 0.0 : f64, high = 1.0 : f64, seed = 1 : i64} : () -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @random_like(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'tc.random_uniform' op result [4x3] does not have the shape of [3x4]}}
+  %0 = tc.random_uniform %x {low = 0.0 : f64, high = 1.0 : f64, seed = 1 : i64} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @random_bounds() {
+  // expected-error @+1 {{'tc.random_uniform' op expects low <= high, got 2.000000e+00 and 1.000000e+00}}
+  %0 = tc.random_uniform {low = 2.0 : f64, high = 1.0 : f64, seed = 1 : i64} : () -> tensor<2xf32>
+  return
+}

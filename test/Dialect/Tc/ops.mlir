@@ -308,6 +308,30 @@ func.func @indexing(%x: tensor<2x10xf32>, %v: tensor<4x5x6xf32>, %i2: tensor<3x2
   return
 }
 
+// CHECK-LABEL: func @data_dependent
+func.func @data_dependent(%x: tensor<6xf32>, %m: tensor<2x4x3xi32>, %boxes: tensor<1x6x4xf32>,
+                          %scores: tensor<1x2x6xf32>, %max: tensor<1xi64>, %iou: tensor<1xf32>,
+                          %cache: tensor<2x4x8x16xf32>, %u: tensor<2x4x3x16xf32>, %w: tensor<2xi64>,
+                          %sq: tensor<5x3x3xf64>) {
+  // CHECK: tc.unique %{{.*}} : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+  %0:4 = tc.unique %x : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+  // CHECK: tc.unique %{{.*}} {axis = 1 : i64, unsorted} : (tensor<2x4x3xi32>) -> (tensor<2x?x3xi32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
+  %1:4 = tc.unique %m {axis = 1 : i64, unsorted} : (tensor<2x4x3xi32>) -> (tensor<2x?x3xi32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
+  // CHECK: tc.non_max_suppression %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {center_point_box} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  %2 = tc.non_max_suppression %boxes, %scores, %max, %iou, %iou {center_point_box} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  // CHECK: tc.tensor_scatter %{{.*}}, %{{.*}}, %{{.*}} {axis = 2 : i64, circular} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>, tensor<2xi64>) -> tensor<2x4x8x16xf32>
+  %3 = tc.tensor_scatter %cache, %u, %w {axis = 2 : i64, circular} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>, tensor<2xi64>) -> tensor<2x4x8x16xf32>
+  // CHECK: tc.tensor_scatter %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>) -> tensor<2x4x8x16xf32>
+  %4 = tc.tensor_scatter %cache, %u {axis = 2 : i64} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>) -> tensor<2x4x8x16xf32>
+  // CHECK: tc.det %{{.*}} : (tensor<5x3x3xf64>) -> tensor<5xf64>
+  %5 = tc.det %sq : (tensor<5x3x3xf64>) -> tensor<5xf64>
+  // CHECK: tc.random_uniform {high = 2.000000e+00 : f64, low = -1.000000e+00 : f64, seed = 7 : i64} : () -> tensor<4x4xf32>
+  %6 = tc.random_uniform {low = -1.0 : f64, high = 2.0 : f64, seed = 7 : i64} : () -> tensor<4x4xf32>
+  // CHECK: tc.random_uniform %{{.*}} {high = 1.000000e+00 : f64, low = 0.000000e+00 : f64, seed = 3 : i64} : (tensor<6xf32>) -> tensor<6xf16>
+  %7 = tc.random_uniform %x {low = 0.0 : f64, high = 1.0 : f64, seed = 3 : i64} : (tensor<6xf32>) -> tensor<6xf16>
+  return
+}
+
 // CHECK-LABEL: func @tensors
 func.func @tensors(%x: tensor<4x?xf32>) {
   // CHECK: tc.constant dense<[1, 2, 3]> : tensor<3xi64>

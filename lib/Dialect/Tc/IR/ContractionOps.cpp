@@ -200,3 +200,18 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *,
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }
+
+LogicalResult DetOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  int64_t rank = input.getRank();
+  if (rank < 2 || !areCompatibleSizes(input.getDimSize(rank - 1),
+                                      input.getDimSize(rank - 2)))
+    return emitInferError(loc, getOperationName(), "expects square matrices "
+                          "[..., M, M], got [", formatShape(input.getShape()),
+                          "]");
+  inferred.push_back(RankedTensorType::get(input.getShape().drop_back(2),
+                                           input.getElementType()));
+  return success();
+}

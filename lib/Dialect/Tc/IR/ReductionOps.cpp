@@ -130,3 +130,29 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
   inferred.push_back(RankedTensorType::get(shape, IntegerType::get(context, 64)));
   return success();
 }
+
+LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  Type i64 = IntegerType::get(context, 64);
+  int64_t dynamic = ShapedType::kDynamic;
+  SmallVector<int64_t> values = {dynamic};
+  int64_t slices = input.hasStaticShape() ? input.getNumElements() : dynamic;
+  if (std::optional<uint64_t> a = adaptor.getAxis()) {
+    int64_t axis = static_cast<int64_t>(*a);
+    if (!isValidAxis(axis, input.getRank()))
+      return emitInferError(loc, getOperationName(), "axis ", axis,
+                            " is out of range for an input of rank ",
+                            input.getRank());
+    values.assign(input.getShape().begin(), input.getShape().end());
+    values[axis] = dynamic;
+    slices = input.getDimSize(axis);
+  }
+  inferred.push_back(RankedTensorType::get(values, input.getElementType()));
+  inferred.push_back(RankedTensorType::get({dynamic}, i64));
+  inferred.push_back(RankedTensorType::get({slices}, i64));
+  inferred.push_back(RankedTensorType::get({dynamic}, i64));
+  return success();
+}

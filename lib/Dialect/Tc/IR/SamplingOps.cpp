@@ -79,3 +79,33 @@ LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *,
       input.getElementType()));
   return success();
 }
+
+LogicalResult NonMaxSuppressionOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType boxes = getRankedType(adaptor.getBoxes());
+  RankedTensorType scores = getRankedType(adaptor.getScores());
+  if (boxes.getRank() != 3 || !areCompatibleSizes(boxes.getDimSize(2), 4))
+    return emitInferError(loc, name, "expects boxes of shape [B, N, 4], got [",
+                          formatShape(boxes.getShape()), "]");
+  if (scores.getRank() != 3 ||
+      !areCompatibleSizes(scores.getDimSize(0), boxes.getDimSize(0)) ||
+      !areCompatibleSizes(scores.getDimSize(2), boxes.getDimSize(1)))
+    return emitInferError(loc, name, "expects scores of shape [B, C, N] "
+                          "matching boxes [", formatShape(boxes.getShape()),
+                          "], got [", formatShape(scores.getShape()), "]");
+  // The limits are single values; an empty tensor would have none to read.
+  for (Value v : {adaptor.getMaxOutputBoxesPerClass(), adaptor.getIouThreshold(),
+                  adaptor.getScoreThreshold()}) {
+    if (!v)
+      continue;
+    RankedTensorType t = getRankedType(v);
+    if (!t.hasStaticShape() || t.getNumElements() != 1)
+      return emitInferError(loc, name, "expects its limits to hold one value "
+                            "each, got [", formatShape(t.getShape()), "]");
+  }
+  inferred.push_back(RankedTensorType::get({ShapedType::kDynamic, 3},
+                                           IntegerType::get(context, 64)));
+  return success();
+}

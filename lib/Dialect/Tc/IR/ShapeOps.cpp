@@ -623,3 +623,40 @@ OpFoldResult ShapeOfOp::fold(FoldAdaptor) {
     return {};
   return DenseIntElementsAttr::get(getType(), input.getShape());
 }
+
+LogicalResult TensorScatterOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType cache = getRankedType(adaptor.getCache());
+  RankedTensorType update = getRankedType(adaptor.getUpdate());
+  int64_t rank = cache.getRank(), axis = adaptor.getAxis();
+  if (update.getRank() != rank)
+    return emitInferError(loc, name, "expects cache and update of the same "
+                          "rank, got ", rank, " and ", update.getRank());
+  // Axis 0 is the batch that write_indices index.
+  if (axis < 1 || axis >= rank)
+    return emitInferError(loc, name, "axis ", axis, " is out of range [1, ",
+                          rank, ")");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t c = cache.getDimSize(d), u = update.getDimSize(d);
+    bool bad = d == axis ? (!ShapedType::isDynamic(c) &&
+                            !ShapedType::isDynamic(u) && u > c)
+                         : !areCompatibleSizes(c, u);
+    if (bad)
+      return emitInferError(loc, name, "update [", formatShape(update.getShape()),
+                            "] does not fit cache [",
+                            formatShape(cache.getShape()), "] at axis ", axis);
+  }
+  if (Value w = adaptor.getWriteIndices()) {
+    RankedTensorType indices = getRankedType(w);
+    if (indices.getRank() != 1 ||
+        !areCompatibleSizes(indices.getDimSize(0), cache.getDimSize(0)))
+      return emitInferError(loc, name, "expects write_indices of shape [",
+                            formatShape(cache.getShape().take_front()),
+                            "], got [", formatShape(indices.getShape()), "]");
+  }
+  inferred.push_back(cache);
+  return success();
+}

@@ -1,4 +1,4 @@
-//===- TensorOps.cpp - tc.constant and tc.cast ----------------------------===//
+//===- TensorOps.cpp - tc.constant, tc.cast and tc.random_uniform ---------===//
 
 #include "OpUtils.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
@@ -107,4 +107,27 @@ OpFoldResult RangeOp::fold(FoldAdaptor adaptor) {
   for (int64_t i = 0; i < *length; ++i)
     values.push_back(s + d * APInt(s.getBitWidth(), i));
   return DenseElementsAttr::get(getType(), values);
+}
+
+LogicalResult RandomUniformOp::verify() {
+  RankedTensorType result = getType();
+  double low = getLow().convertToDouble(), high = getHigh().convertToDouble();
+  if (!(low <= high))
+    return emitOpError() << "expects low <= high, got " << low << " and "
+                         << high;
+  if (Value like = getLike()) {
+    auto shape = cast<RankedTensorType>(like.getType());
+    if (shape.getRank() != result.getRank() ||
+        !llvm::all_of(llvm::zip(shape.getShape(), result.getShape()),
+                      [](auto p) {
+                        return areCompatibleSizes(std::get<0>(p), std::get<1>(p));
+                      }))
+      return emitOpError() << "result [" << formatShape(result.getShape())
+                           << "] does not have the shape of ["
+                           << formatShape(shape.getShape()) << "]";
+  } else if (!result.hasStaticShape()) {
+    return emitOpError() << "needs a static result shape or a tensor to take "
+                            "the shape of";
+  }
+  return success();
 }

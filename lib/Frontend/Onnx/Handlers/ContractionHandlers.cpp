@@ -1,4 +1,4 @@
-//===- ContractionHandlers.cpp - MatMul, Gemm and Conv to tc --------------===//
+//===- ContractionHandlers.cpp - MatMul, Gemm, Conv and Det to tc ---------===//
 
 #include "HandlerUtils.h"
 
@@ -277,8 +277,18 @@ LogicalResult convTranspose(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 }
 } // namespace
 
+/// Det: determinants of the trailing square matrices.
+static LogicalResult det(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0, 2, NodeContext::kAnyRank);
+  if (failed(x))
+    return failure();
+  results.push_back(ctx.build<DetOp>({*x}));
+  return success(results.back() != nullptr);
+}
+
 void mlir::tc::onnx::registerContractionHandlers(OpRegistry &r) {
   r.add("ConvTranspose", 1, convTranspose);
+  r.add("Det", 11, det);
   r.add("MatMul", 1, matmul);
   r.add("Gemm", 1, gemm);
   r.add("Conv", 1, conv);

@@ -1,4 +1,4 @@
-//===- IndexingHandlers.cpp - TopK, CumSum, GatherND, ScatterElements/ND --===//
+//===- IndexingHandlers.cpp - TopK, NonZero, Compress, Gather/ScatterND ---===//
 
 #include "HandlerUtils.h"
 
@@ -116,7 +116,99 @@ static LogicalResult nonZero(NodeContext &ctx, SmallVectorImpl<Value> &results) 
   return success(results.back() != nullptr);
 }
 
+/// Compress keeps the slices along `axis` (of the flattened input without
+/// one) whose condition is true: a Gather at the condition's non-zero
+/// positions. Slices past the condition's end are dropped, as in the spec.
+static LogicalResult compress(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0), condition = ctx.requireInput(1, 1, 1);
+  if (failed(x) || failed(condition))
+    return failure();
+  Value data = *x;
+  int64_t axis = 0;
+  if (ctx.hasAttr("axis")) {
+    FailureOr<int64_t> a = ctx.normalizeAxis(ctx.getInt("axis", 0),
+                                             NodeContext::typeOf(data).getRank());
+    if (failed(a))
+      return failure();
+    axis = *a;
+  } else {
+    auto type = NodeContext::typeOf(data);
+    data = reshapeTo(ctx, data,
+                     {type.hasStaticShape() ? type.getNumElements()
+                                            : ShapedType::kDynamic});
+    if (!data)
+      return failure();
+  }
+  int64_t size = NodeContext::typeOf(data).getDimSize(axis);
+  int64_t length = NodeContext::typeOf(*condition).getDimSize(0);
+  if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(length) &&
+      length > size)
+    return ctx.invalid(llvm::formatv("the condition has {0} elements, the "
+                                     "axis only {1}",
+                                     length, size));
+  Value positions = ctx.build<NonZeroOp>({*condition}, {});
+  Value indices =
+      positions ? reshapeTo(ctx, positions, {ShapedType::kDynamic}) : Value();
+  results.push_back(ctx.build<GatherOp>(
+      {data, indices},
+      {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(axis))}));
+  return success(results.back() != nullptr);
+}
+
+/// Unique: up to four outputs (values, first-occurrence indices, inverse
+/// indices, counts), all produced by one tc.unique.
+static LogicalResult unique(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> x = ctx.requireInput(0);
+  if (failed(x))
+    return failure();
+  SmallVector<NamedAttribute> attrs;
+  if (ctx.hasAttr("axis")) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(
+        ctx.getInt("axis", 0), NodeContext::typeOf(*x).getRank());
+    if (failed(axis))
+      return failure();
+    attrs.push_back(ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis)));
+  }
+  if (ctx.getInt("sorted", 1) == 0)
+    attrs.push_back(ctx.namedAttr("unsorted", ctx.builder.getUnitAttr()));
+  Value values = ctx.build<UniqueOp>({*x}, attrs);
+  if (!values)
+    return failure();
+  for (Value v : values.getDefiningOp()->getResults())
+    results.push_back(v);
+  return success();
+}
+
+/// TensorScatter (opset 24): a KV-cache update at per-batch positions.
+static LogicalResult tensorScatter(NodeContext &ctx,
+                                   SmallVectorImpl<Value> &results) {
+  FailureOr<Value> cache = ctx.requireInput(0), update = ctx.requireInput(1);
+  if (failed(cache) || failed(update) || failed(ctx.requireRank(2, 1, 1)))
+    return failure();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(
+      ctx.getInt("axis", -2), NodeContext::typeOf(*cache).getRank());
+  if (failed(axis))
+    return failure();
+  if (*axis == 0)
+    return ctx.invalid("axis 0 is the batch axis, not a sequence axis");
+  std::string mode = ctx.getString("mode", "linear");
+  if (mode != "linear" && mode != "circular")
+    return ctx.invalid("unknown mode '" + mode + "'");
+  SmallVector<NamedAttribute> attrs = {
+      ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))};
+  if (mode == "circular")
+    attrs.push_back(ctx.namedAttr("circular", ctx.builder.getUnitAttr()));
+  SmallVector<Value> operands = {*cache, *update};
+  if (Value w = ctx.input(2))
+    operands.push_back(w);
+  results.push_back(ctx.build<TensorScatterOp>(operands, attrs));
+  return success(results.back() != nullptr);
+}
+
 void mlir::tc::onnx::registerIndexingHandlers(OpRegistry &r) {
+  r.add("Unique", 11, unique);
+  r.add("TensorScatter", 24, tensorScatter);
+  r.add("Compress", 9, compress);
   r.add("TopK", 1, topK);
   r.add("NonZero", 9, nonZero);
   r.add("CumSum", 11, cumSum);

@@ -1,4 +1,4 @@
-//===- SamplingHandlers.cpp - GridSample, AffineGrid, RoiAlign, DeformConv ===//
+//===- SamplingHandlers.cpp - GridSample, RoiAlign, NMS, DeformConv, ... -===//
 //
 // GridSample and RoiAlign become tc.grid_sample and tc.roi_align. AffineGrid
 // is a constant base grid times theta (one batch_matmul). DeformConv samples
@@ -313,9 +313,36 @@ LogicalResult deformConv(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   results.push_back(y);
   return success(y != nullptr);
 }
+
+/// NonMaxSuppression: absent limits take the spec's defaults (no boxes,
+/// IoU threshold 0, no score threshold); present ones are read at run time.
+LogicalResult nonMaxSuppression(NodeContext &ctx,
+                                SmallVectorImpl<Value> &results) {
+  FailureOr<Value> boxes = ctx.requireInput(0, 3, 3),
+                   scores = ctx.requireInput(1, 3, 3);
+  if (failed(boxes) || failed(scores))
+    return failure();
+  auto single = [&](Value v) { return v ? reshapeTo(ctx, v, {1}) : v; };
+  Value maxOut = ctx.input(2) ? single(ctx.input(2)) : ctx.constantI64({0});
+  Value iou = ctx.input(3) ? single(ctx.input(3))
+                           : reshapeTo(ctx, ctx.scalar(ctx.builder.getF32Type(), 0),
+                                       {1});
+  SmallVector<Value> operands = {*boxes, *scores, maxOut, iou};
+  if (Value score = ctx.input(4))
+    operands.push_back(single(score));
+  SmallVector<NamedAttribute> attrs;
+  int64_t format = ctx.getInt("center_point_box", 0);
+  if (format != 0 && format != 1)
+    return ctx.invalid("center_point_box must be 0 or 1");
+  if (format == 1)
+    attrs.push_back(ctx.namedAttr("center_point_box", ctx.builder.getUnitAttr()));
+  results.push_back(ctx.build<NonMaxSuppressionOp>(operands, attrs));
+  return success(results.back() != nullptr);
+}
 } // namespace
 
 void mlir::tc::onnx::registerSamplingHandlers(OpRegistry &r) {
+  r.add("NonMaxSuppression", 10, nonMaxSuppression);
   r.add("GridSample", 16, gridSample);
   r.add("AffineGrid", 20, affineGrid);
   r.add("RoiAlign", 10, roiAlign);

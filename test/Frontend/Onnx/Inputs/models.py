@@ -310,7 +310,8 @@ BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", 
             "more_composites", "indexing", "integer_quant", "float8_casts",
             "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
             "pool_indices_bn_training", "shape_folding", "scan8_and_loop_scan", "sampling", "sampling_opset16",
-            "sampling_errors", "malformed_nodes", "empty_batch_norms"]
+            "sampling_errors", "malformed_nodes", "empty_batch_norms", "data_dependent",
+            "random_ops"]
 
 
 def legacy_broadcast():
@@ -510,6 +511,46 @@ def indexing():
                          vi("nu", F, [3])],
                  [vi("vals", F, [2, 2]), vi("idx", I64, [2, 2]), vi("cs", F, [2, 5]),
                   vi("snd", F, [8])], inits, opset=18)
+
+
+def data_dependent():
+    """Ops whose result size is data, Det and TensorScatter."""
+    B = TensorProto.BOOL
+    nodes = [
+        helper.make_node("Compress", ["x", "c"], ["cx"], name="compress", axis=1),
+        helper.make_node("Compress", ["x", "c"], ["cf"], name="compress_flat"),
+        helper.make_node("Unique", ["x"], ["uy", "ui", "uinv", "un"], name="unique", sorted=0),
+        helper.make_node("Unique", ["x"], ["ua"], name="unique_axis", axis=-1),
+        helper.make_node("NonMaxSuppression", ["boxes", "scores", "max", "iou"], ["sel"],
+                         name="nms", center_point_box=1),
+        helper.make_node("NonMaxSuppression", ["boxes", "scores"], ["sel0"], name="nms_defaults"),
+        helper.make_node("Det", ["sq"], ["det"], name="det"),
+        helper.make_node("TensorScatter", ["cache", "upd", "w"], ["ts"], name="tensor_scatter",
+                         mode="circular"),
+    ]
+    inits = [const("max", 3), const("iou", 0.5, np.float32)]
+    return model(nodes,
+                 [vi("x", F, [4, 6]), vi("c", B, [3]), vi("boxes", F, [1, 8, 4]),
+                  vi("scores", F, [1, 2, 8]), vi("sq", F, [2, 3, 3]),
+                  vi("cache", F, [2, 4, 16, 8]), vi("upd", F, [2, 4, 1, 8]), vi("w", I64, [2])],
+                 [vi("cx", F, [4, "n"]), vi("cf", F, ["m"]), vi("uy", F, ["u"]),
+                  vi("ui", I64, ["u"]), vi("uinv", I64, [24]), vi("un", I64, ["u"]),
+                  vi("ua", F, [4, "v"]), vi("sel", I64, ["s", 3]), vi("sel0", I64, ["t", 3]),
+                  vi("det", F, [2]), vi("ts", F, [2, 4, 16, 8])], inits, opset=24)
+
+
+def random_ops():
+    """Random ops: seeds given and derived, and Bernoulli's comparison."""
+    nodes = [
+        helper.make_node("RandomUniform", [], ["ru"], name="uniform", shape=[2, 3],
+                         low=-1.0, high=1.0, seed=4.0),
+        helper.make_node("RandomNormalLike", ["x"], ["rn"], name="normal", mean=1.0, scale=2.0),
+        helper.make_node("Bernoulli", ["x"], ["bern"], name="bernoulli",
+                         dtype=TensorProto.INT32, seed=9.0),
+    ]
+    return model(nodes, [vi("x", F, ["b", 4])],
+                 [vi("ru", F, [2, 3]), vi("rn", F, ["b", 4]),
+                  vi("bern", TensorProto.INT32, ["b", 4])], opset=15)
 
 
 def integer_quant():

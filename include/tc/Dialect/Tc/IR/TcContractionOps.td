@@ -94,4 +94,17 @@ def Tc_ConvTransposeOp : Tc_Op<"conv_transpose", [Tc_InferResultType,
                        "functional-type(operands, results)";
 }
 
+def Tc_DetOp : Tc_Op<"det", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "determinants of square matrices (ONNX Det)";
+  let description = Tc_Doc<[{
+    `input` is `[..., M, M]`; the result `[...]` holds the determinant of
+    each matrix, computed by LU decomposition with partial pivoting (in f32
+    for f16 and bf16 inputs).
+  }], "%d = tc.det %x : (tensor<4x3x3xf32>) -> tensor<4xf32>">.doc;
+  let arguments = (ins Tc_FloatTensor:$input);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCCONTRACTIONOPS_TD

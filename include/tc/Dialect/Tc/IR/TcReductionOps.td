@@ -81,4 +81,26 @@ def Tc_NonZeroOp : Tc_Op<"non_zero", [Tc_InferResultType]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Tc_UniqueOp : Tc_Op<"unique", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "values"]>]> {
+  let summary = "the distinct elements or slices of a tensor (ONNX Unique)";
+  let description = Tc_Doc<[{
+    Without `axis`, the distinct elements of the flattened `input`; with
+    `axis`, its distinct slices along that axis (compared element by
+    element, ordered lexicographically in row-major order). `values` holds
+    them sorted ascending, or in order of first occurrence with `unsorted`;
+    `indices` the position of each one's first occurrence,
+    `inverse_indices` for every element (slice) of the input the position
+    of its value in `values`, and `counts` how often each occurs. How many
+    there are is known only at run time. Floats compare with ordered
+    comparisons: each NaN is distinct.
+  }], [{%y, %i, %inv, %c = tc.unique %x : (tensor<6xf32>)
+     -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, OptionalAttr<I64Attr>:$axis,
+                       UnitAttr:$unsorted);
+  let results = (outs Tc_Tensor:$values, TensorOf<[I64]>:$indices,
+                      TensorOf<[I64]>:$inverse_indices, TensorOf<[I64]>:$counts);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCREDUCTIONOPS_TD

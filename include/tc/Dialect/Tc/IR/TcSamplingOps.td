@@ -65,4 +65,31 @@ def Tc_RoiAlignOp : Tc_Op<"roi_align", [Tc_InferResultType,
                        "functional-type(operands, results)";
 }
 
+def Tc_NonMaxSuppressionOp : Tc_Op<"non_max_suppression",
+    [Tc_InferResultType]> {
+  let summary = "select boxes by greedy non-maximum suppression (ONNX NonMaxSuppression)";
+  let description = Tc_Doc<[{
+    `boxes` is `[B, N, 4]` (corners y1, x1, y2, x2 in either order, or with
+    `center_point_box` x_center, y_center, width, height) and `scores` is
+    `[B, C, N]`. For each batch and class, the boxes whose score is above
+    `score_threshold` (when given) are visited by decreasing score (ties:
+    lower index first); a box is selected unless its intersection over
+    union with an already selected box of that class exceeds
+    `iou_threshold`, and at most `max_output_boxes_per_class` are selected.
+    The result is `[n, 3]`: batch, class and box index of each selected
+    box, in that order; `n` is known only at run time. The thresholds are
+    1-element tensors read at run time.
+  }], [{%r = tc.non_max_suppression %boxes, %scores, %max, %iou
+     : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<1xi64>, tensor<1xf32>) -> tensor<?x3xi64>}]>.doc;
+  let arguments = (ins Tc_FloatTensor:$boxes, Tc_FloatTensor:$scores,
+                       Tc_IndexTensor:$max_output_boxes_per_class,
+                       Tc_FloatTensor:$iou_threshold,
+                       Optional<Tc_FloatTensor>:$score_threshold,
+                       UnitAttr:$center_point_box);
+  let results = (outs TensorOf<[I64]>:$selected);
+  let assemblyFormat = "$boxes `,` $scores `,` $max_output_boxes_per_class `,` "
+                       "$iou_threshold (`,` $score_threshold^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCSAMPLINGOPS_TD

@@ -229,4 +229,24 @@ def Tc_ShapeOfOp : Tc_Op<"shape_of", [Tc_InferResultType]> {
   let hasFolder = 1;
 }
 
+def Tc_TensorScatterOp : Tc_Op<"tensor_scatter", [Tc_InferResultType,
+    AllElementTypesMatch<["cache", "update", "result"]>]> {
+  let summary = "write a run of updates into a cache (ONNX TensorScatter)";
+  let description = Tc_Doc<[{
+    A copy of `cache` (`[B, ..., max_len, ...]`, the sequence at `axis`,
+    which is not 0) where `update` (the same shape, `len <= max_len` at
+    `axis`) is written at positions `write_indices[b] + i` of batch `b`
+    (`write_indices` is `[B]`, zeros when absent). With `circular` the
+    positions wrap around modulo `max_len`; without, positions past the end
+    are dropped.
+  }], [{%r = tc.tensor_scatter %cache, %u, %w {axis = 2 : i64}
+     : (tensor<2x4x8x16xf32>, tensor<2x4x1x16xf32>, tensor<2xi64>) -> tensor<2x4x8x16xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$cache, Tc_Tensor:$update,
+                       Optional<Tc_IndexTensor>:$write_indices, I64Attr:$axis,
+                       UnitAttr:$circular);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$cache `,` $update (`,` $write_indices^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCSHAPEOPS_TD

@@ -67,4 +67,22 @@ def Tc_CastOp : Tc_Op<"cast", [SameOperandsAndResultShape]> {
   let hasFolder = 1;
 }
 
+def Tc_RandomUniformOp : Tc_Op<"random_uniform", []> {
+  let summary = "a tensor of uniformly distributed random numbers";
+  let description = Tc_Doc<[{
+    Each element is drawn uniformly from [`low`, `high`). The result's
+    shape is static or, given `like`, that of `like` (whose values are not
+    read). Numbers come from a counter-based generator (SplitMix64 of the
+    element's position, keyed by `seed`), so a seed gives the same tensor on
+    every call, device and thread count. (The importer derives a seed from
+    the ONNX node's name and outputs when the node has none.)
+  }], [{%r = tc.random_uniform {low = 0.0 : f64, high = 1.0 : f64, seed = 7 : i64} : () -> tensor<4x4xf32>
+%s = tc.random_uniform %x {low = 0.0 : f64, high = 1.0 : f64, seed = 3 : i64} : (tensor<?x8xf16>) -> tensor<?x8xf32>}]>.doc;
+  let arguments = (ins Optional<Tc_Tensor>:$like, F64Attr:$low, F64Attr:$high,
+                       I64Attr:$seed);
+  let results = (outs Tc_FloatTensor:$result);
+  let assemblyFormat = "($like^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // TC_DIALECT_TC_IR_TCTENSOROPS_TD
