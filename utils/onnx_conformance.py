@@ -91,6 +91,15 @@ RANDOM_OPS = {"Bernoulli", "RandomUniform", "RandomUniformLike", "RandomNormal",
               "RandomNormalLike"}
 
 
+def has_random_op(model, ops):
+    """True when the model draws random numbers: a random op, or a Dropout
+    with a training_mode input (only a constant false would make it exact)."""
+    if ops & RANDOM_OPS:
+        return True
+    return any(n.op_type == "Dropout" and len(n.input) > 2 and n.input[2]
+               for n in model.graph.node)
+
+
 def check_random_outputs(expected_paths, out_dir, output_names):
     """None when the outputs written to out_dir fit the expected ones, else why."""
     import numpy as np
@@ -253,7 +262,7 @@ def check_case(tools, c):
         return "run-error", "the case has no test data set"
     ops = op_types(model)
     rtol, atol, overrides = tolerances(c.name, ops)
-    random = bool(ops & RANDOM_OPS)
+    random = has_random_op(model, ops)
     inputs = graph_inputs(model)
     libraries = {}  # bound values -> compiled library
     bound_names = set()
@@ -430,7 +439,7 @@ def write_outputs(table):
             f"elementwise, with rtol {DEFAULT_RTOL:g} and atol {DEFAULT_ATOL:g} (tc-run's "
             "defaults); NaN must match NaN and infinities must be equal. Integer and bool outputs, and shapes and "
             "dtypes, must match exactly. Outputs of random ops (" + ", ".join(sorted(RANDOM_OPS)) +
-            ") cannot match the reference's draws: their shapes and dtypes must match, and "
+            ", and Dropout given a training_mode) cannot match the reference's draws: their shapes and dtypes must match, and "
             "their values must lie in {0, 1} where the expected ones do (Bernoulli) and "
             "be finite otherwise. Overrides, each after looking at the actual "
             "error:\n\n")

@@ -157,7 +157,8 @@ class Model:
         keep, handles = [], (ctypes.c_void_p * len(values))()
         try:
             for i, value in enumerate(values):
-                array = np.ascontiguousarray(value)
+                # Not ascontiguousarray: it turns a 0-d array into a 1-d one.
+                array = np.asarray(value, order="C")
                 code = _CODES.get(array.dtype)
                 wanted = self._codes[i] if i < len(self._codes) else None
                 if wanted in _STAND_INS and array.dtype == np.dtype(_STAND_INS[wanted]):

@@ -1,7 +1,8 @@
 // End to end against the ONNX reference implementation, on inputs larger
 // than the backend test data's: ops whose result size is data (Compress,
-// Unique, NonMaxSuppression), Det and TensorScatter; and the statistics of
-// the random ops, which no reference can match draw for draw.
+// Unique, NonMaxSuppression), Det, TensorScatter and slices with run-time
+// bounds; and the statistics of the random ops and training-mode Dropout,
+// which no reference can match draw for draw.
 // RUN: %pyonnx %s.py %t | FileCheck %s
 // CHECK: compress ok
 // CHECK: compress_flat ok
@@ -14,7 +15,9 @@
 // CHECK: det ok
 // CHECK: tensor_scatter_linear ok
 // CHECK: tensor_scatter_circular ok
+// CHECK: runtime_slice ok
 // CHECK: uniform mean {{.*}} ok
 // CHECK: normal mean {{.*}} ok
 // CHECK: bernoulli ok
+// CHECK: dropout ok
 // CHECK: deterministic ok

@@ -97,6 +97,31 @@ for mode, where in (("linear", [0, 6, 3]), ("circular", [8, 0, 9])):
           [vi("y", F, [3, 2, 10, 4])],
           {"c": cache, "u": update, "w": np.array(where, np.int64)}, opset=24)
 
+# Slices with bounds given at run time (negative, out of range, empty,
+# reversed), on a dynamic dimension too.
+sx = rng.standard_normal((5, 9)).astype(np.float32)
+bad = []
+for steps, cases in (([1, 2], (([1, -7], [4, 100]), ([9, -20], [2, 3]), ([0, 5], [5, 5]))),
+                     ([-2, -3], (([-1, 8], [-100, 0]), ([3, 100], [1, -100])))):
+    axes = helper.make_tensor("a", I64, [2], [0, 1])
+    step = helper.make_tensor("st", I64, [2], steps)
+    graph = helper.make_graph(
+        [helper.make_node("Slice", ["x", "s", "e", "a", "st"], ["y"])], "slice",
+        [vi("x", F, [5, "n"]), vi("s", I64, [2]), vi("e", I64, [2])],
+        [vi("y", F, ["p", "q"])], [axes, step])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    name = f"runtime_slice{len(bad)}{steps[0]}"
+    path = os.path.join(work, name + ".onnx")
+    onnx.save(m, path)
+    model = tc.load(tc.compile(path, os.path.join(work, name + ".so")))
+    for starts, ends in cases:
+        feeds = {"x": sx, "s": np.array(starts, np.int64), "e": np.array(ends, np.int64)}
+        (want,) = ReferenceEvaluator(m).run(None, feeds)
+        (got,) = model(**feeds)
+        if got.shape != want.shape or not np.array_equal(got, want):
+            bad.append((steps, starts, ends))
+print("runtime_slice", "ok" if not bad else f"MISMATCH {bad}")
+
 # Random ops: moments within 6 standard errors (fixed seeds: the check is
 # deterministic, and a broken generator fails it).
 n = 200000
@@ -130,6 +155,26 @@ rates = y.mean(axis=0)
 bern_ok = (rates[0] == 0 and rates[1] == 1 and abs(rates[2] - 0.3) < 6 * np.sqrt(0.21 / 50000)
            and abs(rates[3] - 0.9) < 6 * np.sqrt(0.09 / 50000))
 print("bernoulli", "ok" if bern_ok else f"BAD {rates}")
+
+# Dropout with training_mode given at run time: drops about `ratio` of the
+# elements and scales the others by 1 / (1 - ratio) in training, and is
+# the identity otherwise.
+ratio = helper.make_tensor("r", F, [], [0.25])
+graph = helper.make_graph(
+    [helper.make_node("Dropout", ["x", "r", "t"], ["y", "mask"], seed=1.0)], "dropout",
+    [vi("x", F, [100000]), vi("t", TensorProto.BOOL, [])],
+    [vi("y", F, [100000]), vi("mask", TensorProto.BOOL, [100000])], [ratio])
+m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+onnx.save(m, os.path.join(work, "dropout.onnx"))
+model = tc.load(tc.compile(os.path.join(work, "dropout.onnx"),
+                           os.path.join(work, "dropout.so")))
+xs = rng.random(100000).astype(np.float32) + 0.5
+y, mask = model(xs, np.array(True))
+dropped = 1 - mask.mean()
+train_ok = (abs(dropped - 0.25) < 6 * np.sqrt(0.1875 / 1e5) and (y[~mask] == 0).all()
+            and np.allclose(y[mask], xs[mask] / 0.75))
+y, mask = model(xs, np.array(False))
+print("dropout", "ok" if train_ok and mask.all() and np.array_equal(y, xs) else "BAD")
 
 # A node without a seed draws the same numbers on every call of a model.
 print("deterministic", "ok" if np.array_equal(z, z_again) else "BAD")

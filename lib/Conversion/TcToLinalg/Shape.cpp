@@ -1,9 +1,10 @@
 //===- Shape.cpp - tc data-movement ops to tensor and linalg --------------===//
 //
-// Reshape, slices with positive steps and concatenation become tensor ops
-// that bufferize to views or in-place copies; transpose becomes
-// linalg.transpose; broadcast, reversed slices and the non-constant pad modes
-// become generics that compute where each element comes from.
+// Reshape, slices with positive steps (their bounds constant or read at run
+// time) and concatenation become tensor ops that bufferize to views or
+// in-place copies; transpose becomes linalg.transpose; broadcast, reversed
+// slices and the non-constant pad modes become generics that compute where
+// each element comes from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,6 +255,96 @@ struct SlicePattern : OpConversionPattern<SliceOp> {
   }
 };
 
+/// Bounds read at run time: ONNX's clamping in index arithmetic, then an
+/// extract_slice (a view) when every step is positive, or a generic that
+/// reads input[start + i * step] otherwise.
+struct DynamicSlicePattern : OpConversionPattern<DynamicSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    int64_t rank = resultType.getRank();
+    bool unsignedBounds = isUnsignedInt(elementTypeOf(op.getStarts()));
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value minusOne = indexConstant(rewriter, loc, -1);
+    SmallVector<Value> starts(rank, zero), counts;
+    SmallVector<int64_t> steps(rank, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      counts.push_back(dimValue(rewriter, loc, input, d));
+    for (auto [i, axis, step] : llvm::enumerate(op.getAxes(), op.getSteps())) {
+      Value size = counts[axis];
+      auto read = [&](Value bounds) -> Value {
+        Value v = tensor::ExtractOp::create(
+            rewriter, loc, bounds, indexConstant(rewriter, loc, i));
+        v = unsignedBounds ? Value(arith::IndexCastUIOp::create(
+                                 rewriter, loc, rewriter.getIndexType(), v))
+                           : toIndex(rewriter, loc, v);
+        Value negative =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, v, zero);
+        return arith::SelectOp::create(
+            rewriter, loc, negative, arith::AddIOp::create(rewriter, loc, v, size), v);
+      };
+      auto clamp = [&](Value v, Value lo, Value hi) -> Value {
+        return arith::MinSIOp::create(rewriter, loc,
+                                      arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
+      };
+      Value start = read(adaptor.getStarts()), end = read(adaptor.getEnds());
+      Value last = arith::SubIOp::create(rewriter, loc, size,
+                                         indexConstant(rewriter, loc, 1));
+      Value span;
+      if (step > 0) {
+        start = clamp(start, zero, size);
+        end = clamp(end, zero, size);
+        span = arith::SubIOp::create(rewriter, loc, end, start);
+      } else {
+        start = clamp(start, zero, arith::MaxSIOp::create(rewriter, loc, last, zero));
+        end = clamp(end, minusOne, last);
+        span = arith::SubIOp::create(rewriter, loc, start, end);
+      }
+      Value count = arith::CeilDivSIOp::create(
+          rewriter, loc, span, indexConstant(rewriter, loc, std::abs(step)));
+      counts[axis] = arith::MaxSIOp::create(rewriter, loc, count, zero);
+      starts[axis] = start;
+      steps[axis] = step;
+    }
+    Value result;
+    if (llvm::all_of(steps, [](int64_t s) { return s > 0; })) {
+      SmallVector<OpFoldResult> offsets = getAsOpFoldResult(starts);
+      SmallVector<OpFoldResult> sizes = getAsOpFoldResult(counts);
+      SmallVector<OpFoldResult> strides;
+      for (int64_t s : steps)
+        strides.push_back(rewriter.getIndexAttr(s));
+      result = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets,
+                                              sizes, strides);
+    } else {
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < rank; ++d)
+        if (resultType.isDynamicDim(d))
+          dynamicSizes.push_back(counts[d]);
+      result = buildParallelGeneric(
+          rewriter, loc, resultType, dynamicSizes, {}, {},
+          [&](OpBuilder &b, Location l, ValueRange) -> Value {
+            SmallVector<Value> indices;
+            for (int64_t d = 0; d < rank; ++d) {
+              Value i = linalg::IndexOp::create(b, l, d);
+              indices.push_back(arith::AddIOp::create(
+                  b, l, starts[d],
+                  arith::MulIOp::create(b, l, i, indexConstant(b, l, steps[d]))));
+            }
+            return tensor::ExtractOp::create(b, l, input, indices);
+          });
+    }
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct BroadcastPattern : OpConversionPattern<BroadcastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -398,6 +489,7 @@ struct PadPattern : OpConversionPattern<PadOp> {
 void populateShapePatterns(TcTypeConverter &converter,
                            RewritePatternSet &patterns) {
   patterns.add<ReshapePattern, TransposePattern, ConcatPattern, SlicePattern,
+               DynamicSlicePattern,
                BroadcastPattern, PadPattern>(converter, patterns.getContext());
 }
 

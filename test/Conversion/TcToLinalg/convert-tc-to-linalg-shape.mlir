@@ -96,3 +96,31 @@ func.func @pad_edge(%x: tensor<4xf32>) -> tensor<8xf32> {
   %0 = tc.pad %x mode(edge) {padding = array<i64: 2, 2>} : (tensor<4xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// dynamic_slice: bounds read at run time, made non-negative and clamped
+// (ONNX's rules), then a strided view for positive steps.
+// CHECK-LABEL: func.func @dynamic_slice
+// CHECK: %[[S:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<1xi64>
+// CHECK: arith.index_cast %[[S]] : i64 to index
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: arith.ceildivsi
+// CHECK: tensor.extract_slice %arg0[0, %{{.*}}] [4, %{{.*}}] [1, 2] : tensor<4x?xf32> to tensor<4x?xf32>
+func.func @dynamic_slice(%x: tensor<4x?xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>) -> tensor<4x?xf32> {
+  %0 = tc.dynamic_slice %x, %s, %e {axes = array<i64: 1>, steps = array<i64: 2>} : (tensor<4x?xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
+// A negative step reads input[start + i * step] in a generic.
+// CHECK-LABEL: func.func @dynamic_slice_reversed
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?xf32>)
+// CHECK:   arith.muli %{{.*}}, %c-1
+// CHECK:   tensor.extract %arg0
+func.func @dynamic_slice_reversed(%x: tensor<?xf32>, %s: tensor<1xi32>) -> tensor<?xf32> {
+  %0 = tc.dynamic_slice %x, %s, %s {axes = array<i64: 0>, steps = array<i64: -1>} : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

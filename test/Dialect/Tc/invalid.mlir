@@ -901,3 +901,19 @@ func.func @random_bounds() {
   %0 = tc.random_uniform {low = 2.0 : f64, high = 1.0 : f64, seed = 1 : i64} : () -> tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @dynamic_slice_axes(%x: tensor<4x8xf32>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.dynamic_slice' op axis 1 is out of range or repeated}}
+  %0 = tc.dynamic_slice %x, %s, %s {axes = array<i64: 1, 1>, steps = array<i64: 1, 1>} : (tensor<4x8xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_slice_bounds(%x: tensor<4x8xf32>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'tc.dynamic_slice' op expects starts and ends of shape [1] (one per axis), got [2]}}
+  %0 = tc.dynamic_slice %x, %s, %s {axes = array<i64: 1>, steps = array<i64: 1>} : (tensor<4x8xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<4x?xf32>
+  return
+}

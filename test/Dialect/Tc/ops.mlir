@@ -323,6 +323,8 @@ func.func @data_dependent(%x: tensor<6xf32>, %m: tensor<2x4x3xi32>, %boxes: tens
   %3 = tc.tensor_scatter %cache, %u, %w {axis = 2 : i64, circular} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>, tensor<2xi64>) -> tensor<2x4x8x16xf32>
   // CHECK: tc.tensor_scatter %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>) -> tensor<2x4x8x16xf32>
   %4 = tc.tensor_scatter %cache, %u {axis = 2 : i64} : (tensor<2x4x8x16xf32>, tensor<2x4x3x16xf32>) -> tensor<2x4x8x16xf32>
+  // CHECK: tc.dynamic_slice %{{.*}}, %{{.*}}, %{{.*}} {axes = array<i64: 0>, steps = array<i64: -1>} : (tensor<6xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+  %ds = tc.dynamic_slice %x, %max, %max {axes = array<i64: 0>, steps = array<i64: -1>} : (tensor<6xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
   // CHECK: tc.det %{{.*}} : (tensor<5x3x3xf64>) -> tensor<5xf64>
   %5 = tc.det %sq : (tensor<5x3x3xf64>) -> tensor<5xf64>
   // CHECK: tc.random_uniform {high = 2.000000e+00 : f64, low = -1.000000e+00 : f64, seed = 7 : i64} : () -> tensor<4x4xf32>

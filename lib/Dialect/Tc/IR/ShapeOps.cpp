@@ -660,3 +660,36 @@ LogicalResult TensorScatterOp::inferReturnTypes(MLIRContext *,
   inferred.push_back(cache);
   return success();
 }
+
+LogicalResult DynamicSliceOp::inferReturnTypes(MLIRContext *,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = getRankedType(adaptor.getInput());
+  ArrayRef<int64_t> axes = adaptor.getAxes(), steps = adaptor.getSteps();
+  int64_t n = axes.size();
+  for (Value bounds : {adaptor.getStarts(), adaptor.getEnds()}) {
+    RankedTensorType t = getRankedType(bounds);
+    if (t.getRank() != 1 || !areCompatibleSizes(t.getDimSize(0), n))
+      return emitInferError(loc, name, "expects starts and ends of shape [", n,
+                            "] (one per axis), got [", formatShape(t.getShape()),
+                            "]");
+  }
+  if (static_cast<int64_t>(steps.size()) != n)
+    return emitInferError(loc, name, "expects ", n, " steps, got ",
+                          steps.size());
+  SmallVector<int64_t> shape(input.getShape());
+  SmallVector<bool> seen(input.getRank(), false);
+  for (auto [axis, step] : llvm::zip(axes, steps)) {
+    if (!isValidAxis(axis, input.getRank()) || seen[axis])
+      return emitInferError(loc, name, "axis ", axis,
+                            " is out of range or repeated");
+    if (step == 0)
+      return emitInferError(loc, name, "step of axis ", axis, " is zero");
+    seen[axis] = true;
+    shape[axis] = ShapedType::kDynamic;
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}

@@ -1,9 +1,10 @@
 //===- AttentionHandlers.cpp - ONNX Attention (opset 23) to tc ------------===//
 //
 // softmax(Q K^T * scale + bias) V with the spec's options: 3-D inputs split
-// into heads, boolean or additive masks, causal masking after a KV cache,
-// grouped-query attention (K/V heads repeated), softcap, and the optional
-// present_key/present_value/qk outputs. Composed from tc ops; the fusion
+// into heads, boolean or additive masks, padded keys (nonpad_kv_seqlen),
+// causal masking after a KV cache, grouped-query attention (K/V heads
+// repeated), softcap, and the optional present_key/present_value/qk
+// outputs. Composed from tc ops; the fusion
 // pass recognizes the matmul-softmax-matmul pattern as one kernel. Also
 // RotaryEmbedding (opset 23), composed from slices and elementwise ops.
 //
@@ -64,10 +65,9 @@ LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> kIn = ctx.requireInput(1, rank, rank),
                    vIn = ctx.requireInput(2, rank, rank);
   if (failed(kIn) || failed(vIn) || failed(ctx.requireRank(3, 1, 4)) ||
-      failed(ctx.requireRank(4, 4, 4)) || failed(ctx.requireRank(5, 4, 4)))
+      failed(ctx.requireRank(4, 4, 4)) || failed(ctx.requireRank(5, 4, 4)) ||
+      failed(ctx.requireRank(6, 1, 1)))
     return failure();
-  if (ctx.input(6))
-    return ctx.unsupported("nonpad_kv_seqlen");
   Value q = *qIn, k = *kIn, v = *vIn;
   for (Value x : {q, k, v})
     if (!NodeContext::typeOf(x).hasStaticShape())
@@ -137,6 +137,29 @@ LogicalResult attention(NodeContext &ctx, SmallVectorImpl<Value> &results) {
            ctx.constant(DenseElementsAttr::get(RankedTensorType::get({}, element),
                                                negInf))});
     bias = mask;
+    if (!bias)
+      return failure();
+  }
+  if (Value lengths = ctx.input(6)) {
+    // nonpad_kv_seqlen: key j of batch b is padding when j >= lengths[b].
+    int64_t batch = NodeContext::typeOf(k).getDimSize(0);
+    if (failed(checkMaterializedSize(ctx, {total})))
+      return failure();
+    SmallVector<int64_t> positions(total);
+    for (int64_t j = 0; j < total; ++j)
+      positions[j] = j;
+    Value iota = reshapeTo(ctx, ctx.constantI64(positions), {1, 1, 1, total});
+    Value perBatch = reshapeTo(ctx, lengths, {batch, 1, 1, 1});
+    Value valid = iota && perBatch
+                      ? compareValues(ctx, ComparePredicate::lt, iota, perBatch)
+                      : nullptr;
+    Value padding =
+        valid ? ctx.build<SelectOp>(
+                    {valid, ctx.scalar(element, 0),
+                     ctx.constant(DenseElementsAttr::get(
+                         RankedTensorType::get({}, element), negInf))})
+              : nullptr;
+    bias = bias && padding ? ctx.build<AddOp>({bias, padding}) : padding;
     if (!bias)
       return failure();
   }

@@ -258,12 +258,13 @@ LogicalResult dropout(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
     return failure();
-  // Before opset 7 `is_test` chose the mode; a compiled model always runs
-  // inference, as every runtime does.
+  // Before opset 7 `is_test` chose the mode; a compiled model runs those
+  // in inference, as every runtime does. From opset 12 the training_mode
+  // input does: unless it is a constant false, the node may drop.
   if (Value training = ctx.input(2)) {
     std::optional<SmallVector<int64_t>> mode = ctx.getConstantInts(training);
-    if (!mode || (mode->size() == 1 && (*mode)[0] != 0))
-      return ctx.unsupported("training_mode=true (training)");
+    if (!mode || mode->size() != 1 || (*mode)[0] != 0)
+      return trainingDropout(ctx, *x, results);
   }
   results.push_back(*x);
   if (ctx.node.output_size() > 1 && !ctx.node.output(1).empty()) {

@@ -71,6 +71,18 @@ Value compareValues(NodeContext &ctx, ComparePredicate predicate, Value lhs,
 /// The run-time shape of `v` as a 1-D i64 tensor.
 Value shapeOf(NodeContext &ctx, Value v);
 
+/// tc.random_uniform over [low, high) shaped like `like`, with element type
+/// `type`'s, keyed by the node's seed (or one hashed from the node);
+/// `stream` picks an independent sequence for another draw of the same
+/// node (RandomHandlers.cpp).
+Value randomUniformLike(NodeContext &ctx, Value like, RankedTensorType type,
+                        double low, double high, unsigned stream = 0);
+
+/// Dropout whose training_mode is not a constant false: the output and
+/// mask of `x` (RandomHandlers.cpp).
+LogicalResult trainingDropout(NodeContext &ctx, Value x,
+                              SmallVectorImpl<Value> &results);
+
 } // namespace mlir::tc::onnx
 
 #endif // TC_LIB_FRONTEND_ONNX_HANDLERS_HANDLERUTILS_H

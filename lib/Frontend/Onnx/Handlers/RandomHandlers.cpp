@@ -1,9 +1,10 @@
-//===- RandomHandlers.cpp - RandomUniform/Normal(Like), Bernoulli ---------===//
+//===- RandomHandlers.cpp - Random*, Bernoulli, training-mode Dropout -----===//
 //
 // Every random op becomes tc.random_uniform (a counter-based generator, see
 // its description) plus ordinary tc arithmetic: normal numbers by the
 // Box-Muller transform of two uniform tensors, Bernoulli draws by comparing
-// a uniform tensor with the probabilities. ONNX's `seed` is a float; tc
+// a uniform tensor with the probabilities, Dropout's mask by comparing one
+// with the ratio. ONNX's `seed` is a float; tc
 // keys its generator with its integer value, as the ONNX reference
 // implementation seeds numpy. A node without a seed gets one hashed from its
 // name, type and outputs: its draws are then fixed for the compiled model
@@ -46,11 +47,11 @@ Type resultElementType(NodeContext &ctx, Type dflt, bool mustBeFloat) {
   return element;
 }
 
-/// tc.random_uniform over [low, high) with the node's seed, shaped like
-/// `like` (or `type`'s static shape when `like` is null). `stream` picks an
-/// independent sequence for a second draw of the same node.
-Value uniform(NodeContext &ctx, Value like, RankedTensorType type, double low,
-              double high, unsigned stream = 0) {
+} // namespace
+
+Value mlir::tc::onnx::randomUniformLike(NodeContext &ctx, Value like,
+                                        RankedTensorType type, double low,
+                                        double high, unsigned stream) {
   SmallVector<NamedAttribute> attrs = {
       ctx.namedAttr("low", ctx.builder.getF64FloatAttr(low)),
       ctx.namedAttr("high", ctx.builder.getF64FloatAttr(high))};
@@ -72,6 +73,52 @@ Value uniform(NodeContext &ctx, Value like, RankedTensorType type, double low,
     operands.push_back(like);
   return ctx.build<RandomUniformOp>(operands, attrs, {type});
 }
+
+/// Training-mode Dropout: an element is kept when a uniform draw is at
+/// least `ratio` (so with probability 1 - ratio) and scaled by
+/// 1 / (1 - ratio). With training_mode known only at run time, both modes
+/// are computed and it selects.
+LogicalResult mlir::tc::onnx::trainingDropout(NodeContext &ctx, Value x,
+                                              SmallVectorImpl<Value> &results) {
+  auto type = NodeContext::typeOf(x);
+  Type element = type.getElementType();
+  if (!isa<FloatType>(element))
+    return ctx.invalid("Dropout needs a floating-point input");
+  Value ratio = ctx.input(1) ? ctx.input(1) : ctx.scalar(element, 0.5);
+  if (NodeContext::typeOf(ratio).getNumElements() != 1)
+    return ctx.invalid("the ratio must be a single value");
+  ratio = reshapeTo(ctx, ratio, {});
+  if (ratio && NodeContext::typeOf(ratio).getElementType() != element)
+    ratio = ctx.build<CastOp>({ratio}, {},
+                              {RankedTensorType::get({}, element)});
+  Value u = randomUniformLike(ctx, x, type, 0.0, 1.0);
+  Value keep = u && ratio ? compareValues(ctx, ComparePredicate::ge, u, ratio)
+                          : nullptr;
+  Value scale = ratio ? ctx.build<SubOp>({ctx.scalar(element, 1.0), ratio})
+                      : nullptr;
+  scale = scale ? ctx.build<DivOp>({ctx.scalar(element, 1.0), scale}) : nullptr;
+  Value training = ctx.input(2);
+  std::optional<SmallVector<int64_t>> mode = ctx.getConstantInts(training);
+  if (!mode) {
+    // Inference keeps everything, unscaled.
+    Value flag = reshapeTo(ctx, training, {});
+    Value inference = flag ? ctx.build<NotOp>({flag}) : nullptr;
+    keep = keep && inference ? ctx.build<OrOp>({keep, inference}) : nullptr;
+    scale = scale && flag ? ctx.build<SelectOp>({flag, scale,
+                                                 ctx.scalar(element, 1.0)})
+                          : nullptr;
+  }
+  Value scaled = scale ? ctx.build<MulOp>({x, scale}) : nullptr;
+  Value y = keep && scaled ? ctx.build<SelectOp>({keep, scaled,
+                                                  ctx.scalar(element, 0.0)})
+                           : nullptr;
+  results.push_back(y);
+  if (ctx.node.output_size() > 1 && !ctx.node.output(1).empty())
+    results.push_back(keep);
+  return success(y != nullptr);
+}
+
+namespace {
 
 /// The result type of a random op: the `shape` attribute (RandomUniform,
 /// RandomNormal) or `like`'s shape, with `element`.
@@ -107,7 +154,7 @@ LogicalResult randomUniform(NodeContext &ctx, SmallVectorImpl<Value> &results,
   FailureOr<RankedTensorType> type = randomType(ctx, like, element);
   if (failed(type))
     return failure();
-  results.push_back(uniform(ctx, like, *type, ctx.getFloat("low", 0.0f),
+  results.push_back(randomUniformLike(ctx, like, *type, ctx.getFloat("low", 0.0f),
                             ctx.getFloat("high", 1.0f)));
   return success(results.back() != nullptr);
 }
@@ -134,8 +181,8 @@ LogicalResult randomNormal(NodeContext &ctx, SmallVectorImpl<Value> &results,
   FailureOr<RankedTensorType> type = randomType(ctx, like, work);
   if (failed(type))
     return failure();
-  Value u1 = uniform(ctx, like, *type, 0.0, 1.0, 0);
-  Value u2 = uniform(ctx, like, *type, 0.0, 1.0, 1);
+  Value u1 = randomUniformLike(ctx, like, *type, 0.0, 1.0, 0);
+  Value u2 = randomUniformLike(ctx, like, *type, 0.0, 1.0, 1);
   auto scalar = [&](double v) { return ctx.scalar(work, v); };
   Value radius = u1 ? ctx.build<SubOp>({scalar(1.0), u1}) : nullptr;
   radius = radius ? ctx.build<LogOp>({radius}) : nullptr;
@@ -164,7 +211,7 @@ LogicalResult bernoulli(NodeContext &ctx, SmallVectorImpl<Value> &results) {
                                    /*mustBeFloat=*/false);
   if (!element)
     return failure();
-  Value u = uniform(ctx, *p, type, 0.0, 1.0);
+  Value u = randomUniformLike(ctx, *p, type, 0.0, 1.0);
   Value hit = u ? compareValues(ctx, ComparePredicate::lt, u, *p) : nullptr;
   results.push_back(hit ? ctx.build<CastOp>({hit}, {}, {type.clone(element)})
                         : nullptr);

@@ -301,6 +301,40 @@ LogicalResult concat(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
+/// Slice whose starts or ends are known only at run time (or whose
+/// negative step runs over a dynamic dimension): tc.dynamic_slice over the
+/// listed axes (all of them by default) with the constant steps.
+LogicalResult dynamicSlice(NodeContext &ctx, Value x,
+                           std::optional<SmallVector<int64_t>> axes,
+                           std::optional<SmallVector<int64_t>> steps,
+                           SmallVectorImpl<Value> &results) {
+  FailureOr<Value> starts = ctx.requireInput(1, 1, 1),
+                   ends = ctx.requireInput(2, 1, 1);
+  if (failed(starts) || failed(ends))
+    return failure();
+  int64_t n = NodeContext::typeOf(*starts).getDimSize(0);
+  if (ShapedType::isDynamic(n))
+    return ctx.unsupported("slice bounds of unknown length");
+  if (!axes)
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  if (!steps)
+    steps = SmallVector<int64_t>(n, 1);
+  if (static_cast<int64_t>(axes->size()) != n ||
+      static_cast<int64_t>(steps->size()) != n)
+    return ctx.invalid("starts, ends, axes and steps differ in length");
+  int64_t rank = NodeContext::typeOf(x).getRank();
+  for (int64_t &axis : *axes) {
+    FailureOr<int64_t> a = ctx.normalizeAxis(axis, rank);
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+  results.push_back(ctx.build<DynamicSliceOp>(
+      {x, *starts, *ends}, {ctx.namedAttr("axes", ctx.i64Array(*axes)),
+                            ctx.namedAttr("steps", ctx.i64Array(*steps))}));
+  return success(results.back() != nullptr);
+}
+
 /// Slice-1 takes starts/ends/axes attributes; Slice-10+ takes them, and
 /// steps, as inputs. Bounds are clamped the way the spec says.
 LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
@@ -322,9 +356,11 @@ LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     ends = constInput(2);
     axes = constInput(3);
     steps = constInput(4);
-    for (size_t i = 1; i <= 4; ++i)
+    for (size_t i = 3; i <= 4; ++i)
       if (ctx.input(i) && !ctx.getConstantInts(ctx.input(i)))
-        return ctx.unsupported("slice bounds computed at run time");
+        return ctx.unsupported("slice axes or steps computed at run time");
+    if (!starts || !ends)
+      return dynamicSlice(ctx, *x, axes, steps, results);
   }
   if (!starts || !ends || starts->size() != ends->size())
     return ctx.invalid("starts and ends must be given with equal lengths");
@@ -352,9 +388,13 @@ LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return ctx.invalid("a step is zero");
     int64_t dim = type.getDimSize(*axis);
     if (ShapedType::isDynamic(dim)) {
-      // Only the whole dimension is expressible without its size.
-      if (step != 1 || start != 0 || end < (int64_t(1) << 62))
-        return ctx.unsupported("slicing part of a dynamic dimension");
+      // tc.slice clamps a dynamic dimension's bounds when it runs; with a
+      // negative step the bounds go to run time instead.
+      if (step < 0)
+        return dynamicSlice(ctx, *x, axes, steps, results);
+      s[*axis] = start;
+      e[*axis] = end;
+      st[*axis] = step;
       continue;
     }
     if (start < 0)

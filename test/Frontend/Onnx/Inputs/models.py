@@ -311,7 +311,7 @@ BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", 
             "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
             "pool_indices_bn_training", "shape_folding", "scan8_and_loop_scan", "sampling", "sampling_opset16",
             "sampling_errors", "malformed_nodes", "empty_batch_norms", "data_dependent",
-            "random_ops"]
+            "random_ops", "runtime_slices"]
 
 
 def legacy_broadcast():
@@ -537,6 +537,24 @@ def data_dependent():
                   vi("ui", I64, ["u"]), vi("uinv", I64, [24]), vi("un", I64, ["u"]),
                   vi("ua", F, [4, "v"]), vi("sel", I64, ["s", 3]), vi("sel0", I64, ["t", 3]),
                   vi("det", F, [2]), vi("ts", F, [2, 4, 16, 8])], inits, opset=24)
+
+
+def runtime_slices():
+    """Slices with run-time bounds, of a dynamic dimension, and a
+    training-mode Dropout whose mode is an input."""
+    nodes = [
+        helper.make_node("Slice", ["x", "s", "e"], ["rt"], name="runtime_bounds"),
+        helper.make_node("Slice", ["x", "s0", "e0", "ax", "st"], ["rev"], name="reversed_dynamic"),
+        helper.make_node("Slice", ["x", "s1", "e1", "ax"], ["part"], name="part_of_dynamic"),
+        helper.make_node("Dropout", ["x", "ratio", "t"], ["drop", "mask"], name="dropout", seed=2.0),
+    ]
+    inits = [const("s0", [-1]), const("e0", [-(2**63)]), const("ax", [1]), const("st", [-1]),
+             const("s1", [1]), const("e1", [-1]), const("ratio", 0.2, np.float32)]
+    return model(nodes, [vi("x", F, [2, "n"]), vi("s", I64, [2]), vi("e", I64, [2]),
+                         vi("t", TensorProto.BOOL, [])],
+                 [vi("rt", F, ["a", "b"]), vi("rev", F, [2, "n"]), vi("part", F, [2, "m"]),
+                  vi("drop", F, [2, "n"]), vi("mask", TensorProto.BOOL, [2, "n"])],
+                 inits, opset=13)
 
 
 def random_ops():

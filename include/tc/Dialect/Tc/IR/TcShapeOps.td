@@ -73,6 +73,25 @@ def Tc_SliceOp : Tc_Op<"slice", [Tc_InferResultType,
   let hasFolder = 1;
 }
 
+def Tc_DynamicSliceOp : Tc_Op<"dynamic_slice", [Tc_InferResultType,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "strided slice whose bounds are known only at run time";
+  let description = Tc_Doc<[{
+    ONNX `Slice` with `starts` and `ends` computed at run time: 1-D integer
+    tensors with one bound per dimension listed in `axes`, read with ONNX's
+    rules (negative bounds count from the end, then clamp to the
+    dimension). `steps` (one per axis, non-zero, possibly negative) are
+    constant. The sliced dimensions get dynamic sizes; the others are kept.
+  }], [{%r = tc.dynamic_slice %x, %s, %e {axes = array<i64: 1>, steps = array<i64: 1>}
+     : (tensor<4x8xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$starts,
+                       Tc_IndexTensor:$ends, DenseI64ArrayAttr:$axes,
+                       DenseI64ArrayAttr:$steps);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $starts `,` $ends attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 def Tc_GatherOp : Tc_Op<"gather", [Tc_InferResultType,
                                    AllElementTypesMatch<["input", "result"]>]> {
   let summary = "take slices of a tensor at indices along one axis";
