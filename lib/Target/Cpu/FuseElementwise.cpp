@@ -3,6 +3,7 @@
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tc::cpu {
@@ -22,14 +23,65 @@ bool readsEachElementOnce(OpOperand *operand) {
   return map.isPermutation();
 }
 
+/// True for a generic with only parallel loops.
+bool isElementwise(Operation *op) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  return generic && generic.getNumLoops() == generic.getNumParallelLoops();
+}
+
+/// True for a linalg op with a reduction loop (a contraction, a window).
+bool isContraction(Operation *op) {
+  auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() > 0;
+}
+
+/// True when `value` feeds a contraction.
+bool feedsContraction(Value value) {
+  return llvm::any_of(value.getUsers(), isContraction);
+}
+
+/// A reshape between a contraction and an elementwise neighbour moves to the
+/// neighbour's far side, so that the neighbour works in the contraction's
+/// shape: a 1x1 convolution is a matmul over the collapsed image (its bias
+/// broadcast is collapsed into it, its activation reads it expanded), a
+/// depthwise one a grouped convolution with a unit group dimension. Then
+/// the workgroup split fuses the neighbours into the contraction's
+/// workgroups, as for any other anchor, instead of each making a pass over
+/// memory of its own. `reshape` is the kind the rewrite folds: the
+/// producer of an elementwise consumer, or the consumer of an elementwise
+/// producer.
+template <typename ReshapeOp>
+bool movesReshapeOffContraction(OpOperand *operand) {
+  Operation *owner = operand->getOwner();
+  if (isElementwise(owner)) {
+    auto reshape = operand->get().getDefiningOp<ReshapeOp>();
+    return reshape && isContraction(reshape.getSrc().getDefiningOp());
+  }
+  auto reshape = dyn_cast<ReshapeOp>(owner);
+  return reshape && isElementwise(operand->get().getDefiningOp()) &&
+         feedsContraction(reshape.getResult());
+}
+
 struct CpuFuseElementwisePass
     : impl::CpuFuseElementwisePassBase<CpuFuseElementwisePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(patterns,
                                                  readsEachElementOnce);
+    // Collapsing: an activation reading an expanded contraction result, a
+    // broadcast collapsed into a contraction. Expanding: the reverse.
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        patterns, [](OpOperand *operand) {
+          return isElementwise(operand->getOwner())
+                     ? movesReshapeOffContraction<tensor::ExpandShapeOp>(operand)
+                     : movesReshapeOffContraction<tensor::CollapseShapeOp>(operand);
+        });
     linalg::populateFoldReshapeOpsByExpansionPatterns(
-        patterns, [](OpOperand *) { return false; });
+        patterns, [](OpOperand *operand) {
+          return isElementwise(operand->getOwner())
+                     ? movesReshapeOffContraction<tensor::CollapseShapeOp>(operand)
+                     : movesReshapeOffContraction<tensor::ExpandShapeOp>(operand);
+        });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

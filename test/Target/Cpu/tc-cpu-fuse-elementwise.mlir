@@ -54,3 +54,88 @@ func.func @not_into_contraction(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %acc:
   } -> tensor<4x16xf32>
   return %m : tensor<4x16xf32>
 }
+
+// -----
+
+// A 1x1 convolution is a matmul over the collapsed image. Its bias
+// broadcast (collapsed into the accumulator) and its activation (reading
+// the expanded result) move into the collapsed shape, next to the
+// contraction; the reshapes move to their far sides.
+#bias = affine_map<(n, f, h, w) -> (f)>
+#id4 = affine_map<(n, f, h, w) -> (n, f, h, w)>
+#in = affine_map<(n, f, p, c) -> (n, c, p)>
+#wt = affine_map<(n, f, p, c) -> (f, c)>
+#out = affine_map<(n, f, p, c) -> (n, f, p)>
+// CHECK-LABEL: func.func @pointwise_conv
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<1x8x16xf32>)
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x8x16xf32>)
+// CHECK: %[[ACT:.*]] = linalg.generic {{.*}} ins(%[[MM]] : tensor<1x8x16xf32>)
+// CHECK:   arith.maximumf
+// CHECK: tensor.expand_shape %[[ACT]] {{.*}} into tensor<1x8x4x4xf32>
+func.func @pointwise_conv(%x: tensor<1x4x4x4xf32>, %w: tensor<8x4xf32>, %b: tensor<8xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x8x4x4xf32>
+  %xc = tensor.collapse_shape %x [[0], [1], [2, 3]] : tensor<1x4x4x4xf32> into tensor<1x4x16xf32>
+  %ic = tensor.collapse_shape %init [[0], [1], [2, 3]] : tensor<1x8x4x4xf32> into tensor<1x8x16xf32>
+  %mm = linalg.generic {indexing_maps = [#in, #wt, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%xc, %w : tensor<1x4x16xf32>, tensor<8x4xf32>) outs(%ic : tensor<1x8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %m = arith.mulf %a, %c : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x16xf32>
+  %y = tensor.expand_shape %mm [[0], [1], [2, 3]] output_shape [1, 8, 4, 4] : tensor<1x8x16xf32> into tensor<1x8x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// A depthwise convolution runs with a unit group dimension: its bias
+// broadcast (expanded into the accumulator) and its activation (reading the
+// collapsed result) take that shape instead.
+#bias = affine_map<(n, c, h, w) -> (c)>
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#in = affine_map<(n, c, g, h, w, kh, kw) -> (n, c, g, h + kh, w + kw)>
+#wt = affine_map<(n, c, g, h, w, kh, kw) -> (c, g, kh, kw)>
+#out = affine_map<(n, c, g, h, w, kh, kw) -> (n, c, g, h, w)>
+// CHECK-LABEL: func.func @depthwise_conv
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x1xf32>) outs(%{{.*}} : tensor<1x4x1x4x4xf32>)
+// CHECK: %[[CONV:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x4x1x4x4xf32>)
+// CHECK: %[[ACT:.*]] = linalg.generic {{.*}} ins(%[[CONV]] : tensor<1x4x1x4x4xf32>)
+// CHECK: tensor.collapse_shape %[[ACT]] {{.*}} into tensor<1x4x4x4xf32>
+func.func @depthwise_conv(%x: tensor<1x4x1x6x6xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x4x4xf32>
+  %ie = tensor.expand_shape %init [[0], [1, 2], [3], [4]] output_shape [1, 4, 1, 4, 4] : tensor<1x4x4x4xf32> into tensor<1x4x1x4x4xf32>
+  %conv = linalg.generic {indexing_maps = [#in, #wt, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x4x1x6x6xf32>, tensor<4x1x3x3xf32>) outs(%ie : tensor<1x4x1x4x4xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %m = arith.mulf %a, %c : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x1x4x4xf32>
+  %y = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x4x1x4x4xf32> into tensor<1x4x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<1x4x4x4xf32>) outs(%e : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
