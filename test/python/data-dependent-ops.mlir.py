@@ -120,6 +120,15 @@ for steps, cases in (([1, 2], (([1, -7], [4, 100]), ([9, -20], [2, 3]), ([0, 5],
         (got,) = model(**feeds)
         if got.shape != want.shape or not np.array_equal(got, want):
             bad.append((steps, starts, ends))
+# A contiguous view of an input returned as the output: the library copies
+# it (this once called memrefCopy, which a model library lacks).
+m, model = build("view_output", [helper.make_node("Slice", ["x", "s", "e"], ["y"])],
+                 [vi("x", F, ["n"]), vi("s", I64, [1]), vi("e", I64, [1])], [vi("y", F, ["m"])])
+for n, start, end in ((10, 2, 7), (0, 0, 5), (6, -4, 100)):
+    feeds = {"x": np.arange(n, dtype=np.float32), "s": np.array([start]), "e": np.array([end])}
+    (got,) = model(**feeds)
+    if not np.array_equal(got, ReferenceEvaluator(m).run(None, feeds)[0]):
+        bad.append(("view", n, start, end))
 print("runtime_slice", "ok" if not bad else f"MISMATCH {bad}")
 
 # Random ops: moments within 6 standard errors (fixed seeds: the check is

@@ -12,10 +12,15 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
+/// The copies the LLVM lowering turns into a memcpy: identity layouts, or
+/// static shapes that are contiguous. Any other copy (a view with a dynamic
+/// offset or size, say) it lowers to a call of the memrefCopy runtime
+/// function, which a model library does not have: those become loops.
 bool isContiguous(Type type) {
   auto memref = cast<MemRefType>(type);
-  return memref.getLayout().isIdentity() || memref.areTrailingDimsContiguous(
-                                                memref.getRank());
+  return memref.getLayout().isIdentity() ||
+         (memref.hasStaticShape() &&
+          memref.areTrailingDimsContiguous(memref.getRank()));
 }
 
 struct CpuLowerCopiesPass : impl::CpuLowerCopiesPassBase<CpuLowerCopiesPass> {

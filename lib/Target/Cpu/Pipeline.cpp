@@ -58,6 +58,11 @@ void buildBufferization(OpPassManager &pm) {
 void buildCpuLoweringTail(OpPassManager &pm) {
   pm.addPass(createCpuOutlineWorkgroupsPass());
 
+  // Clones (of an output that aliases an input, say) become copies before
+  // --tc-cpu-lower-copies, which turns every copy of a strided view into
+  // loops: left to the LLVM lowering, it would call the memrefCopy runtime
+  // function, which a model library does not have.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCpuLowerCopiesPass());
   pm.addPass(createCpuVectorizeContractionsPass());
   pm.addPass(createCpuVectorizeReductionsPass());
@@ -68,7 +73,6 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();
   pm.addPass(createConvertVectorToSCFPass(transfers));
-  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -165,13 +165,21 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
        "libclang_rt.builtins.a"});
   if (!builtins.empty())
     args.push_back(builtins);
+  int systemLibraries = 0;
   for (const char *library : {"libm.so.6", "libc.so.6"}) {
     std::string path = findFirst(
         {(std::string("/lib/x86_64-linux-gnu/") + library).c_str(),
          (std::string("/usr/lib/x86_64-linux-gnu/") + library).c_str()});
-    if (!path.empty())
+    if (!path.empty()) {
       args.push_back(path);
+      ++systemLibraries;
+    }
   }
+  // With libc and libm on the line, anything still undefined (a runtime
+  // helper that a lowering left behind, say) fails here, naming the symbol,
+  // rather than when the library is loaded.
+  if (systemLibraries == 2)
+    args.append({"-z", "defs"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   llvm::SmallString<256> logPath;
