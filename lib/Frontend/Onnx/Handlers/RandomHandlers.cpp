@@ -136,26 +136,41 @@ FailureOr<RankedTensorType> randomType(NodeContext &ctx, Value like,
   return RankedTensorType::get(*shape, element);
 }
 
-/// RandomUniform and RandomUniformLike.
-LogicalResult randomUniform(NodeContext &ctx, SmallVectorImpl<Value> &results,
-                            bool isLike) {
+/// What a random op draws: the tensor it takes its shape from (the *Like
+/// ops; null otherwise) and the result's element type (`dtype`, or the
+/// input's, or f32).
+struct RandomTarget {
   Value like;
-  Type dflt = ctx.builder.getF32Type();
+  Type element;
+};
+FailureOr<RandomTarget> randomTarget(NodeContext &ctx, bool isLike) {
+  RandomTarget target{Value(), ctx.builder.getF32Type()};
   if (isLike) {
     FailureOr<Value> x = ctx.requireInput(0);
     if (failed(x))
       return failure();
-    like = *x;
-    dflt = NodeContext::typeOf(like).getElementType();
+    target.like = *x;
+    target.element = NodeContext::typeOf(*x).getElementType();
   }
-  Type element = resultElementType(ctx, dflt, /*mustBeFloat=*/true);
-  if (!element)
+  target.element = resultElementType(ctx, target.element, /*mustBeFloat=*/true);
+  if (!target.element)
     return failure();
-  FailureOr<RankedTensorType> type = randomType(ctx, like, element);
+  return target;
+}
+
+/// RandomUniform and RandomUniformLike.
+LogicalResult randomUniform(NodeContext &ctx, SmallVectorImpl<Value> &results,
+                            bool isLike) {
+  FailureOr<RandomTarget> target = randomTarget(ctx, isLike);
+  if (failed(target))
+    return failure();
+  FailureOr<RankedTensorType> type =
+      randomType(ctx, target->like, target->element);
   if (failed(type))
     return failure();
-  results.push_back(randomUniformLike(ctx, like, *type, ctx.getFloat("low", 0.0f),
-                            ctx.getFloat("high", 1.0f)));
+  results.push_back(randomUniformLike(ctx, target->like, *type,
+                                      ctx.getFloat("low", 0.0f),
+                                      ctx.getFloat("high", 1.0f)));
   return success(results.back() != nullptr);
 }
 
@@ -164,18 +179,11 @@ LogicalResult randomUniform(NodeContext &ctx, SmallVectorImpl<Value> &results,
 /// precision).
 LogicalResult randomNormal(NodeContext &ctx, SmallVectorImpl<Value> &results,
                            bool isLike) {
-  Value like;
-  Type dflt = ctx.builder.getF32Type();
-  if (isLike) {
-    FailureOr<Value> x = ctx.requireInput(0);
-    if (failed(x))
-      return failure();
-    like = *x;
-    dflt = NodeContext::typeOf(like).getElementType();
-  }
-  Type element = resultElementType(ctx, dflt, /*mustBeFloat=*/true);
-  if (!element)
+  FailureOr<RandomTarget> target = randomTarget(ctx, isLike);
+  if (failed(target))
     return failure();
+  Value like = target->like;
+  Type element = target->element;
   Type work = element.getIntOrFloatBitWidth() < 32 ? ctx.builder.getF32Type()
                                                    : element;
   FailureOr<RankedTensorType> type = randomType(ctx, like, work);
