@@ -22,6 +22,22 @@ namespace mlir::tc::to_linalg {
 namespace {
 using P = arith::CmpIPredicate;
 
+/// `cond ? value : otherwise()`, where `otherwise` is built in the else
+/// branch only: it may read out of range when `cond` holds.
+Value orElse(OpBuilder &b, Location l, Value cond, bool value,
+             function_ref<Value(OpBuilder &, Location)> otherwise) {
+  auto choice = scf::IfOp::create(
+      b, l, cond,
+      [&](OpBuilder &tb, Location tl) {
+        scf::YieldOp::create(
+            tb, tl, ValueRange{arith::ConstantIntOp::create(tb, tl, value, 1)});
+      },
+      [&](OpBuilder &eb, Location el) {
+        scf::YieldOp::create(eb, el, ValueRange{otherwise(eb, el)});
+      });
+  return choice.getResult(0);
+}
+
 /// Element `t` of item `s` of the input, the input seen as
 /// [outer..., slices, inner...] with `t` enumerating outer x inner.
 struct ItemView {
@@ -77,20 +93,11 @@ struct ItemView {
         b, l, TypeRange{b.getIndexType()}, ValueRange{zero},
         [&](OpBuilder &wb, Location wl, ValueRange args) {
           Value t = args[0];
-          Value inside = arith::CmpIOp::create(wb, wl, P::ult, t, length);
-          auto same = scf::IfOp::create(
-              wb, wl, inside,
-              [&](OpBuilder &tb, Location tl) {
-                scf::YieldOp::create(
-                    tb, tl,
-                    ValueRange{equal(tb, tl, element(tb, tl, s1, t),
-                                     element(tb, tl, s2, t))});
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(
-                    eb, el, ValueRange{arith::ConstantIntOp::create(eb, el, 0, 1)});
-              });
-          scf::ConditionOp::create(wb, wl, same.getResult(0), args);
+          Value past = arith::CmpIOp::create(wb, wl, P::uge, t, length);
+          Value same = orElse(wb, wl, past, false, [&](OpBuilder &eb, Location el) {
+            return equal(eb, el, element(eb, el, s1, t), element(eb, el, s2, t));
+          });
+          scf::ConditionOp::create(wb, wl, same, args);
         },
         [&](OpBuilder &wb, Location wl, ValueRange args) {
           scf::YieldOp::create(wb, wl,
@@ -98,19 +105,10 @@ struct ItemView {
         });
     Value t = scan.getResult(0);
     Value same = arith::CmpIOp::create(b, l, P::eq, t, length);
-    auto less = scf::IfOp::create(
-        b, l, same,
-        [&](OpBuilder &tb, Location tl) {
-          scf::YieldOp::create(
-              tb, tl, ValueRange{arith::ConstantIntOp::create(tb, tl, 0, 1)});
-        },
-        [&](OpBuilder &eb, Location el) {
-          scf::YieldOp::create(
-              eb, el,
-              ValueRange{lessThan(eb, el, element(eb, el, s1, t),
-                                  element(eb, el, s2, t))});
-        });
-    return {less.getResult(0), same};
+    Value less = orElse(b, l, same, false, [&](OpBuilder &eb, Location el) {
+      return lessThan(eb, el, element(eb, el, s1, t), element(eb, el, s2, t));
+    });
+    return {less, same};
   }
 };
 
@@ -171,24 +169,16 @@ struct UniquePattern : OpConversionPattern<UniqueOp> {
     // Item t of the sorted order starts a run unless it equals item t - 1.
     auto startsRun = [&](OpBuilder &b, Location l, Value t) -> Value {
       Value first = arith::CmpIOp::create(b, l, P::eq, t, zero);
-      auto differs = scf::IfOp::create(
-          b, l, first,
-          [&](OpBuilder &tb, Location tl) {
-            scf::YieldOp::create(
-                tb, tl, ValueRange{arith::ConstantIntOp::create(tb, tl, 1, 1)});
-          },
-          [&](OpBuilder &eb, Location el) {
-            Value previous = extractAt(
-                eb, el, order, arith::SubIOp::create(eb, el, t, one));
-            Value same = view.compare(eb, el, previous, extractAt(eb, el, order, t),
-                                      length)
-                             .second;
-            scf::YieldOp::create(
-                eb, el,
-                ValueRange{arith::XOrIOp::create(
-                    eb, el, same, arith::ConstantIntOp::create(eb, el, 1, 1))});
-          });
-      return differs.getResult(0);
+      return orElse(b, l, first, true, [&](OpBuilder &eb, Location el) {
+        Value previous =
+            extractAt(eb, el, order, arith::SubIOp::create(eb, el, t, one));
+        Value same = view.compare(eb, el, previous, extractAt(eb, el, order, t),
+                                  length)
+                         .second;
+        return arith::XOrIOp::create(eb, el, same,
+                                     arith::ConstantIntOp::create(eb, el, 1, 1))
+            .getResult();
+      });
     };
     Value runs =
         scf::ForOp::create(
