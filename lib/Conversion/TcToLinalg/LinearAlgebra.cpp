@@ -50,11 +50,7 @@ struct DetPattern : OpConversionPattern<DetOp> {
     auto perMatrix = scf::ForOp::create(
         rewriter, loc, zero, matrices, one, ValueRange{work, result},
         [&](OpBuilder &b, Location l, Value flat, ValueRange args) {
-          SmallVector<Value> batch(batchRank);
-          for (int64_t d = batchRank - 1; d >= 0; --d) {
-            batch[d] = arith::RemUIOp::create(b, l, flat, extents[d]);
-            flat = arith::DivUIOp::create(b, l, flat, extents[d]);
-          }
+          SmallVector<Value> batch = delinearize(b, l, flat, extents);
           auto at = [&](Value i, Value j) {
             SmallVector<Value> indices(batch);
             indices.append({i, j});

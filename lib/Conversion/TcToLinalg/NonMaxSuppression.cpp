@@ -19,13 +19,10 @@ namespace mlir::tc::to_linalg {
 namespace {
 using P = arith::CmpFPredicate;
 
+/// A float scalar (boxes, scores and thresholds may each be any float
+/// type) in f32, where the overlap tests run.
 Value asF32(OpBuilder &b, Location l, Value v) {
-  Type f32 = b.getF32Type();
-  if (v.getType() == f32)
-    return v;
-  if (v.getType().getIntOrFloatBitWidth() < 32)
-    return arith::ExtFOp::create(b, l, f32, v);
-  return arith::TruncFOp::create(b, l, f32, v);
+  return castScalar(b, l, v, v.getType(), b.getF32Type());
 }
 
 /// Extents of a box along x and y: {xmin, xmax, ymin, ymax}.

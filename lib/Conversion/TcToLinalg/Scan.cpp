@@ -178,14 +178,8 @@ struct NonZeroPattern : OpConversionPattern<NonZeroOp> {
       extents.push_back(tensor::DimOp::create(rewriter, loc, input, d));
       total = arith::MulIOp::create(rewriter, loc, total, extents.back());
     }
-    // Row-major indices of flat position `flat`.
     auto indicesOf = [&](OpBuilder &b, Location l, Value flat) {
-      SmallVector<Value> indices(rank);
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        indices[d] = arith::RemUIOp::create(b, l, flat, extents[d]);
-        flat = arith::DivUIOp::create(b, l, flat, extents[d]);
-      }
-      return indices;
+      return delinearize(b, l, flat, extents);
     };
     auto isNonZero = [&](OpBuilder &b, Location l, Value flat) -> Value {
       Value v = tensor::ExtractOp::create(b, l, input, indicesOf(b, l, flat));

@@ -47,23 +47,12 @@ struct ItemView {
   bool isFloat, isUnsigned;
 
   Value element(OpBuilder &b, Location l, Value s, Value t) const {
-    int64_t rank = extents.size();
-    SmallVector<Value> indices(rank);
-    if (!axis) {
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        indices[d] = arith::RemUIOp::create(b, l, s, extents[d]);
-        s = arith::DivUIOp::create(b, l, s, extents[d]);
-      }
-    } else {
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (d == *axis) {
-          indices[d] = s;
-          continue;
-        }
-        indices[d] = arith::RemUIOp::create(b, l, t, extents[d]);
-        t = arith::DivUIOp::create(b, l, t, extents[d]);
-      }
-    }
+    if (!axis)
+      return tensor::ExtractOp::create(b, l, input, delinearize(b, l, s, extents));
+    SmallVector<Value> others(extents);
+    others.erase(others.begin() + *axis);
+    SmallVector<Value> indices = delinearize(b, l, t, others);
+    indices.insert(indices.begin() + *axis, s);
     return tensor::ExtractOp::create(b, l, input, indices);
   }
 

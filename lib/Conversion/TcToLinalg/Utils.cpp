@@ -233,6 +233,16 @@ SmallVector<utils::IteratorType> parallelIterators(unsigned n) {
   return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
 }
 
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<Value> extents) {
+  SmallVector<Value> indices(extents.size());
+  for (int64_t d = static_cast<int64_t>(extents.size()) - 1; d >= 0; --d) {
+    indices[d] = arith::RemUIOp::create(b, loc, flat, extents[d]);
+    flat = arith::DivUIOp::create(b, loc, flat, extents[d]);
+  }
+  return indices;
+}
+
 Value toIndex(OpBuilder &b, Location loc, Value value) {
   if (value.getType().isIndex())
     return value;

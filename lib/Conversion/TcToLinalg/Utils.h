@@ -119,6 +119,11 @@ SmallVector<utils::IteratorType> parallelIterators(unsigned n);
 Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
                      bool isUnsigned);
 
+/// The row-major indices of position `flat` in a tensor of `extents` (the
+/// inverse of linearizing them; scans over a tensor's elements use it).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<Value> extents);
+
 /// A value of integer type as an index, and back.
 Value toIndex(OpBuilder &b, Location loc, Value value);
 Value fromIndex(OpBuilder &b, Location loc, Value index, Type type);
