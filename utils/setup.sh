@@ -16,6 +16,7 @@ TC_APT_PACKAGES=(
   cmake ninja-build ccache libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   rocm-device-libs
+  libfreeimage3
   python3 python3-venv
 )
 

@@ -53,6 +53,17 @@
  *   The inputs are only read. The caller has already checked the input
  *   count, dtypes, static extents and the consistency of symbolic extents.
  *   Returns 0 on success; a non-zero value is an error code (TC_RUN_*).
+ *   On failure the module has released everything it allocated.
+ *
+ * Run-time checks (optional symbol):
+ *
+ *   const char tc_module_check_messages_v1[];  "msg0\0msg1\0...\0\0"
+ *
+ * A module whose generated code checks values computed at run time (a size
+ * read from data, an image that must decode) lists one message per check,
+ * each NUL-terminated, the list ended by an empty string. When check k
+ * fails, the run returns TC_RUN_CHECK_FAILED + k; if several fail, the one
+ * with the largest k is returned.
  *
  * GPU targets (optional symbols; a module compiled with --target=cuda:* or
  * rocm:* has them beside the CPU entry point, which it always has):
@@ -98,6 +109,9 @@ extern "C" {
 #define TC_RUN_INVALID_VALUE 1
 /* The module could not allocate memory. */
 #define TC_RUN_OUT_OF_MEMORY 2
+/* Codes from TC_RUN_CHECK_FAILED up: run-time check (code -
+ * TC_RUN_CHECK_FAILED) of tc_module_check_messages_v1 failed. */
+#define TC_RUN_CHECK_FAILED 256
 
 typedef void (*tc_workgroup_fn_v1)(void *args, int64_t begin, int64_t end);
 

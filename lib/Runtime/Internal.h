@@ -48,6 +48,10 @@ struct tc_module {
   std::string path;
   void *handle = nullptr; // from dlopen
   void *runFn = nullptr;  // tc_module_run_v1_fn
+  /// Messages of the module's run-time checks (tc_module_check_messages_v1).
+  std::vector<std::string> checkMessages;
+  /// The same for the GPU entry (tc_module_gpu_check_messages_v1).
+  std::vector<std::string> gpuCheckMessages;
   /// Unique per load: loaded GPU kernels are cached under it.
   uint64_t id = 0;
   void *gpuRunFn = nullptr; // tc_module_gpu_run_v1_fn, if any

@@ -7,8 +7,6 @@
 
 #include <atomic>
 
-#include "tc-runtime/module_abi.h"
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -143,6 +141,13 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
   module->path = name;
   module->handle = handle;
   module->runFn = run;
+  auto readMessages = [&](const char *symbol, std::vector<std::string> &to) {
+    if (auto *messages = static_cast<const char *>(dlsym(handle, symbol)))
+      for (const char *m = messages; *m; m += std::strlen(m) + 1)
+        to.emplace_back(m);
+  };
+  readMessages("tc_module_check_messages_v1", module->checkMessages);
+  readMessages("tc_module_gpu_check_messages_v1", module->gpuCheckMessages);
   static std::atomic<uint64_t> nextId{1};
   module->id = nextId.fetch_add(1);
   // GPU code, when the module was compiled for GPU targets.

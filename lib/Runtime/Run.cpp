@@ -98,7 +98,17 @@ void parallelForTrampoline(void *runtime, tc_workgroup_fn_v1 fn, void *args,
 // user_data is the allocation; `data` may point inside it.
 void releaseMalloced(void *allocation, void *) { std::free(allocation); }
 
-tc_status runCodeToStatus(int32_t code, const std::string &module) {
+tc_status runCodeToStatus(int32_t code, const std::string &module,
+                          const std::vector<std::string> &checkMessages) {
+  if (code >= TC_RUN_CHECK_FAILED) {
+    size_t check = static_cast<size_t>(code - TC_RUN_CHECK_FAILED);
+    return makeStatus(TC_STATUS_INVALID_VALUE,
+                      "model " + module + ": " +
+                          (check < checkMessages.size()
+                               ? checkMessages[check]
+                               : "run-time check " + std::to_string(check) +
+                                     " failed"));
+  }
   switch (code) {
   case TC_RUN_INVALID_VALUE:
     return makeStatus(TC_STATUS_INVALID_VALUE,
@@ -175,7 +185,8 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
   std::vector<int64_t> outputDims(outputRankSum, -1);
 
   int32_t code = TC_RUN_OK;
-  if (device->gpu && device->gpu->hasCodeFor(module)) {
+  bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
+  if (onGpu) {
     if (tc_status status =
             device->gpu->run(module, inputs, num_inputs, allocations,
                              outputData, outputDims, &code))
@@ -207,7 +218,9 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
   // On failure the module owns whatever it allocated (module_abi.h gives the
   // caller ownership only on success), so nothing is freed here.
   if (code != TC_RUN_OK)
-    return runCodeToStatus(code, moduleName);
+    return runCodeToStatus(code, moduleName,
+                           onGpu ? module->gpuCheckMessages
+                                 : module->checkMessages);
 
   // Validate everything before wrapping, so that a bad module leaks nothing
   // and produces no half-filled `outputs`.

@@ -63,6 +63,8 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
         getTypeConverter()->convertType(op.getResult().getType()));
     Type tcType = elementTypeOf(op.getLhs());
     Type accType = accumulatorType(resultType.getElementType());
+    checkSameExtent(rewriter, loc, op, adaptor.getLhs(), 1, adaptor.getRhs(),
+                    0, "the lhs columns and rhs rows (the contraction extent)");
     SmallVector<Value> dynamicSizes;
     if (resultType.isDynamicDim(0))
       dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getLhs(), 0));
@@ -125,6 +127,10 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
           rhsType.getDimSize(i) == 1 && resultType.getDimSize(i) != 1;
       lhsExprs.push_back(lhsBroadcast ? zero : d);
       rhsExprs.push_back(rhsBroadcast ? zero : d);
+      if (!lhsBroadcast && !rhsBroadcast)
+        checkSameExtent(rewriter, loc, op, lhs, i, rhs, i,
+                        "the operands' extents on batch axis " + Twine(i) +
+                            " (a run-time 1 does not broadcast)");
       outExprs.push_back(d);
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(dimValue(
@@ -136,6 +142,8 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     lhsExprs.append({m, k});
     rhsExprs.append({k, n});
     outExprs.append({m, n});
+    checkSameExtent(rewriter, loc, op, lhs, batch + 1, rhs, batch,
+                    "the lhs columns and rhs rows (the contraction extent)");
     if (resultType.isDynamicDim(batch))
       dynamicSizes.push_back(dimValue(rewriter, loc, lhs, batch));
     if (resultType.isDynamicDim(batch + 1))

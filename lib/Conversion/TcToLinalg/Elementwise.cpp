@@ -404,6 +404,7 @@ struct ElementwisePattern : OpConversionPattern<OpTy> {
                                   resultType.getShape()));
     }
     Value init = emptyBroadcastResult(rewriter, loc, resultType, inputs);
+    checkBroadcastExtents(rewriter, loc, op, init, inputs);
     maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
     Type tcResultType = elementTypeOf(op.getResult());
     auto generic = linalg::GenericOp::create(

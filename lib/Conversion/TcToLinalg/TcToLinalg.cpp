@@ -81,6 +81,7 @@ struct ConvertTcToLinalgPass
     to_linalg::populateNonMaxSuppressionPatterns(converter, patterns);
     to_linalg::populateLinearAlgebraPatterns(converter, patterns);
     to_linalg::populateRandomPatterns(converter, patterns);
+    to_linalg::populateImagePatterns(converter, patterns);
     patterns.add<RetypePattern>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -2,9 +2,12 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
+#include <functional>
 #include <limits>
 
 namespace mlir::tc::to_linalg {
@@ -52,6 +55,81 @@ Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   if (!type.isDynamicDim(dim))
     return arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
   return tensor::DimOp::create(b, loc, tensor, dim);
+}
+
+std::string describeNode(Operation *op) {
+  // The importer's location: NameLoc(node name, NameLoc(op type)), possibly
+  // fused with others by later rewrites.
+  std::function<std::string(Location)> find = [&](Location loc) {
+    if (auto name = dyn_cast<NameLoc>(loc)) {
+      std::string text = "node '" + name.getName().str() + "'";
+      if (auto type = dyn_cast<NameLoc>(name.getChildLoc()))
+        text += " (" + type.getName().str() + ")";
+      return text;
+    }
+    if (auto fused = dyn_cast<FusedLoc>(loc))
+      for (Location part : fused.getLocations())
+        if (std::string text = find(part); !text.empty())
+          return text;
+    return std::string();
+  };
+  std::string text = find(op->getLoc());
+  return text.empty() ? op->getName().getStringRef().str() : text;
+}
+
+void checkAtRunTime(OpBuilder &b, Location loc, Operation *op, Value holds,
+                    const Twine &message) {
+  if (matchPattern(holds, m_One()))
+    return;
+  cf::AssertOp::create(b, loc, holds,
+                       (describeNode(op) + ": " + message).str());
+}
+
+void checkSameExtent(OpBuilder &b, Location loc, Operation *op, Value x,
+                     int64_t xAxis, Value y, int64_t yAxis, const Twine &what) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto yType = cast<RankedTensorType>(y.getType());
+  if (!xType.isDynamicDim(xAxis) && !yType.isDynamicDim(yAxis))
+    return;
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     dimValue(b, loc, x, xAxis),
+                                     dimValue(b, loc, y, yAxis));
+  checkAtRunTime(b, loc, op, same, what + " differ");
+}
+
+void checkBroadcastExtents(OpBuilder &b, Location loc, Operation *op,
+                           Value result, ValueRange operands) {
+  auto resultType = cast<RankedTensorType>(result.getType());
+  int64_t rank = resultType.getRank();
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    int64_t offset = rank - type.getRank();
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      // The result's extent, as tensor.empty was given it: nothing to check
+      // when it was read from this very operand axis.
+      Value expected;
+      if (auto empty = result.getDefiningOp<tensor::EmptyOp>())
+        if (resultType.isDynamicDim(d + offset))
+          expected = empty.getDynamicSize(d + offset);
+      if (auto dim = expected ? expected.getDefiningOp<tensor::DimOp>()
+                              : tensor::DimOp())
+        if (dim.getSource() == operand && dim.getConstantIndex() == d)
+          continue;
+      if (!expected)
+        expected = dimValue(b, loc, result, d + offset);
+      Value actual = tensor::DimOp::create(b, loc, operand, d);
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         actual, expected);
+      checkAtRunTime(b, loc, op, same,
+                     "operand " + Twine(index) + " axis " + Twine(d) +
+                         " does not match the result's extent (a run-time "
+                         "extent must equal the others on its axis; "
+                         "broadcasting an extent known only at run time to "
+                         "be 1 is not supported)");
+    }
+  }
 }
 
 SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc,

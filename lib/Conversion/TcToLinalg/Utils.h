@@ -43,6 +43,7 @@ void populateUniquePatterns(TcTypeConverter &, RewritePatternSet &);
 void populateNonMaxSuppressionPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateLinearAlgebraPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateRandomPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateImagePatterns(TcTypeConverter &, RewritePatternSet &);
 
 /// True for tc's unsigned integer element types.
 bool isUnsignedInt(Type elementType);
@@ -51,6 +52,29 @@ Type elementTypeOf(Value value);
 
 /// `index`-typed extent of `tensor` along `dim` (a constant when static).
 Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim);
+
+/// "node 'conv_3' (Conv)" from the location the importer gives every tc op
+/// (its ONNX node's name and op type), or the op's name without one.
+std::string describeNode(Operation *op);
+
+/// A run-time check (cf.assert, which --tc-cpu-lower-checks turns into the
+/// model's error code): `holds` must be true, else the run fails with
+/// "<describeNode(op)>: <message>". Constant-true checks fold away.
+void checkAtRunTime(OpBuilder &b, Location loc, Operation *op, Value holds,
+                    const Twine &message);
+
+/// Checks that axis `xAxis` of `x` and axis `yAxis` of `y` have the same
+/// extent when either is only known at run time ("<what> differ"); two
+/// static extents were checked by the op's verifier.
+void checkSameExtent(OpBuilder &b, Location loc, Operation *op, Value x,
+                     int64_t xAxis, Value y, int64_t yAxis, const Twine &what);
+
+/// Checks that every dynamic extent of `operands` equals the extent of the
+/// broadcast result `result` on the same axis: numpy broadcasting of an
+/// extent that is only known at run time to be 1 is not supported, and must
+/// fail rather than read out of bounds.
+void checkBroadcastExtents(OpBuilder &b, Location loc, Operation *op,
+                           Value result, ValueRange operands);
 /// All extents of `tensor` as OpFoldResults (static ones as attributes).
 SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc, Value tensor);
 

@@ -137,7 +137,9 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     shareConstants(module);
     OpBuilder b(&getContext());
     emitAbiGlobals(module, b, metadata.getValue());
-    if (failed(emitRunFunction(module, main, inputs, outputs, "tc_module_run_v1")))
+    if (failed(emitRunFunction(module, main, inputs, outputs, "tc_module_run_v1",
+                               "tc_module_check_messages_v1",
+                               /*releaseOutputsOnError=*/true)))
       return signalPassFailure();
     module->removeAttr("tc.module_metadata");
   }

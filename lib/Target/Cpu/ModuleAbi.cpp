@@ -10,6 +10,8 @@
 
 #include "tc/Target/Cpu/ModuleAbi.h"
 
+#include "tc-runtime/module_abi.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
@@ -62,7 +64,9 @@ void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
 
 LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                               ArrayRef<TensorSlot> inputs,
-                              ArrayRef<TensorSlot> outputs, StringRef name) {
+                              ArrayRef<TensorSlot> outputs, StringRef name,
+                              StringRef checkMessagesSymbol,
+                              bool releaseOutputsOnError) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = main.getLoc();
@@ -99,11 +103,15 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
            << main.getNumArguments() << " values but the metadata describes "
            << args.size() << " (environment and input descriptors)";
   auto call = LLVM::CallOp::create(b, loc, main, args);
+  // With run-time checks (--tc-cpu-lower-checks), @main's last result is
+  // the failed check's index plus one, or 0.
+  auto checks = module->getAttrOfType<ArrayAttr>("tc.check_messages");
+  size_t numResults = outputs.size() + (checks ? 1 : 0);
 
   dimOffset = 0;
   for (auto [k, slot] : llvm::enumerate(outputs)) {
     Value descriptor = call.getResult();
-    if (outputs.size() > 1)
+    if (numResults > 1)
       descriptor = LLVM::ExtractValueOp::create(b, loc, descriptor,
                                                 ArrayRef<int64_t>{int64_t(k)});
     Value allocated = LLVM::ExtractValueOp::create(b, loc, descriptor, 0);
@@ -122,9 +130,76 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
     }
     dimOffset += slot.rank;
   }
-  LLVM::ReturnOp::create(b, loc, ValueRange{LLVM::ConstantOp::create(
-                                     b, loc, e.i32, b.getI32IntegerAttr(0))});
+  Value ok = LLVM::ConstantOp::create(b, loc, e.i32, b.getI32IntegerAttr(0));
+  if (!checks) {
+    LLVM::ReturnOp::create(b, loc, ValueRange{ok});
+    return success();
+  }
+  emitCheckMessages(module, b, checks, checkMessagesSymbol);
+  Value failed = call.getResult();
+  if (numResults > 1)
+    failed = LLVM::ExtractValueOp::create(
+        b, loc, failed, ArrayRef<int64_t>{int64_t(outputs.size())});
+  Block *failBlock = run.addBlock();
+  Block *okBlock = run.addBlock();
+  Value isOk = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, failed, ok);
+  LLVM::CondBrOp::create(b, loc, isOk, okBlock, failBlock);
+  b.setInsertionPointToStart(okBlock);
+  LLVM::ReturnOp::create(b, loc, ValueRange{ok});
+
+  // The caller owns the outputs only on success: release each distinct
+  // allocation (two outputs may share one) and clear the slots.
+  b.setInsertionPointToStart(failBlock);
+  if (releaseOutputsOnError) {
+    auto freeFn = module.lookupSymbol<LLVM::LLVMFuncOp>("free");
+    if (!freeFn) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(module.getBody());
+      freeFn = LLVM::LLVMFuncOp::create(
+          b, loc, "free",
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {e.ptr}));
+    }
+    Value null = LLVM::ZeroOp::create(b, loc, e.ptr);
+    SmallVector<Value> released;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      Value slotAddress = e.element(e.ptr, allocations, k);
+      Value allocation = e.load(e.ptr, slotAddress);
+      Value distinct = allocation;
+      for (Value earlier : released) {
+        Value same = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                          allocation, earlier);
+        distinct = LLVM::SelectOp::create(b, loc, same, null, distinct);
+      }
+      LLVM::CallOp::create(b, loc, freeFn, ValueRange{distinct});
+      LLVM::StoreOp::create(b, loc, null, slotAddress);
+      released.push_back(allocation);
+    }
+  }
+  Value base = LLVM::ConstantOp::create(
+      b, loc, e.i32, b.getI32IntegerAttr(TC_RUN_CHECK_FAILED - 1));
+  LLVM::ReturnOp::create(b, loc,
+                         ValueRange{LLVM::AddOp::create(b, loc, failed, base)});
+  module->removeAttr("tc.check_messages");
   return success();
+}
+
+void emitCheckMessages(ModuleOp module, OpBuilder &b, ArrayAttr messages,
+                       StringRef symbol) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  std::string text;
+  for (Attribute message : messages) {
+    StringRef value = cast<StringAttr>(message).getValue();
+    // An empty message would end the list early.
+    text += value.empty() ? std::string("a run-time check failed")
+                          : value.str();
+    text.push_back('\0');
+  }
+  text.push_back('\0');
+  auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(),
+                                            static_cast<unsigned>(text.size()));
+  LLVM::GlobalOp::create(b, module.getLoc(), arrayType, /*isConstant=*/true,
+                         LLVM::Linkage::External, symbol, b.getStringAttr(text));
 }
 
 void shareConstants(ModuleOp module) {

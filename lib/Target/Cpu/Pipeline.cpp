@@ -53,6 +53,7 @@ void buildBufferization(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCpuLowerChecksPass());
 }
 
 void buildCpuLoweringTail(OpPassManager &pm) {

@@ -115,6 +115,8 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
       return failure();
     }
   }
+  if (failed(linkModelSupport(*llvmModule, error)))
+    return failure();
   auto optimize = makeOptimizingTransformer(3, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));

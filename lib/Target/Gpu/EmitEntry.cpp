@@ -324,8 +324,11 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
         fn.setLinkage(LLVM::Linkage::Internal);
     cpu::shareConstants(module);
     emitTables(module, kernels.getValue(), images.getValue());
+    // Device outputs are released by the runtime after a failed run.
     if (failed(cpu::emitRunFunction(module, main, inputs, outputs,
-                                    "tc_module_gpu_run_v1")))
+                                    "tc_module_gpu_run_v1",
+                                    "tc_module_gpu_check_messages_v1",
+                                    /*releaseOutputsOnError=*/false)))
       return signalPassFailure();
     for (StringRef attr : {"tc.module_metadata", "tc.gpu_kernels", "tc.gpu_images"})
       module->removeAttr(attr);

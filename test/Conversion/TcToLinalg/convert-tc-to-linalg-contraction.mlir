@@ -76,3 +76,23 @@ func.func @conv_transpose(%x: tensor<1x16x8x8xf32>, %w: tensor<16x8x3x3xf32>) ->
   %0 = tc.conv_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x16x8x8xf32>, tensor<16x8x3x3xf32>) -> tensor<1x8x16x16xf32>
   return %0 : tensor<1x8x16x16xf32>
 }
+
+// -----
+
+// A contraction extent known only at run time is checked against the other
+// operand's, and so are batch extents that do not broadcast statically.
+// CHECK-LABEL: func.func @runtime_extents
+// CHECK: %[[B0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4x?xf32>
+// CHECK: %[[B1:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x?x5xf32>
+// CHECK: %[[SAME_B:.*]] = arith.cmpi eq, %[[B0]], %[[B1]]
+// CHECK: cf.assert %[[SAME_B]], "node 'mm' (MatMul): the operands' extents on batch axis 0 (a run-time 1 does not broadcast) differ"
+// CHECK: %[[K0:.*]] = tensor.dim %arg0, %c2 : tensor<?x4x?xf32>
+// CHECK: %[[K1:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x?x5xf32>
+// CHECK: %[[SAME_K:.*]] = arith.cmpi eq, %[[K0]], %[[K1]]
+// CHECK: cf.assert %[[SAME_K]], "node 'mm' (MatMul): the lhs columns and rhs rows (the contraction extent) differ"
+// CHECK: linalg.generic
+func.func @runtime_extents(%a: tensor<?x4x?xf32>, %b: tensor<?x?x5xf32>) -> tensor<?x4x5xf32> {
+  %0 = tc.batch_matmul %a, %b : (tensor<?x4x?xf32>, tensor<?x?x5xf32>) -> tensor<?x4x5xf32> loc(#mm)
+  return %0 : tensor<?x4x5xf32>
+}
+#mm = loc("mm"("MatMul"))

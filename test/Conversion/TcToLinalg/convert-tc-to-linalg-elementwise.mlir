@@ -76,3 +76,28 @@ func.func @casts(%x: tensor<3xf32>, %u: tensor<3xui16>) -> (tensor<3xi1>, tensor
   %2 = tc.cast %u : (tensor<3xui16>) -> tensor<3xf16>
   return %0, %1, %2 : tensor<3xi1>, tensor<3xi64>, tensor<3xf16>
 }
+
+// -----
+
+// Extents known only at run time must agree on their axis: the result takes
+// the first dynamic operand's, the others are checked against it (a run-time
+// 1 would otherwise be read past its end). A static result extent is
+// checked the same way; an operand's own extent is not checked against
+// itself.
+// CHECK-LABEL: func.func @add_runtime_extents
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}}
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK: %[[M:.*]] = tensor.dim %arg1, %{{.*}}
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[M]], %[[N]]
+// CHECK: cf.assert %[[SAME]], "node 'add_7' (Add): operand 1 axis 0 does not match the result's extent
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[K:.*]] = tensor.dim %arg1, %{{.*}}
+// CHECK: %[[FOUR:.*]] = arith.cmpi eq, %[[K]], %[[C4]]
+// CHECK: cf.assert %[[FOUR]], "node 'add_7' (Add): operand 1 axis 1
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic
+func.func @add_runtime_extents(%a: tensor<?x4xf32>, %b: tensor<?x?xf32>) -> tensor<?x4xf32> {
+  %0 = tc.add %a, %b : (tensor<?x4xf32>, tensor<?x?xf32>) -> tensor<?x4xf32> loc(#add)
+  return %0 : tensor<?x4xf32>
+}
+#add = loc("add_7"("Add"))

@@ -917,3 +917,19 @@ func.func @dynamic_slice_bounds(%x: tensor<4x8xf32>, %s: tensor<2xi64>) {
   %0 = tc.dynamic_slice %x, %s, %s {axes = array<i64: 1>, steps = array<i64: 1>} : (tensor<4x8xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<4x?xf32>
   return
 }
+
+// -----
+
+func.func @image_format(%x: tensor<?xui8>) {
+  // expected-error @+1 {{'tc.image_decode' op pixel_format 'CMYK' is not RGB, BGR or Grayscale}}
+  %0 = tc.image_decode %x {pixel_format = "CMYK"} : (tensor<?xui8>) -> tensor<?x?x4xui8>
+  return
+}
+
+// -----
+
+func.func @image_channels(%x: tensor<?xui8>) {
+  // expected-error @+1 {{'tc.image_decode' op result type 'tensor<?x?x1xui8>' does not match the type inferred from the operands, 'tensor<?x?x3xui8>'}}
+  %0 = tc.image_decode %x : (tensor<?xui8>) -> tensor<?x?x1xui8>
+  return
+}

@@ -334,6 +334,18 @@ func.func @data_dependent(%x: tensor<6xf32>, %m: tensor<2x4x3xi32>, %boxes: tens
   return
 }
 
+// The pixel format defaults to RGB (and is then not printed).
+// CHECK-LABEL: func @images
+func.func @images(%bytes: tensor<?xui8>, %fixed: tensor<312xui8>) {
+  // CHECK: tc.image_decode %{{.*}} : (tensor<?xui8>) -> tensor<?x?x3xui8>
+  %0 = tc.image_decode %bytes : (tensor<?xui8>) -> tensor<?x?x3xui8>
+  // CHECK: tc.image_decode %{{.*}} {pixel_format = "BGR"} : (tensor<312xui8>) -> tensor<?x?x3xui8>
+  %1 = tc.image_decode %fixed {pixel_format = "BGR"} : (tensor<312xui8>) -> tensor<?x?x3xui8>
+  // CHECK: tc.image_decode %{{.*}} {pixel_format = "Grayscale"} : (tensor<?xui8>) -> tensor<?x?x1xui8>
+  %2 = tc.image_decode %bytes {pixel_format = "Grayscale"} : (tensor<?xui8>) -> tensor<?x?x1xui8>
+  return
+}
+
 // CHECK-LABEL: func @tensors
 func.func @tensors(%x: tensor<4x?xf32>) {
   // CHECK: tc.constant dense<[1, 2, 3]> : tensor<3xi64>

@@ -256,6 +256,10 @@ TEST(RunTest, ModuleErrorCodesBecomeStatuses) {
       {1, "INVALID_VALUE: model 'misc model' rejected a value"},
       {2, "OUT_OF_MEMORY: model 'misc model' ran out of memory"},
       {7, "INTERNAL: model 'misc model' failed with unknown error code 7"},
+      // Failed run-time checks: TC_RUN_CHECK_FAILED + the message's index.
+      {256, "INVALID_VALUE: model 'misc model': node 'a' (Add): first check"},
+      {257, "INVALID_VALUE: model 'misc model': node 'b' (Mul): second check"},
+      {258, "INVALID_VALUE: model 'misc model': run-time check 2 failed"},
       {100, "INTERNAL: model 'misc model' returned a bad output 'empty': axis "
             "0 is 5 but the signature says 0"},
   };

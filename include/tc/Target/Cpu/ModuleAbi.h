@@ -48,10 +48,20 @@ void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata);
 
 /// The run function `name` (the signature of tc_module_run_v1): builds the
 /// input descriptors, calls @main(env, descriptors...), stores the output
-/// buffers and extents.
+/// buffers and extents. When the module has run-time checks (the
+/// `tc.check_messages` attribute of --tc-cpu-lower-checks), a failed check
+/// returns TC_RUN_CHECK_FAILED + its index, the messages go to the global
+/// `checkMessagesSymbol`, and with `releaseOutputsOnError` the outputs' host
+/// allocations are freed (the caller owns them only on success).
 LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                               ArrayRef<TensorSlot> inputs,
-                              ArrayRef<TensorSlot> outputs, StringRef name);
+                              ArrayRef<TensorSlot> outputs, StringRef name,
+                              StringRef checkMessagesSymbol,
+                              bool releaseOutputsOnError);
+
+/// The global `symbol`: each message NUL-terminated, then an empty one.
+void emitCheckMessages(ModuleOp module, OpBuilder &b, ArrayAttr messages,
+                       StringRef symbol);
 
 /// Names each constant global (`__constant_*`, from bufferization) after its
 /// content and makes it linkonce_odr and hidden, so that the CPU code and

@@ -75,6 +75,22 @@ def CpuReadOnlyInputsPass : Pass<"tc-cpu-read-only-inputs", "ModuleOp"> {
   }];
 }
 
+def CpuLowerChecksPass : Pass<"tc-cpu-lower-checks", "ModuleOp"> {
+  let summary = "Turn run-time checks (cf.assert) into @main's error code";
+  let description = [{
+    Each `cf.assert` in @main records, when its condition is false, the
+    index of its message (plus one) in a cell by an atomic max; @main
+    returns the cell as an extra trailing i32 result, and the module gets
+    the attribute `tc.check_messages` listing the messages. The run
+    function of the model ABI (--tc-cpu-emit-entry, --tc-gpu-emit-entry)
+    turns a non-zero code into TC_RUN_CHECK_FAILED + index and emits the
+    messages for the runtime. Runs on buffers, after bufferization; shared
+    by the CPU and GPU pipelines.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def CpuPlanMemoryPass : Pass<"tc-cpu-plan-memory", "func::FuncOp"> {
   let summary = "Place the function's static intermediate buffers in one arena";
   let description = [{

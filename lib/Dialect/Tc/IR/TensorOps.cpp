@@ -131,3 +131,18 @@ LogicalResult RandomUniformOp::verify() {
   }
   return success();
 }
+
+LogicalResult ImageDecodeOp::inferReturnTypes(MLIRContext *context,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  StringRef format = adaptor.getPixelFormat();
+  if (format != "RGB" && format != "BGR" && format != "Grayscale")
+    return detail::emitInferError(loc, getOperationName(), "pixel_format '", format,
+                          "' is not RGB, BGR or Grayscale");
+  int64_t channels = format == "Grayscale" ? 1 : 3;
+  inferred.push_back(RankedTensorType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic, channels},
+      IntegerType::get(context, 8, IntegerType::Unsigned)));
+  return success();
+}

@@ -1,4 +1,4 @@
-//===- TensorHandlers.cpp - Constant, ConstantOfShape, Cast to tc ---------===//
+//===- TensorHandlers.cpp - Constant, ConstantOfShape, Cast, ImageDecoder -===//
 
 #include "HandlerUtils.h"
 
@@ -204,10 +204,26 @@ LogicalResult castLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       buildCast(ctx, *x, NodeContext::typeOf(*like).getElementType()));
   return success(results.back() != nullptr);
 }
+
+/// ImageDecoder: the encoded bytes to [H, W, C] pixels (tc.image_decode).
+LogicalResult imageDecoder(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> encoded = ctx.requireInput(0, 1, 1);
+  if (failed(encoded))
+    return failure();
+  std::string format = ctx.getString("pixel_format", "RGB");
+  if (format != "RGB" && format != "BGR" && format != "Grayscale")
+    return ctx.unsupported("pixel_format '" + format +
+                           "' (expected RGB, BGR or Grayscale)");
+  results.push_back(ctx.build<ImageDecodeOp>(
+      {*encoded},
+      {ctx.namedAttr("pixel_format", ctx.builder.getStringAttr(format))}));
+  return success(results.back() != nullptr);
+}
 } // namespace
 
 void mlir::tc::onnx::registerTensorHandlers(OpRegistry &r) {
   r.add("Constant", 1, constant);
+  r.add("ImageDecoder", 20, imageDecoder);
   r.add("ConstantOfShape", 9, constantOfShape);
   r.add("Range", 11, range);
   r.add("Cast", 1, castOp);

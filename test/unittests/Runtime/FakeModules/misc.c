@@ -3,7 +3,8 @@
  * NULL allocation, an output that points inside its allocation, and error
  * codes chosen by the caller:
  *   code (i32 scalar): 0 runs normally; 100 returns an output whose static
- *   extent contradicts the metadata; anything else is returned as is.
+ *   extent contradicts the metadata; anything else is returned as is
+ *   (256 and 257 name its two run-time checks' messages).
  *   "x y": f64[?n, ?]  flag: bool[?n]
  *   y = i64[?n]: y[i] = flag[i] ? (i64)sum of row i of "x y" : -1
  *   empty = f32[0] */
@@ -21,6 +22,8 @@ const char tc_module_metadata_v1[] = "tc-module 1\n"
                                      "output empty f32 1 0\n"
                                      "target cpu x86-64\n"
                                      "target cpu generic\n";
+const char tc_module_check_messages_v1[] =
+    "node 'a' (Add): first check\0node 'b' (Mul): second check\0";
 
 int32_t tc_module_run_v1(const tc_run_env_v1 *env, void *const *inputs,
                          const int64_t *input_dims, void **output_allocations,

@@ -85,4 +85,21 @@ def Tc_RandomUniformOp : Tc_Op<"random_uniform", []> {
   let hasVerifier = 1;
 }
 
+def Tc_ImageDecodeOp : Tc_Op<"image_decode", [Tc_InferResultType]> {
+  let summary = "decode an encoded image (ONNX ImageDecoder)";
+  let description = Tc_Doc<[{
+    Decodes the bytes of an image file (BMP, JPEG, JPEG 2000, PNG, PNM,
+    TIFF, WebP, ...) into `[height, width, channels]` pixels:
+    `pixel_format` "RGB" and "BGR" give 3 channels in that order,
+    "Grayscale" one (ITU-R 601 luma, as Pillow's "L"). Height and width are
+    known only at run time. The CPU code decodes with FreeImage
+    (libfreeimage.so.3), loaded when the model first decodes; a missing
+    library or undecodable data fails the run with an error naming the node.
+  }], [{%img = tc.image_decode %bytes {pixel_format = "RGB"} : (tensor<?xui8>) -> tensor<?x?x3xui8>}]>.doc;
+  let arguments = (ins TensorRankOf<[UI8], [1]>:$data,
+                       DefaultValuedStrAttr<StrAttr, "RGB">:$pixel_format);
+  let results = (outs TensorRankOf<[UI8], [3]>:$result);
+  let assemblyFormat = "$data attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // TC_DIALECT_TC_IR_TCTENSOROPS_TD
