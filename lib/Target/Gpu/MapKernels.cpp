@@ -185,6 +185,9 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    // Declarations (the model-support helpers) have no code to map.
+    if (getOperation().isExternal())
+      return;
     if (blockSize < 1 || blockSize > 1024) {
       getOperation()->emitError("block-size must be between 1 and 1024");
       return signalPassFailure();

@@ -21,8 +21,12 @@ namespace mlir::tc::gpu {
 namespace mlir::tc::gpu {
 namespace {
 
-/// Whether `op` reads or writes the elements of a buffer.
+/// Whether `op` reads or writes the elements of a buffer, or hands a
+/// buffer's address to host code that will (a model-support helper such as
+/// the image decoder).
 bool accessesBufferElements(Operation *op) {
+  if (isa<memref::ExtractAlignedPointerAsIndexOp>(op))
+    return true;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
     return false;

@@ -32,3 +32,22 @@ module attributes {gpu.container_module} {
     return %y : memref<?xf32>
   }
 }
+
+// -----
+
+// Handing a buffer's address to a host helper (the image decoder) would
+// make the host read device memory.
+func.func private @tc_image_decode_v1(i64, i64, i64) -> i64
+func.func @main(%bytes: memref<?xi8>, %n: i64) -> i64 {
+  // expected-error @+1 {{'memref.extract_aligned_pointer_as_index' reads or writes tensor elements on the host}}
+  %p = memref.extract_aligned_pointer_as_index %bytes : memref<?xi8> -> index
+  %a = arith.index_cast %p : index to i64
+  %h = func.call @tc_image_decode_v1(%a, %n, %n) : (i64, i64, i64) -> i64
+  return %h : i64
+}
+
+// -----
+
+// A declaration has nothing to map.
+// RUN: tc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tc-gpu-map-kernels))' 2>&1 | FileCheck %s --check-prefix=MAP
+// MAP: func.func private @tc_image_decode_v1(i64, i64, i64) -> i64
