@@ -2,8 +2,9 @@
 //
 // Gathers are parallel generics over the result that read the index operand
 // through a projection and fetch the data element with tensor.extract.
-// Negative indices count from the end; an index still out of range is
-// clamped, so a bad index gives a wrong element, never a wild read.
+// Negative indices count from the end; an index still out of range fails a
+// run-time check naming the node (on the CPU; GPU kernels do not report) and
+// is clamped, so the run never reads out of bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,7 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
             position.push_back(linalg::IndexOp::create(b, l, i));
           position.push_back(normalizeIndex(b, l, args[0],
                                             dimValue(b, l, input, axis),
-                                            isUnsigned));
+                                            isUnsigned, op));
           for (int64_t i = axis + q; i < rank; ++i)
             position.push_back(linalg::IndexOp::create(b, l, i));
           return tensor::ExtractOp::create(b, l, input, position);
@@ -85,7 +86,7 @@ struct GatherElementsPattern : OpConversionPattern<GatherElementsOp> {
             position.push_back(
                 i == axis ? normalizeIndex(b, l, args[0],
                                            dimValue(b, l, input, axis),
-                                           isUnsigned)
+                                           isUnsigned, op)
                           : Value(linalg::IndexOp::create(b, l, i)));
           return tensor::ExtractOp::create(b, l, input, position);
         });
@@ -131,7 +132,7 @@ struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
             Value index = tensor::ExtractOp::create(b, l, indices, position);
             source.push_back(normalizeIndex(b, l, index,
                                             dimValue(b, l, input, batch + j),
-                                            isUnsigned));
+                                            isUnsigned, op));
           }
           for (int64_t i = outer; i < resultType.getRank(); ++i)
             source.push_back(linalg::IndexOp::create(b, l, i));

@@ -5,7 +5,8 @@
 // carries the result tensor: extract the update and its target position,
 // combine with the element there ("none", "add", "mul", "max", "min"),
 // insert. Bufferization turns the chain of inserts into in-place stores on a
-// copy of the input. Indices wrap when negative and are clamped into range.
+// copy of the input. Indices wrap when negative; one still out of range
+// fails a run-time check (CPU) and is clamped into range.
 //
 // tensor_scatter's writes never collide (one run of positions per batch),
 // so it is a parallel generic over the cache instead: each element works
@@ -84,7 +85,7 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
           Value index = tensor::ExtractOp::create(b, l, indices, ivs);
           SmallVector<Value> target(ivs);
           target[axis] = normalizeIndex(b, l, index, dimValue(b, l, input, axis),
-                                   unsignedIndices);
+                                        unsignedIndices, op);
           Value old = tensor::ExtractOp::create(b, l, acc, target);
           Value value = combine(b, l, reduction, old, update, tcType);
           return tensor::InsertOp::create(b, l, value, acc, target).getResult();
@@ -121,7 +122,7 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
             position.back() = arith::ConstantIndexOp::create(b, l, j);
             Value index = tensor::ExtractOp::create(b, l, indices, position);
             target.push_back(normalizeIndex(b, l, index, dimValue(b, l, input, j),
-                                       unsignedIndices));
+                                            unsignedIndices, op));
           }
           for (Value iv : ivs.drop_front(batch))
             target.push_back(iv);

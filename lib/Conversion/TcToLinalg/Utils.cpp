@@ -328,13 +328,23 @@ Value toIndex(OpBuilder &b, Location loc, Value value) {
 }
 
 Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
-                     bool isUnsigned) {
+                     bool isUnsigned, Operation *checkFor) {
   Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
                              b, loc, b.getIndexType(), index))
                        : toIndex(b, loc, index);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  if (checkFor) {
+    // In [-size, size): one unsigned comparison of i + size against 2 size.
+    Value shifted = arith::AddIOp::create(b, loc, i, size);
+    Value twice = arith::AddIOp::create(b, loc, size, size);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          shifted, twice);
+    checkAtRunTime(b, loc, checkFor, inRange,
+                   "an index is out of range for the axis it indexes (valid: "
+                   "-n to n - 1 for an axis of extent n)");
+  }
   i = arith::SelectOp::create(b, loc, negative,
                               arith::AddIOp::create(b, loc, i, size), i);
   Value last = arith::SubIOp::create(

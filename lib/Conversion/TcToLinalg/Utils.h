@@ -140,8 +140,11 @@ SmallVector<utils::IteratorType> parallelIterators(unsigned n);
 /// as an in-bounds index into a dim of `size`: negative values count from
 /// the end, anything still out of range is clamped, so a bad index reads a
 /// wrong element instead of wild memory.
+/// With `checkFor`, an index outside [-size, size) also fails a run-time
+/// check naming that op (ONNX makes it an error; the clamped read keeps the
+/// rest of the run in bounds).
 Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size,
-                     bool isUnsigned);
+                     bool isUnsigned, Operation *checkFor = nullptr);
 
 /// The row-major indices of position `flat` in a tensor of `extents` (the
 /// inverse of linearizing them; scans over a tensor's elements use it).

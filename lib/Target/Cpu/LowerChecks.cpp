@@ -7,7 +7,7 @@
 // (module_abi.h, TC_RUN_CHECK_FAILED + k) with the assert's message.
 //
 // In @main, each assert becomes an atomic max of (k + 1) into a one-word
-// cell (an LLVM alloca) when its condition is false (workgroups may run checks on several
+// cell (an LLVM alloca), in a branch taken when its condition is false (workgroups may run checks on several
 // threads; the max keeps the answer deterministic), and @main returns the
 // cell as one more result. Execution goes on after a failed check: the
 // lowerings keep every access in bounds whatever the values, and the run
@@ -22,6 +22,9 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::tc::cpu {
@@ -34,10 +37,22 @@ namespace {
 
 struct CpuLowerChecksPass
     : impl::CpuLowerChecksPassBase<CpuLowerChecksPass> {
+  using CpuLowerChecksPassBase::CpuLowerChecksPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<cf::AssertOp> asserts;
-    module.walk([&](cf::AssertOp op) { asserts.push_back(op); });
+    module.walk([&](cf::AssertOp op) {
+      // Without kernel checks (GPU targets), a check that sits in a loop or
+      // a linalg op, which may become a kernel, is dropped: a kernel has no
+      // way to the host's cell. Its lowering keeps the access in bounds.
+      if (!inKernels && (op->getParentOfType<LoopLikeOpInterface>() ||
+                         op->getParentOfType<linalg::LinalgOp>())) {
+        op.erase();
+        return;
+      }
+      asserts.push_back(op);
+    });
     if (asserts.empty())
       return;
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -69,9 +84,14 @@ struct CpuLowerChecksPass
         messages.push_back(op.getMsgAttr());
       b.setInsertionPoint(op);
       Location at = op.getLoc();
-      Value failed = arith::ConstantIntOp::create(b, at, i32, it->second + 1);
-      Value passed = arith::ConstantIntOp::create(b, at, i32, 0);
-      Value code = arith::SelectOp::create(b, at, op.getArg(), passed, failed);
+      // A branch, so that a check that holds (in a gather's inner loop,
+      // say) costs a compare, not an atomic on a shared cache line.
+      Value holds = op.getArg();
+      Value fails = arith::XOrIOp::create(
+          b, at, holds, arith::ConstantIntOp::create(b, at, b.getI1Type(), 1));
+      auto branch = scf::IfOp::create(b, at, fails, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(branch.thenBlock());
+      Value code = arith::ConstantIntOp::create(b, at, i32, it->second + 1);
       LLVM::AtomicRMWOp::create(b, at, LLVM::AtomicBinOp::max, cell, code,
                                 LLVM::AtomicOrdering::monotonic);
       op.erase();

@@ -40,7 +40,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   buildCpuLoweringTail(pm);
 }
 
-void buildBufferization(OpPassManager &pm) {
+void buildBufferization(OpPassManager &pm, bool checksInKernels) {
   pm.addPass(createCpuReadOnlyInputsPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -53,7 +53,9 @@ void buildBufferization(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCpuLowerChecksPass());
+  CpuLowerChecksPassOptions checks;
+  checks.inKernels = checksInKernels;
+  pm.addPass(createCpuLowerChecksPass(checks));
 }
 
 void buildCpuLoweringTail(OpPassManager &pm) {

@@ -30,7 +30,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
 
   // The arena is one device allocation, freed (env->release) with the
   // other temporaries once their last kernel has been launched.
-  cpu::buildBufferization(pm);
+  cpu::buildBufferization(pm, /*checksInKernels=*/false);
   pm.addPass(createCSEPass());
 
   // Integer powers become loops in helper functions (no device library

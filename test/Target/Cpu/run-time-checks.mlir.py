@@ -23,3 +23,21 @@ np.save(os.path.join(out, "b5.npy"), np.ones(5, np.float32))
 np.save(os.path.join(out, "b1.npy"), np.ones(1, np.float32))
 np.save(os.path.join(out, "b7.npy"), np.ones(7, np.float32))
 np.save(os.path.join(out, "sum5.npy"), np.maximum(a + 1, 0))
+
+# gather.onnx: rows of x[5, 3] at run-time indices (negative ones count from
+# the end); an index outside [-5, 5) is an error (ONNX), not a clamped row.
+graph = helper.make_graph(
+    [helper.make_node("Gather", ["x", "i"], ["rows"], name="lookup", axis=0)],
+    "gather",
+    [helper.make_tensor_value_info("x", f, [5, 3]),
+     helper.make_tensor_value_info("i", TensorProto.INT64, ["k"])],
+    [helper.make_tensor_value_info("rows", f, ["k", 3])])
+onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+          os.path.join(out, "gather.onnx"))
+x = np.arange(15, dtype=np.float32).reshape(5, 3)
+np.save(os.path.join(out, "x.npy"), x)
+good = np.array([0, -1, 4, -5], np.int64)
+np.save(os.path.join(out, "good.npy"), good)
+np.save(os.path.join(out, "rows.npy"), x[good])
+np.save(os.path.join(out, "past_end.npy"), np.array([1, 5], np.int64))
+np.save(os.path.join(out, "before_start.npy"), np.array([-6], np.int64))

@@ -1,19 +1,24 @@
 // RUN: tc-opt %s --split-input-file --verify-diagnostics --tc-cpu-lower-checks | FileCheck %s
 
-// Each assert records its message's index + 1 in one cell (atomic max, so a
-// check in a workgroup is safe); @main returns the cell as a last result and
+// Each failing assert records its message's index + 1 in one cell (an
+// atomic max in a branch, so a check in a workgroup is safe and a check
+// that holds costs a compare); @main returns the cell as a last result and
 // the module lists the messages. Equal messages share one index.
 // CHECK-LABEL: module attributes {tc.check_messages = ["node 'a' (Add): first", "node 'b' (Mul): second"]}
 // CHECK: func.func @main(%[[X:.*]]: memref<?xf32>, %[[N:.*]]: index) -> (memref<?xf32>, i32)
 // CHECK: %[[CELL:.*]] = llvm.alloca %{{.*}} x i32 : (i64) -> !llvm.ptr
 // CHECK: llvm.store %{{.*}}, %[[CELL]] : i32, !llvm.ptr
-// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK: %[[CODE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[ONE]] : i32
-// CHECK: llvm.atomicrmw max %[[CELL]], %[[CODE]] monotonic
-// CHECK: arith.constant 2 : i32
-// CHECK: llvm.atomicrmw max
-// CHECK: arith.constant 1 : i32
-// CHECK: llvm.atomicrmw max
+// CHECK: %[[SAME:.*]] = arith.cmpi eq
+// CHECK: %[[FAILS:.*]] = arith.xori %[[SAME]], %{{.*}} : i1
+// CHECK: scf.if %[[FAILS]] {
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: llvm.atomicrmw max %[[CELL]], %[[ONE]] monotonic
+// CHECK: scf.if
+// CHECK-NEXT: arith.constant 2 : i32
+// CHECK-NEXT: llvm.atomicrmw max
+// CHECK: scf.if
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: llvm.atomicrmw max
 // CHECK-NOT: cf.assert
 // CHECK: %[[RESULT:.*]] = llvm.load %[[CELL]] : !llvm.ptr -> i32
 // CHECK: return %[[X]], %[[RESULT]] : memref<?xf32>, i32

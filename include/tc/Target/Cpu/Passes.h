@@ -35,8 +35,10 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Tensors to buffers, for every target: inputs read-only, one-shot
 /// bufferization with identity layouts at the function boundary, the arena
-/// plan of the static temporaries, ownership-based deallocation.
-void buildBufferization(OpPassManager &pm);
+/// plan of the static temporaries, ownership-based deallocation, then the
+/// run-time checks (--tc-cpu-lower-checks; those inside loops and linalg
+/// ops only with `checksInKernels`, which GPU targets cannot report).
+void buildBufferization(OpPassManager &pm, bool checksInKernels = true);
 
 /// The part of the CPU pipeline after bufferization and deallocation:
 /// workgroup outlining, vectorization, lowering to loops and to the LLVM

@@ -85,10 +85,18 @@ def CpuLowerChecksPass : Pass<"tc-cpu-lower-checks", "ModuleOp"> {
     function of the model ABI (--tc-cpu-emit-entry, --tc-gpu-emit-entry)
     turns a non-zero code into TC_RUN_CHECK_FAILED + index and emits the
     messages for the runtime. Runs on buffers, after bufferization; shared
-    by the CPU and GPU pipelines.
+    by the CPU and GPU pipelines. With `in-kernels=false` (GPU targets),
+    checks inside loops and linalg ops, which may become kernels, are
+    dropped.
   }];
+  let options = [
+    Option<"inKernels", "in-kernels", "bool", /*default=*/"true",
+           "keep the checks inside loops and linalg ops (element checks such "
+           "as gather indices); false on GPU targets">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def CpuPlanMemoryPass : Pass<"tc-cpu-plan-memory", "func::FuncOp"> {
