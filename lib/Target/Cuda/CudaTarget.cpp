@@ -46,8 +46,13 @@ public:
     GpuNVVMAttachTargetOptions options;
     options.chip = chip.str();
     options.optLevel = 3;
-    // The PTX ISA version is left to LLVM: the lowest one the chip needs
-    // (7.8 for sm_90), which every newer driver accepts.
+    // PTX ISA 8.1 (CUDA 12.1 drivers) at least: from it on, kernels on
+    // sm_70+ take up to 32 KB of parameters instead of 4 KB, which a
+    // kernel with many buffers (each a descriptor of 3 + 2 x rank words)
+    // can exceed. Newer chips get the lowest version they need from LLVM.
+    if (chip == "sm_80" || chip == "sm_86" || chip == "sm_89" ||
+        chip == "sm_90")
+      options.features = "+ptx81";
     pm.addPass(createGpuNVVMAttachTarget(options));
   }
 

@@ -26,7 +26,7 @@
 // FILES: cuda-sm_80.kernels
 // FILES: cuda-sm_80.ptx
 // FILES: rocm-gfx942.hsaco
-// PTX: .version 7.8
+// PTX: .version 8.1
 // PTX: .target sm_90
 // PTX: .entry main_kernel(
 // HSACO: OS/ABI: AMDGPU - HSA
