@@ -52,9 +52,7 @@ struct ImageDecodePattern : OpConversionPattern<ImageDecodeOp> {
       auto result = func::CallOp::create(rewriter, loc, fn, args);
       return returnsValue ? result.getResult(0) : Value();
     };
-    auto toI64 = [&](Value index) {
-      return arith::IndexCastOp::create(rewriter, loc, i64, index).getResult();
-    };
+    auto toI64 = [&](Value index) { return fromIndex(rewriter, loc, index, i64); };
     auto constant = [&](int64_t v) {
       return arith::ConstantIntOp::create(rewriter, loc, i64, v).getResult();
     };
@@ -91,9 +89,8 @@ struct ImageDecodePattern : OpConversionPattern<ImageDecodeOp> {
         getTypeConverter()->convertType(op.getResult().getType()));
     SmallVector<Value> extents;
     for (int64_t axis = 0; axis < 2; ++axis)
-      extents.push_back(arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getIndexType(),
-          call("tc_image_extent_v1", {handle, constant(axis)})));
+      extents.push_back(toIndex(
+          rewriter, loc, call("tc_image_extent_v1", {handle, constant(axis)})));
     Value pixels = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get(resultType.getShape(), resultType.getElementType()),

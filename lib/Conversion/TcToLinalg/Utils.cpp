@@ -85,16 +85,21 @@ void checkAtRunTime(OpBuilder &b, Location loc, Operation *op, Value holds,
                        (describeNode(op) + ": " + message).str());
 }
 
+/// A run-time check that two extents (index values) are equal.
+static void checkEqual(OpBuilder &b, Location loc, Operation *op, Value x,
+                       Value y, const Twine &message) {
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  checkAtRunTime(b, loc, op, same, message);
+}
+
 void checkSameExtent(OpBuilder &b, Location loc, Operation *op, Value x,
                      int64_t xAxis, Value y, int64_t yAxis, const Twine &what) {
   auto xType = cast<RankedTensorType>(x.getType());
   auto yType = cast<RankedTensorType>(y.getType());
   if (!xType.isDynamicDim(xAxis) && !yType.isDynamicDim(yAxis))
     return;
-  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     dimValue(b, loc, x, xAxis),
-                                     dimValue(b, loc, y, yAxis));
-  checkAtRunTime(b, loc, op, same, what + " differ");
+  checkEqual(b, loc, op, dimValue(b, loc, x, xAxis),
+             dimValue(b, loc, y, yAxis), what + " differ");
 }
 
 void checkBroadcastExtents(OpBuilder &b, Location loc, Operation *op,
@@ -119,11 +124,9 @@ void checkBroadcastExtents(OpBuilder &b, Location loc, Operation *op,
           continue;
       if (!expected)
         expected = dimValue(b, loc, result, d + offset);
-      Value actual = tensor::DimOp::create(b, loc, operand, d);
-      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         actual, expected);
-      checkAtRunTime(b, loc, op, same,
-                     "operand " + Twine(index) + " axis " + Twine(d) +
+      checkEqual(b, loc, op, tensor::DimOp::create(b, loc, operand, d),
+                 expected,
+                 "operand " + Twine(index) + " axis " + Twine(d) +
                          " does not match the result's extent (a run-time "
                          "extent must equal the others on its axis; "
                          "broadcasting an extent known only at run time to "

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Cpu/ModelSupport.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"

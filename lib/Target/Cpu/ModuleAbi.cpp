@@ -47,19 +47,42 @@ LogicalResult parseSlots(StringRef metadata, SmallVectorImpl<TensorSlot> &inputs
   return success();
 }
 
-void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
-  Location loc = module.getLoc();
+/// An exported constant char array `symbol` holding `bytes` (which carry
+/// their own terminating NULs), at the end of the module.
+static void emitBytesGlobal(ModuleOp module, OpBuilder &b, StringRef symbol,
+                            StringRef bytes) {
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
-  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
-                         LLVM::Linkage::External, "tc_module_abi_version",
-                         b.getI32IntegerAttr(1));
+  auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(),
+                                            static_cast<unsigned>(bytes.size()));
+  LLVM::GlobalOp::create(b, module.getLoc(), arrayType, /*isConstant=*/true,
+                         LLVM::Linkage::External, symbol,
+                         b.getStringAttr(bytes));
+}
+
+/// The check-message table: each message NUL-terminated, then an empty one.
+static void emitCheckMessages(ModuleOp module, OpBuilder &b,
+                              ArrayAttr messages, StringRef symbol) {
+  std::string text;
+  for (Attribute message : messages) {
+    StringRef value = cast<StringAttr>(message).getValue();
+    // An empty message would end the list early.
+    text += value.empty() ? std::string("a run-time check failed")
+                          : value.str();
+    text.push_back('\0');
+  }
+  text.push_back('\0');
+  emitBytesGlobal(module, b, symbol, text);
+}
+
+void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
+  b.setInsertionPointToEnd(module.getBody());
+  LLVM::GlobalOp::create(b, module.getLoc(), b.getI32Type(),
+                         /*isConstant=*/true, LLVM::Linkage::External,
+                         "tc_module_abi_version", b.getI32IntegerAttr(1));
   std::string text = metadata.str();
   text.push_back('\0');
-  auto arrayType =
-      LLVM::LLVMArrayType::get(b.getI8Type(), static_cast<unsigned>(text.size()));
-  LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                         LLVM::Linkage::External, "tc_module_metadata_v1",
-                         b.getStringAttr(text));
+  emitBytesGlobal(module, b, "tc_module_metadata_v1", text);
 }
 
 LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
@@ -181,25 +204,6 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                          ValueRange{LLVM::AddOp::create(b, loc, failed, base)});
   module->removeAttr("tc.check_messages");
   return success();
-}
-
-void emitCheckMessages(ModuleOp module, OpBuilder &b, ArrayAttr messages,
-                       StringRef symbol) {
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  std::string text;
-  for (Attribute message : messages) {
-    StringRef value = cast<StringAttr>(message).getValue();
-    // An empty message would end the list early.
-    text += value.empty() ? std::string("a run-time check failed")
-                          : value.str();
-    text.push_back('\0');
-  }
-  text.push_back('\0');
-  auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(),
-                                            static_cast<unsigned>(text.size()));
-  LLVM::GlobalOp::create(b, module.getLoc(), arrayType, /*isConstant=*/true,
-                         LLVM::Linkage::External, symbol, b.getStringAttr(text));
 }
 
 void shareConstants(ModuleOp module) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Cpu/ModelSupport.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"

@@ -59,10 +59,6 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                               StringRef checkMessagesSymbol,
                               bool releaseOutputsOnError);
 
-/// The global `symbol`: each message NUL-terminated, then an empty one.
-void emitCheckMessages(ModuleOp module, OpBuilder &b, ArrayAttr messages,
-                       StringRef symbol);
-
 /// Names each constant global (`__constant_*`, from bufferization) after its
 /// content and makes it linkonce_odr and hidden, so that the CPU code and
 /// the GPU host code linked into one model.so share one copy of every

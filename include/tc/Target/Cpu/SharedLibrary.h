@@ -8,16 +8,7 @@
 
 #include <string>
 
-namespace llvm {
-class Module;
-} // namespace llvm
-
 namespace mlir::tc::cpu {
-
-/// Links into `module` the model-support helpers it declares (the image
-/// codecs of tc.image_decode), from bitcode embedded in tc. Models that
-/// declare none are left unchanged.
-LogicalResult linkModelSupport(llvm::Module &module, std::string &error);
 
 struct SharedLibraryOptions {
   /// LLVM CPU name; "host" is the CPU this compiler runs on.
