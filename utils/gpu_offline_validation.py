@@ -11,9 +11,10 @@ amdhsa.kernels metadata and a kernel descriptor per kernel. Per case and
 target:
 
   ok           kernels compiled and checked, host code lowered
-  host-code    the model needs tensor values on the host (a shape computed
-               from data, a loop condition), which GPU targets do not
-               support yet; tc-compile names the ONNX node
+  host-code    the model hands tensor data to host C code (ImageDecoder's
+               decoder), which GPU targets do not support yet; tc-compile
+               names the ONNX node (single values the host needs, such as a
+               shape given as data or a loop condition, are downloaded)
   error        another compile error (recorded)
   crash        tc-compile was killed by a signal or timed out: always a bug
 
@@ -155,9 +156,11 @@ def write_outputs(table, targets):
              "for each GPU target, and checks the binaries without a GPU: ptxas "
              "assembles the PTX and the cubin defines every kernel (NVIDIA); the HSACO "
              "is an AMDGPU HSA code object v5 for the chip, with amdhsa.kernels "
-             "metadata and a kernel descriptor per kernel (AMD). **host-code**: the "
-             "model needs tensor values on the host (a shape computed from data), "
-             "which the GPU targets do not support yet. Per case: "
+             "metadata and a kernel descriptor per kernel (AMD). Single values the "
+             "host code needs (a shape given as data, a loop condition, a count) are "
+             "downloaded from the device. **host-code**: the model hands tensor data "
+             "to host C code (ImageDecoder), which the GPU targets do not support "
+             "yet. Per case: "
              "[gpu-offline.tsv](gpu-offline.tsv). Nothing here has run on a GPU.", "",
              "| target | compiled | ok | host-code | error | crash |",
              "|---|---|---|---|---|---|"]
@@ -178,7 +181,7 @@ def write_outputs(table, targets):
                   "the CPU, and compares with the expected outputs "
                   "([gpu-emulation.tsv](gpu-emulation.tsv)): "
                   f"**{c['pass']} pass** of {scope} in scope, {c['mismatch']} mismatch, "
-                  f"{c['compile-error']} compile-error (host code), "
+                  f"{c['compile-error']} compile-error (host code: ImageDecoder), "
                   f"{c['compile-unsupported']} compile-unsupported, {c['run-error']} run-error, "
                   f"{c['crash']} crash."]
     lines += ["", END]

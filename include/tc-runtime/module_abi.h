@@ -72,9 +72,13 @@
  *   const char *const       tc_module_gpu_kernels_v1[];   kernel symbols
  *   const uint32_t          tc_module_gpu_image_count_v1;
  *   const tc_gpu_image_v1   tc_module_gpu_images_v1[];    one per target
- *   int32_t tc_module_gpu_run_v1(const tc_gpu_env_v1 *env, ...);
+ *   int32_t tc_module_gpu_run_v2(const tc_gpu_env_v2 *env, ...);
  *
- * tc_module_gpu_run_v1 takes the arguments of tc_module_run_v1, with device
+ * (A module with tc_module_gpu_run_v1, whose environment had no download
+ * or upload, was built by an older tc: the runtime runs it on the CPU only
+ * and asks for a recompile when a GPU is requested.)
+ *
+ * tc_module_gpu_run_v2 takes the arguments of tc_module_run_v1, with device
  * pointers for inputs[i] and output_data[i]; output_allocations[i] are
  * device allocations made through env->alloc, which the caller owns
  * (release them through the same device). Every image defines every kernel
@@ -82,8 +86,14 @@
  * env->launch passes `params` (num_params pointers, one per kernel
  * parameter, to values the driver copies) to the kernel with the given grid
  * and block; weights and other constants reach kernels through
- * env->constant; an error in alloc, constant or launch is kept by the runtime (alloc then
- * returns NULL and later launches do nothing) and reported after the run.
+ * env->constant; an error in alloc, constant, launch, download or upload is
+ * kept by the runtime (alloc then returns NULL, later launches and copies do
+ * nothing, downloads fill the host memory with zeros) and reported after the
+ * run. Host code that needs a value computed on the device (a shape given as
+ * data, a loop's condition, a count of selected elements) copies it with
+ * env->download, which returns once the value is in host memory, after
+ * every kernel launched before it has finished; env->upload copies host
+ * memory to the device and returns once the host memory may be reused.
  *
  * Parallelism: the module splits each kernel into `count` independent
  * workgroups and asks the runtime to run them with env->parallel_for, which
@@ -122,7 +132,7 @@ typedef struct tc_run_env_v1 {
                        int64_t count);
 } tc_run_env_v1;
 
-typedef struct tc_gpu_env_v1 {
+typedef struct tc_gpu_env_v2 {
   /* Opaque to the module; passed back to every function. */
   void *runtime;
   /* Device memory of `bytes` bytes (64-byte aligned), or NULL on failure. */
@@ -136,7 +146,12 @@ typedef struct tc_gpu_env_v1 {
    * while the module is loaded on the device, or NULL on failure. */
   void *(*constant)(void *runtime, uint32_t index, const void *host,
                     int64_t bytes);
-} tc_gpu_env_v1;
+  /* `bytes` bytes from device memory to host memory, and back. */
+  void (*download)(void *runtime, void *host, const void *device,
+                   int64_t bytes);
+  void (*upload)(void *runtime, void *device, const void *host,
+                 int64_t bytes);
+} tc_gpu_env_v2;
 
 typedef struct tc_gpu_image_v1 {
   const char *target; /* "cuda:sm_90", "rocm:gfx942" */
@@ -145,7 +160,7 @@ typedef struct tc_gpu_image_v1 {
   uint64_t size;
 } tc_gpu_image_v1;
 
-typedef int32_t (*tc_module_gpu_run_v1_fn)(const tc_gpu_env_v1 *env,
+typedef int32_t (*tc_module_gpu_run_v2_fn)(const tc_gpu_env_v2 *env,
                                            void *const *inputs,
                                            const int64_t *input_dims,
                                            void **output_allocations,

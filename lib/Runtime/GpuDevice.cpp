@@ -99,6 +99,35 @@ void *envConstant(void *runtime, uint32_t index, const void *host,
   return constants[index];
 }
 
+/// A value the host code needs (a shape given as data, a loop condition):
+/// the copy waits for the kernels before it, then for itself.
+void envDownload(void *runtime, void *host, const void *device, int64_t bytes) {
+  auto *state = static_cast<RunState *>(runtime);
+  if (bytes <= 0)
+    return;
+  if (!state->error) {
+    GpuDriver &gpu = state->device->driver();
+    state->error = gpu.copyToHost(host, device, static_cast<size_t>(bytes));
+    if (!state->error)
+      state->error = gpu.synchronize();
+  }
+  // After an error the host code still runs to its end: zeros keep its
+  // loops short and its allocations small.
+  if (state->error)
+    std::memset(host, 0, static_cast<size_t>(bytes));
+}
+
+void envUpload(void *runtime, void *device, const void *host, int64_t bytes) {
+  auto *state = static_cast<RunState *>(runtime);
+  if (state->error || bytes <= 0)
+    return;
+  GpuDriver &gpu = state->device->driver();
+  // The host memory is the module's stack: the copy must be done with it.
+  state->error = gpu.copyToDevice(device, host, static_cast<size_t>(bytes));
+  if (!state->error)
+    state->error = gpu.synchronize();
+}
+
 } // namespace
 
 tc_status tc::rt::unavailableGpu(const char *kind, const char *vendor,
@@ -279,8 +308,9 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
   size_t numOutputs = module->signature.outputs.size();
   std::vector<void *> deviceAllocations(numOutputs, nullptr);
   std::vector<void *> deviceData(numOutputs, nullptr);
-  tc_gpu_env_v1 env{&state, envAlloc, envRelease, envLaunch, envConstant};
-  auto runFn = reinterpret_cast<tc_module_gpu_run_v1_fn>(module->gpuRunFn);
+  tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
+                    envConstant, envDownload, envUpload};
+  auto runFn = reinterpret_cast<tc_module_gpu_run_v2_fn>(module->gpuRunFn);
   *moduleCode = runFn(&env, inputData.data(), inputDims.data(),
                       deviceAllocations.data(), deviceData.data(),
                       outputDims.data());

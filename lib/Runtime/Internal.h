@@ -54,7 +54,9 @@ struct tc_module {
   std::vector<std::string> gpuCheckMessages;
   /// Unique per load: loaded GPU kernels are cached under it.
   uint64_t id = 0;
-  void *gpuRunFn = nullptr; // tc_module_gpu_run_v1_fn, if any
+  void *gpuRunFn = nullptr; // tc_module_gpu_run_v2_fn, if any
+  /// The module has GPU code for an older runtime (tc_module_gpu_run_v1).
+  bool staleGpuEntry = false;
   std::vector<std::string> gpuKernels;
   std::vector<TcGpuImage> gpuImages;
   tc::rt::ModuleSignature signature;

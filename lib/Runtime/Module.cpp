@@ -159,7 +159,9 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
       dlsym(handle, "tc_module_gpu_image_count_v1"));
   auto *images = static_cast<const tc_gpu_image_v1 *>(
       dlsym(handle, "tc_module_gpu_images_v1"));
-  void *gpuRun = dlsym(handle, "tc_module_gpu_run_v1");
+  void *gpuRun = dlsym(handle, "tc_module_gpu_run_v2");
+  module->staleGpuEntry =
+      !gpuRun && dlsym(handle, "tc_module_gpu_run_v1") != nullptr;
   if (gpuRun && kernelCount && kernelNames && imageCount && images) {
     module->gpuRunFn = gpuRun;
     for (uint32_t k = 0; k < *kernelCount; ++k)

@@ -195,6 +195,12 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
     std::string targets;
     for (const std::string &target : signature.targets)
       targets += (targets.empty() ? "" : ", ") + target;
+    if (module->staleGpuEntry)
+      return makeStatus(TC_STATUS_UNAVAILABLE,
+                        "model '" + module->path +
+                            "' has GPU code for an older tc runtime "
+                            "(tc_module_gpu_run_v1); recompile it with this "
+                            "tc-compile, or run it with --device=cpu");
     return makeStatus(TC_STATUS_UNAVAILABLE,
                       "model '" + module->path + "' has no code for " +
                           device->gpu->driver().description() +

@@ -4,7 +4,7 @@
 // version and metadata globals, and a run function that turns the caller's
 // data pointers and extents into memref descriptors for @main and returns
 // the result descriptors' buffers (host pointers for tc_module_run_v1,
-// device pointers for tc_module_gpu_run_v1).
+// device pointers for tc_module_gpu_run_v2).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,11 +2,12 @@
 //
 // The GPU part of the model.so ABI (include/tc-runtime/module_abi.h), on the
 // LLVM dialect of a GPU target's host code:
-//   - tc_module_gpu_run_v1: tc_module_run_v1's marshalling around @main;
+//   - tc_module_gpu_run_v2: tc_module_run_v1's marshalling around @main;
 //   - each @__tc_gpu_launch_<K> call: the operands stored in one stack
 //     struct, a stack array of pointers to its fields (the kernel parameter
 //     convention of cuLaunchKernel and hipModuleLaunchKernel), and a call of
 //     env->launch;
+//   - each host-value copy placeholder: env->download or env->upload;
 //   - malloc and free (the memref lowering's) become env->alloc and
 //     env->release: every buffer of the host code is device memory;
 //   - the images and kernel names as constant tables.
@@ -28,12 +29,12 @@ namespace {
 
 using cpu::Emitter;
 
-/// Field `index` of the tc_gpu_env_v1 at `env`: runtime, alloc, release,
-/// launch, constant.
+/// Field `index` of the tc_gpu_env_v2 at `env`: runtime, alloc, release,
+/// launch, constant, download, upload.
 Value envField(Emitter &e, Value env, int32_t index) {
   MLIRContext *ctx = e.b.getContext();
   auto envType = LLVM::LLVMStructType::getLiteral(
-      ctx, {e.ptr, e.ptr, e.ptr, e.ptr, e.ptr});
+      ctx, SmallVector<Type>(7, e.ptr));
   return e.load(e.ptr, LLVM::GEPOp::create(e.b, e.loc, e.ptr, envType, env,
                                            ArrayRef<LLVM::GEPArg>{0, index}));
 }
@@ -90,7 +91,6 @@ void emitLaunch(LLVM::CallOp call, unsigned kernel) {
 /// Replaces `@__tc_gpu_constant_<K>(env, bytes, host descriptor...)` by the
 /// descriptor of env->constant(runtime, K, aligned host pointer, bytes).
 void emitConstant(LLVM::CallOp call, unsigned index) {
-  MLIRContext *ctx = call.getContext();
   OpBuilder b(call);
   Location loc = call.getLoc();
   Emitter e = Emitter::at(b, loc);
@@ -122,6 +122,33 @@ void emitConstant(LLVM::CallOp call, unsigned index) {
   }
   call.getResult().replaceAllUsesWith(descriptor);
   call.erase();
+}
+
+/// Replaces `@__tc_gpu_download_<type>(bytes, host cell, device element)`
+/// or `@__tc_gpu_upload_<type>(bytes, device element, host cell)` (0-d
+/// descriptors: allocated, aligned, offset) by env->download(runtime, host,
+/// device, bytes) or env->upload(runtime, device, host, bytes).
+LogicalResult emitTransfer(LLVM::CallOp call, Value env, bool download) {
+  ValueRange operands = call.getArgOperands();
+  if (operands.size() != 7 || call.getNumResults() != 0)
+    return call.emitError("malformed host-value copy placeholder");
+  OpBuilder b(call);
+  Emitter e = Emitter::at(b, call.getLoc());
+  Value bytes = operands[0];
+  auto address = [&](unsigned descriptor) {
+    Value offset = LLVM::MulOp::create(b, e.loc, operands[descriptor + 2], bytes);
+    return LLVM::GEPOp::create(b, e.loc, e.ptr, b.getI8Type(),
+                               operands[descriptor + 1], ValueRange{offset});
+  };
+  Value destination = address(1), source = address(4);
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(e.b.getContext()),
+                                          {e.ptr, e.ptr, e.ptr, e.i64});
+  LLVM::CallOp::create(b, e.loc, type,
+                       ValueRange{envField(e, env, download ? 5 : 6),
+                                  envField(e, env, 0), destination, source,
+                                  bytes});
+  call.erase();
+  return success();
 }
 
 /// malloc(size) -> env->alloc(runtime, size); free(p) -> env->release.
@@ -311,9 +338,27 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
       }
       emitConstant(call, index);
     }
+    SmallVector<LLVM::CallOp> transfers;
+    module.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() &&
+          (call.getCallee()->starts_with("__tc_gpu_download_") ||
+           call.getCallee()->starts_with("__tc_gpu_upload_")))
+        transfers.push_back(call);
+    });
+    for (LLVM::CallOp call : transfers) {
+      if (call->getParentOfType<LLVM::LLVMFuncOp>() != main) {
+        call.emitError("host-value copies outside @main are not supported");
+        return signalPassFailure();
+      }
+      if (failed(emitTransfer(call, main.getArgument(0),
+                              call.getCallee()->starts_with("__tc_gpu_download_"))))
+        return signalPassFailure();
+    }
     for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
       if (fn.getName().starts_with("__tc_gpu_launch_") ||
-          fn.getName().starts_with("__tc_gpu_constant_"))
+          fn.getName().starts_with("__tc_gpu_constant_") ||
+          fn.getName().starts_with("__tc_gpu_download_") ||
+          fn.getName().starts_with("__tc_gpu_upload_"))
         fn.erase();
     if (failed(redirectAllocations(main)))
       return signalPassFailure();
@@ -326,7 +371,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     emitTables(module, kernels.getValue(), images.getValue());
     // Device outputs are released by the runtime after a failed run.
     if (failed(cpu::emitRunFunction(module, main, inputs, outputs,
-                                    "tc_module_gpu_run_v1",
+                                    "tc_module_gpu_run_v2",
                                     "tc_module_gpu_check_messages_v1",
                                     /*releaseOutputsOnError=*/false)))
       return signalPassFailure();

@@ -140,27 +140,41 @@ LogicalResult mapToBlocksAndThreads(RewriterBase &rewriter,
   return success();
 }
 
-/// Top-level loops and conditionals of the host function that read or
-/// write buffer elements outside linalg (scatters lowered to scf loops)
-/// and neither allocate nor call: each runs in one GPU thread, its linalg
-/// ops as sequential loops. Slow for large loops, but the data stays on the
-/// device and the result is right.
+/// Whether a host loop or conditional can run in one GPU thread: it reads
+/// or writes buffer elements outside linalg (scatters, the counts of
+/// NonZero and Compress, NMS) and neither allocates nor calls, and its
+/// results are scalars a kernel can hand back through memory.
+bool runsInOneThread(Operation *op) {
+  if (!isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op))
+    return false;
+  if (!llvm::all_of(op->getResultTypes(), [](Type t) {
+        return t.isIntOrIndexOrFloat();
+      }))
+    return false;
+  bool touches = false, unsuitable = false;
+  op->walk([&](Operation *inner) {
+    if (isa<memref::LoadOp, memref::StoreOp, linalg::LinalgOp>(inner))
+      touches = true;
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+            func::CallOp, scf::ParallelOp>(inner))
+      unsuitable = true;
+  });
+  return touches && !unsuitable;
+}
+
+/// The outermost host loops and conditionals that runsInOneThread each run
+/// in one GPU thread, their linalg ops as sequential loops. Slow for large
+/// loops, but the data stays on the device and the host waits once for the
+/// loop's results (stored to a device cell each, which
+/// --tc-gpu-transfer-host-values downloads), not once per element.
 LogicalResult serializeHostLoops(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<Operation *> loops;
-  for (Operation &op : func.getBody().front()) {
-    if (!isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op) || op.getNumResults())
-      continue;
-    bool touches = false, unsuitable = false;
-    op.walk([&](Operation *inner) {
-      if (isa<memref::LoadOp, memref::StoreOp, linalg::LinalgOp>(inner))
-        touches = true;
-      if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-              func::CallOp, scf::ParallelOp>(inner))
-        unsuitable = true;
-    });
-    if (touches && !unsuitable)
-      loops.push_back(&op);
-  }
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!runsInOneThread(op))
+      return WalkResult::advance();
+    loops.push_back(op);
+    return WalkResult::skip();
+  });
   for (Operation *loop : loops) {
     SmallVector<linalg::LinalgOp> nested;
     loop->walk([&](linalg::LinalgOp op) { nested.push_back(op); });
@@ -174,9 +188,36 @@ LogicalResult serializeHostLoops(RewriterBase &rewriter, func::FuncOp func) {
     rewriter.setInsertionPoint(loop);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    // One device cell per result; index results travel as i64, the width
+    // kernels and host agree on.
+    SmallVector<Value> cells;
+    for (Type type : loop->getResultTypes()) {
+      Type stored = type.isIndex() ? rewriter.getI64Type() : type;
+      cells.push_back(memref::AllocOp::create(
+          rewriter, loc, MemRefType::get({1}, stored)));
+    }
     auto single = scf::ParallelOp::create(rewriter, loc, zero, one, one);
     rewriter.moveOpBefore(loop, single.getBody()->getTerminator());
+    rewriter.setInsertionPoint(single.getBody()->getTerminator());
+    for (auto [result, cell] : llvm::zip(loop->getResults(), cells)) {
+      Value value = result;
+      if (value.getType().isIndex())
+        value = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getI64Type(), value);
+      memref::StoreOp::create(rewriter, loc, value, cell, ValueRange{zero});
+    }
     single->setAttr(kKernelMarker, rewriter.getUnitAttr());
+    rewriter.setInsertionPointAfter(single);
+    for (auto [result, cell] : llvm::zip(loop->getResults(), cells)) {
+      Value value = memref::LoadOp::create(rewriter, loc, cell, ValueRange{zero});
+      if (result.getType().isIndex())
+        value = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), value);
+      memref::DeallocOp::create(rewriter, loc, cell);
+      result.replaceUsesWithIf(value, [&](OpOperand &use) {
+        return !single->isAncestor(use.getOwner());
+      });
+    }
   }
   return success();
 }
@@ -185,8 +226,9 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    // Declarations (the model-support helpers) have no code to map.
-    if (getOperation().isExternal())
+    // Declarations (the model-support helpers) have no code to map, host
+    // functions (--tc-gpu-keep-host-arrays) work on host memory.
+    if (getOperation().isExternal() || isHostFunction(getOperation()))
       return;
     if (blockSize < 1 || blockSize > 1024) {
       getOperation()->emitError("block-size must be between 1 and 1024");

@@ -36,6 +36,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   // Integer powers become loops in helper functions (no device library
   // has them); kernel outlining copies the helpers into the kernel module.
   pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createGpuKeepHostArraysPass());
   GpuMapKernelsPassOptions map;
   map.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createGpuMapKernelsPass(map));
@@ -45,6 +46,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGpuMergeKernelModulesPass());
+  pm.addPass(createGpuTransferHostValuesPass());
   pm.addPass(createGpuVerifyHostCodePass());
 }
 

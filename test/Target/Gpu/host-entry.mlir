@@ -1,13 +1,17 @@
-// The host side of a GPU target, run without a GPU: tc_module_gpu_run_v1 of
+// The host side of a GPU target, run without a GPU: tc_module_gpu_run_v2 of
 // a compiled model is called through ctypes with an environment whose
-// alloc is malloc and whose launch records the kernels (host-entry.mlir.py).
-// What this checks is the compiler's host code: every kernel of the table
-// launched with a non-empty grid and its parameter array, the outputs
-// allocated through the environment with their extents, every temporary
-// released, the constants uploaded through the environment.
+// alloc is malloc, whose launch records the kernels and whose download
+// answers 2 (host-entry.mlir.py). What this checks is the compiler's host
+// code: every kernel of the table launched with a non-empty grid and its
+// parameter array, the outputs allocated through the environment with
+// their extents, every temporary released, the constants uploaded through
+// the environment, and values the host needs copied from device memory.
 // RUN: %pyonnx %models conv_pool %t.onnx
 // RUN: tc-compile %t.onnx --target=cuda:sm_90 -o %t.so
-// RUN: %pyonnx %s.py %t.so | FileCheck %s
+// RUN: %pyonnx %s.py %t.so conv_pool | FileCheck %s
+// RUN: %pyonnx %models nonzero %t.nz.onnx
+// RUN: tc-compile %t.nz.onnx --target=cuda:sm_90 -o %t.nz.so
+// RUN: %pyonnx %s.py %t.nz.so nonzero | FileCheck %s --check-prefix=NONZERO
 
 // CHECK: kernels in the table: [[N:[0-9]+]]
 // CHECK: launches: [[N]], distinct kernels: [[N]], empty grids: 0
@@ -19,3 +23,15 @@
 // kernels as device copies, never as pointers into the library.
 // CHECK: constants uploaded: 3, bytes: [32, 288, 864]
 // CHECK: kernel parameters pointing into the library: 0 (mapped ranges: True)
+// CHECK: downloads: [], uploads: []
+
+// NonZero: one kernel counts (in one thread, into a device cell), the host
+// downloads the count once (8 bytes, not one download per element), sizes
+// the output [2, count] with it, and a second kernel fills it.
+// NONZERO: kernels in the table: 2
+// NONZERO: launches: 2, distinct kernels: 2, empty grids: 0
+// NONZERO: output 0 dims: [2, 2]
+// NONZERO: output allocated through env: True
+// NONZERO: blocks still allocated after the run: 1
+// NONZERO: status: 0
+// NONZERO: downloads: [8], uploads: [], copies not between host and device memory: 0

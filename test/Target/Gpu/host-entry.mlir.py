@@ -1,5 +1,8 @@
-"""Calls a model.so's tc_module_gpu_run_v1 with a recording environment
-(no GPU: alloc is malloc, launch only records). See host-entry.mlir."""
+"""Calls a model.so's tc_module_gpu_run_v2 with a recording environment
+(no GPU: alloc is malloc, launch only records, download answers a value
+chosen here). See host-entry.mlir.
+
+Usage: host-entry.mlir.py MODEL.so conv_pool|nonzero"""
 import ctypes
 import sys
 
@@ -16,11 +19,14 @@ LAUNCH = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32,
                           ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint32)
 CONSTANT = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32,
                             ctypes.c_void_p, ctypes.c_int64)
+COPY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                        ctypes.c_int64)
 
 
 class Env(ctypes.Structure):
     _fields_ = [("runtime", ctypes.c_void_p), ("alloc", ALLOC),
-                ("release", RELEASE), ("launch", LAUNCH), ("constant", CONSTANT)]
+                ("release", RELEASE), ("launch", LAUNCH), ("constant", CONSTANT),
+                ("download", COPY), ("upload", COPY)]
 
 
 live, launches, sizes = set(), [], {}
@@ -52,6 +58,30 @@ def constant(_, index, host, size):
     return uploads[index][0]
 
 
+def in_device_block(pointer, size):
+    return any(block <= pointer and pointer + size <= block + max(sizes[block], 1)
+               for block in live)
+
+
+downloads, uploads_of_values, outside = [], [], []
+DOWNLOADED = 2  # what every download answers: the "device" never ran
+
+
+@COPY
+def download(_, host, device, size):
+    downloads.append(size)
+    if not in_device_block(device, size) or in_device_block(host, size):
+        outside.append(("download", host, device, size))
+    ctypes.memmove(host, ctypes.byref(ctypes.c_int64(DOWNLOADED)), min(size, 8))
+
+
+@COPY
+def upload(_, device, host, size):
+    uploads_of_values.append(size)
+    if not in_device_block(device, size) or in_device_block(host, size):
+        outside.append(("upload", host, device, size))
+
+
 @LAUNCH
 def launch(_, kernel, dims, params, count):
     grid = [dims[i] for i in range(6)]
@@ -64,7 +94,7 @@ def launch(_, kernel, dims, params, count):
 
 kernel_count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_kernel_count_v1").value
 print(f"kernels in the table: {kernel_count}")
-env = Env(None, alloc, release, launch, constant)
+env = Env(None, alloc, release, launch, constant, download, upload)
 # A kernel parameter that points into the library's own mapping (its
 # constants) would be a host pointer on a GPU.
 library_ranges, host_params = [], []
@@ -72,15 +102,22 @@ for line in open("/proc/self/maps"):
     if line.rstrip().endswith(sys.argv[1]):
         start, end = (int(x, 16) for x in line.split()[0].split("-"))
         library_ranges.append((start, end))
-x = (ctypes.c_float * (3 * 32 * 32))()
-inputs = (ctypes.c_void_p * 1)(ctypes.cast(x, ctypes.c_void_p))
-input_dims = (ctypes.c_int64 * 4)(1, 3, 32, 32)
+mode = sys.argv[2]
+shape = (1, 3, 32, 32) if mode == "conv_pool" else (2, 3)
+count = 1
+for extent in shape:
+    count *= extent
+# The inputs are "device" blocks like any other.
+x = alloc(None, 4 * count)
+inputs = (ctypes.c_void_p * 1)(x)
+input_dims = (ctypes.c_int64 * len(shape))(*shape)
 allocations = (ctypes.c_void_p * 1)()
 data = (ctypes.c_void_p * 1)()
-output_dims = (ctypes.c_int64 * 4)()
-run = lib.tc_module_gpu_run_v1
+output_dims = (ctypes.c_int64 * (4 if mode == "conv_pool" else 2))()
+run = lib.tc_module_gpu_run_v2
 run.restype = ctypes.c_int32
 status = run(ctypes.byref(env), inputs, input_dims, allocations, data, output_dims)
+release(None, x)
 kernels = {k for k, _, _, _ in launches}
 empty = sum(1 for _, g, _, ok in launches if 0 in g or not ok)
 print(f"launches: {len(launches)}, distinct kernels: {len(kernels)}, empty grids: {empty}")
@@ -90,3 +127,5 @@ print(f"blocks still allocated after the run: {len(live)}")
 print(f"status: {status}")
 print(f"constants uploaded: {len(uploads)}, bytes: {sorted(b for _, b in uploads.values())}")
 print(f"kernel parameters pointing into the library: {len(host_params)} (mapped ranges: {len(library_ranges) > 0})")
+print(f"downloads: {downloads}, uploads: {uploads_of_values}, "
+      f"copies not between host and device memory: {len(outside)}")

@@ -79,3 +79,35 @@ func.func @total(%x: memref<100xf32>, %y: memref<f32>, %z: memref<100xf32>) {
   memref.copy %x, %z : memref<100xf32> to memref<100xf32>
   return
 }
+
+// -----
+
+// A host loop that reads elements and hands back a scalar (NonZero's
+// count) runs in one thread: its result goes to a device cell (an index as
+// i64), which the host loads after the kernel (a download, later) and
+// frees.
+// CHECK-LABEL: func.func @count
+// CHECK: %[[CELL:.*]] = memref.alloc() : memref<1xi64>
+// CHECK: scf.parallel
+// CHECK:   scf.parallel
+// CHECK:     %[[N:.*]] = scf.for
+// CHECK:       memref.load
+// CHECK:     %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK:     memref.store %[[N64]], %[[CELL]][%{{.*}}] : memref<1xi64>
+// CHECK: %[[LOADED:.*]] = memref.load %[[CELL]]
+// CHECK: %[[COUNT:.*]] = arith.index_cast %[[LOADED]] : i64 to index
+// CHECK: memref.dealloc %[[CELL]]
+// CHECK: memref.alloc(%[[COUNT]])
+func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %n = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %c0) -> index {
+    %v = memref.load %x[%i] : memref<64xi1>
+    %one = arith.select %v, %c1, %c0 : index
+    %next = arith.addi %acc, %one : index
+    scf.yield %next : index
+  }
+  %y = memref.alloc(%n) : memref<?xi64>
+  return %y : memref<?xi64>
+}

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -87,7 +88,7 @@ struct FakeDriver : GpuDriver {
 
 /// y = x * 2 + 1 over a rank-1 f32 input, through a temporary: what a
 /// compiled GPU entry point does (allocate, launch, release, return).
-int32_t fakeGpuRun(const tc_gpu_env_v1 *env, void *const *inputs,
+int32_t fakeGpuRun(const tc_gpu_env_v2 *env, void *const *inputs,
                    const int64_t *inputDims, void **allocations, void **data,
                    int64_t *outputDims) {
   int64_t n = inputDims[0];
@@ -104,6 +105,35 @@ int32_t fakeGpuRun(const tc_gpu_env_v1 *env, void *const *inputs,
   env->release(env->runtime, temp);
   allocations[0] = data[0] = out;
   outputDims[0] = n;
+  return TC_RUN_OK;
+}
+
+/// An output whose length is data computed on the device, as a NonZero
+/// count is: the host uploads a constant, launches, then downloads the
+/// first element to size the output (y = (x + 1) * 2, length y[0]).
+int32_t fakeDataShapedRun(const tc_gpu_env_v2 *env, void *const *inputs,
+                          const int64_t *inputDims, void **allocations,
+                          void **data, int64_t *outputDims) {
+  int64_t n = inputDims[0];
+  void *temp = env->alloc(env->runtime, n * 4);
+  void *out = env->alloc(env->runtime, n * 4);
+  if (!temp || !out)
+    return TC_RUN_OUT_OF_MEMORY;
+  uint32_t dims[6] = {1, 1, 1, 32, 1, 1};
+  // The host's copy of the input plus one, uploaded (a stand-in for a value
+  // the host computes).
+  std::vector<float> shifted(n);
+  std::memcpy(shifted.data(), inputs[0], n * 4);
+  for (float &v : shifted)
+    v += 1;
+  env->upload(env->runtime, temp, shifted.data(), n * 4);
+  void *params[3] = {&temp, &out, &n};
+  env->launch(env->runtime, 0, dims, params, 3);
+  env->release(env->runtime, temp);
+  float first = -1;
+  env->download(env->runtime, &first, out, 4);
+  allocations[0] = data[0] = out;
+  outputDims[0] = std::min<int64_t>(n, static_cast<int64_t>(first));
   return TC_RUN_OK;
 }
 
@@ -211,6 +241,31 @@ TEST(GpuDeviceTest, ALaunchFailureNamesTheKernelAndLeaksNothing) {
   ASSERT_EQ(f.run(allocations, dims), nullptr);
   std::free(allocations[0]);
   EXPECT_EQ(f.driver->allocations, 3);
+}
+
+TEST(GpuDeviceTest, HostCodeDownloadsAndUploadsValues) {
+  Fixture f;
+  f.module.gpuRunFn = reinterpret_cast<void *>(fakeDataShapedRun);
+  f.values = {1, 2, 3, 4};
+  std::vector<void *> allocations;
+  std::vector<int64_t> dims;
+  ASSERT_EQ(f.run(allocations, dims), nullptr);
+  // y = (x + 1) * 2 = [4, 6, 8, 10], of length y[0] = 4.
+  ASSERT_EQ(dims[0], 4);
+  const float *y = static_cast<const float *>(allocations[0]);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(y[i], (f.values[i] + 1) * 2);
+  std::free(allocations[0]);
+
+  // After a failed launch the download yields zeros, not stale memory,
+  // and the run reports the launch.
+  f.driver->failLaunch = true;
+  tc_status status = f.run(allocations, dims);
+  ASSERT_NE(status, nullptr);
+  EXPECT_NE(std::string(tc_status_message(status)).find("kernel 'scale'"),
+            std::string::npos);
+  tc_status_free(status);
+  EXPECT_EQ(allocations[0], nullptr);
 }
 
 TEST(GpuDeviceTest, ModulesWithoutThisVendorsCodeAreNotRunHere) {

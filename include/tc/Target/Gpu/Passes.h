@@ -33,6 +33,18 @@ LogicalResult replaceLaunches(
     ModuleOp module, ValueRange leading, bool dimsFirst,
     function_ref<func::FuncOp(mlir::gpu::LaunchFuncOp, TypeRange)> calleeFor);
 
+/// Whether `buffer` is a host cell (a memref.alloca, on the stack of the
+/// host code) rather than device memory: what host code of a GPU target
+/// may read and write (--tc-gpu-transfer-host-values).
+bool isHostCell(Value buffer);
+
+/// Marks host functions whose buffers are host memory (the deallocation's
+/// alias-check helper, --tc-gpu-keep-host-arrays): no kernels, no copies.
+constexpr llvm::StringLiteral kHostFunctionAttr = "tc.host_function";
+
+/// Whether `op` is, or is inside, a function marked kHostFunctionAttr.
+bool isHostFunction(Operation *op);
+
 struct GpuPipelineOptions {
   int64_t blockSize = 256;
 };

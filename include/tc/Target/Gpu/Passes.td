@@ -11,6 +11,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GpuKeepHostArraysPass : Pass<"tc-gpu-keep-host-arrays", "ModuleOp"> {
+  let summary = "Keep the host's bookkeeping arrays in host memory";
+  let description = [{
+    Runs after bufferization and deallocation, before
+    --tc-gpu-map-kernels. A static memref.alloc that is only loaded,
+    stored, freed and passed (perhaps through memref.cast) to private
+    functions that only load, store and compute scalars (the deallocation's
+    `dealloc_helper`, which compares buffer addresses to decide what to
+    free) is host bookkeeping, not tensor data: it becomes a memref.alloca
+    at its function's entry, its deallocations go, and the helpers are
+    marked `tc.host_function`, which --tc-gpu-map-kernels,
+    --tc-gpu-transfer-host-values and --tc-gpu-verify-host-code leave
+    alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
   let summary = "Turn every linalg op on buffers into a gpu.launch";
   let description = [{
@@ -50,15 +67,38 @@ def GpuMergeKernelModulesPass
   }];
 }
 
+def GpuTransferHostValuesPass
+    : Pass<"tc-gpu-transfer-host-values", "ModuleOp"> {
+  let summary = "Copy the tensor elements host code reads or writes";
+  let description = [{
+    After kernel outlining, on the host functions (func.func outside the
+    gpu.module), whose buffers are device memory: each memref.load of a
+    buffer becomes a download of that element into a host cell (a 0-d
+    memref.alloca at the function's entry) and a load of the cell; each
+    memref.store becomes a store into a cell and an upload. The copies are
+    calls of `@__tc_gpu_download_<type>(bytes, host cell, device element)`
+    and `@__tc_gpu_upload_<type>(bytes, device element, host cell)`, the
+    device element a 0-d view with a dynamic offset. --tc-gpu-emit-entry
+    turns them into env->download and env->upload (module_abi.h),
+    --tc-gpu-emulate-kernels into memref.copy. Loads and stores of host
+    cells (memref.alloca) are left alone.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def GpuVerifyHostCodePass : Pass<"tc-gpu-verify-host-code", "ModuleOp"> {
   let summary = "Reject host code that reads or writes tensor data";
   let description = [{
-    After kernel outlining, the host functions may only compute shapes,
-    allocate buffers and launch kernels: tensor data lives in device
-    memory. Any remaining memref.load, memref.store, memref.copy, linalg or
-    vector op on a buffer outside a gpu.module (a shape given as data, a
-    loop condition computed by the model) is reported at its location,
-    which names the ONNX node, and the pass fails.
+    After kernel outlining and --tc-gpu-transfer-host-values, the host
+    functions may only compute shapes, allocate buffers, launch kernels and
+    copy single values through host cells: tensor data lives in device
+    memory. Any remaining access to a buffer's elements outside a
+    gpu.module (a memref.copy, a linalg or vector op, a buffer's address
+    handed to a host helper such as the image decoder) is reported at its
+    location, which names the ONNX node, and the pass fails. Accesses to
+    host cells (memref.alloca) are allowed.
   }];
 }
 
@@ -73,18 +113,21 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
     gpu.launch_func becomes a call of it; the gpu.module is erased. Valid
     for kernels without barriers or shared memory (one thread's work never
     waits for another's), which is what --tc-gpu-map-kernels produces; a
-    kernel with either is an error.
+    kernel with either is an error. The host-value copies of
+    --tc-gpu-transfer-host-values become memref.copy (host and device
+    memory are the same memory here).
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {
   let summary = "Turn kernel launches into calls of the runtime's launch";
   let description = [{
     After kernel outlining and merging, on the host side of the module:
-    @main gets the runtime environment (`!llvm.ptr`, a tc_gpu_env_v1) as
+    @main gets the runtime environment (`!llvm.ptr`, a tc_gpu_env_v2) as
     its first argument; each gpu.launch_func becomes a call of the
     declaration `@__tc_gpu_launch_<K>(%env, grid x/y/z, block x/y/z,
     kernel operands...)`, K the kernel's index in the module attribute
@@ -102,11 +145,14 @@ def GpuEmitEntryPass : Pass<"tc-gpu-emit-entry", "ModuleOp"> {
   let description = [{
     Runs last on the host side of a GPU target, on the LLVM dialect, and
     gives it the GPU part of the ABI of include/tc-runtime/module_abi.h:
-    `tc_module_gpu_run_v1` (the same marshalling of inputs and outputs as
+    `tc_module_gpu_run_v2` (the same marshalling of inputs and outputs as
     tc_module_run_v1, on device pointers); each `@__tc_gpu_launch_<K>`
     call becomes a call of the environment's `launch` with the kernel
     operands stored in a stack array of pointers (the driver's kernel
-    parameter convention); @main's malloc and free become the
+    parameter convention); each `@__tc_gpu_download_*` and
+    `@__tc_gpu_upload_*` call (--tc-gpu-transfer-host-values) becomes a
+    call of the environment's `download` or `upload` with the two
+    elements' addresses; @main's malloc and free become the
     environment's device `alloc` and `release`. The kernel images (module
     attribute `tc.gpu_images`, set by tc-compile) and the kernel names
     become `tc_module_gpu_images_v1` and `tc_module_gpu_kernels_v1`.

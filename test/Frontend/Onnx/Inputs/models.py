@@ -306,7 +306,7 @@ BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", 
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",
-            "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan",
+            "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan", "nonzero",
             "more_composites", "indexing", "integer_quant", "float8_casts",
             "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
             "pool_indices_bn_training", "shape_folding", "scan8_and_loop_scan", "sampling", "sampling_opset16",
@@ -537,6 +537,12 @@ def data_dependent():
                   vi("ui", I64, ["u"]), vi("uinv", I64, [24]), vi("un", I64, ["u"]),
                   vi("ua", F, [4, "v"]), vi("sel", I64, ["s", 3]), vi("sel0", I64, ["t", 3]),
                   vi("det", F, [2]), vi("ts", F, [2, 4, 16, 8])], inits, opset=24)
+
+
+def nonzero():
+    """NonZero: a result whose extent is a count computed from the data."""
+    nodes = [helper.make_node("NonZero", ["x"], ["y"], name="nz")]
+    return model(nodes, [vi("x", F, [2, 3])], [vi("y", I64, [2, "n"])], opset=13)
 
 
 def runtime_slices():
