@@ -19,6 +19,30 @@ def CpuFuseElementwisePass : Pass<"tc-cpu-fuse-elementwise"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
+  let summary = "Store matmul weights in panels of register-tile width";
+  let description = [{
+    For a multiply-add contraction on tensors whose N-side input (the one
+    read along the output's last loop) is a 2-D f32 constant of at least
+    `min-bytes`, read only here (through a fusion.group argument or
+    directly): the constant is rewritten at compile time as panels
+    Wp[N / L][K][L] (L = the register tile's 32 lanes), and the op as a
+    linalg.generic whose N loop is split into a panel loop and a lane loop,
+    writing its output through tensor.expand_shape [..., N / L, L] and
+    returning it collapsed back. A register tile then reads the weight as
+    one contiguous stream instead of one row of L elements every N
+    elements (a page apart for N >= 1024). Only when N is a multiple of L
+    greater than L and the tile has rows (a static M).
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"65536",
+           "Smallest weight (bytes) worth packing">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
   let summary = "Replace f32 transcendental functions by polynomial approximations";
   let description = [{

@@ -25,11 +25,7 @@ namespace mlir::tc {
 using namespace mlir;
 using namespace mlir::tc;
 
-namespace {
-
-/// The raw row-major bytes of a constant, when they are laid out one
-/// element after another (not splats, not packed i1).
-std::optional<ArrayRef<char>> rawBytes(ElementsAttr value) {
+std::optional<ArrayRef<char>> mlir::tc::constantBytes(ElementsAttr value) {
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob)
@@ -43,6 +39,8 @@ std::optional<ArrayRef<char>> rawBytes(ElementsAttr value) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 /// tc.transpose of a constant read by nothing else: a constant with the
 /// permuted bytes. (With other readers the weight would be stored twice.)
@@ -60,7 +58,7 @@ struct FoldConstantTranspose : OpRewritePattern<TransposeOp> {
     if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
       return failure();
     int64_t width = element.getIntOrFloatBitWidth() / 8;
-    std::optional<ArrayRef<char>> bytes = rawBytes(constant.getValue());
+    std::optional<ArrayRef<char>> bytes = constantBytes(constant.getValue());
     int64_t count = inType.getNumElements();
     if (!bytes || static_cast<int64_t>(bytes->size()) != count * width)
       return failure();

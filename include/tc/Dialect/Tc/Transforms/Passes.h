@@ -6,6 +6,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 #include "tc/Dialect/Tc/IR/TcDialect.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+
+#include <optional>
 
 namespace mlir::tc {
 
@@ -14,6 +17,11 @@ namespace mlir::tc {
 
 #define GEN_PASS_REGISTRATION
 #include "tc/Dialect/Tc/Transforms/Passes.h.inc"
+
+/// The raw row-major bytes of a constant (a dense_resource blob or dense
+/// elements), when they are laid out one element after another: not for
+/// splats, packed i1, or a blob that is not loaded.
+std::optional<ArrayRef<char>> constantBytes(ElementsAttr value);
 
 } // namespace mlir::tc
 

@@ -1,0 +1,250 @@
+//===- PackWeights.cpp - --tc-cpu-pack-weights ----------------------------===//
+//
+// A register tile of a matmul keeps kRegisterRows x kRegisterLanes
+// accumulators and, at each reduction step k, reads kRegisterLanes
+// consecutive elements of the weight's row k. In the weight's own [K, N]
+// layout those reads are N elements apart: for a 768 x 3072 weight every
+// step touches a new 4 KB page, the hardware prefetchers stop at each page
+// and the tile's strip of the weight is fetched from far caches (the tile
+// ran at a third of ONNX Runtime's speed). Weights are constants, so this
+// pass stores them, at compile time, in panels of kRegisterLanes columns:
+// Wp[n / L][k][n % L]. The strip a tile reads is then one contiguous
+// stream. The contraction's N loop becomes two loops (panel, lane) and its
+// output is viewed as [..., N / L, L] (tensor.expand_shape; the result is
+// collapsed back), so nothing else changes: the register tile spans the
+// lane loop, and distribution splits the panel loop.
+//
+// Runs on tensors, after --convert-tc-to-linalg and before
+// --tc-cpu-fuse-elementwise (whose reshape propagation then moves the
+// collapse past the elementwise epilogue, keeping it in the tile).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "tc/Dialect/Fusion/IR/FusionOps.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
+
+#include <cstring>
+
+namespace mlir::tc::cpu {
+#define GEN_PASS_DEF_CPUPACKWEIGHTSPASS
+#include "tc/Target/Cpu/Passes.h.inc"
+} // namespace mlir::tc::cpu
+
+namespace mlir::tc::cpu {
+namespace {
+
+/// The constant behind `value`, through the block argument of a
+/// fusion.group, when the constant feeds nothing else.
+arith::ConstantOp singleUseConstant(Value value) {
+  if (!value.hasOneUse())
+    return nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto group = dyn_cast<fusion::GroupOp>(arg.getOwner()->getParentOp());
+    if (!group)
+      return nullptr;
+    value = group.getInputs()[arg.getArgNumber()];
+    if (!value.hasOneUse())
+      return nullptr;
+  }
+  return value.getDefiningOp<arith::ConstantOp>();
+}
+
+/// What packing one contraction needs.
+struct Candidate {
+  linalg::LinalgOp op;
+  unsigned lanes;      // N: the output's last loop
+  unsigned reduction;  // K: the weight's other loop
+  OpOperand *weight;   // the N-side input, a [K, N] or [N, K] constant
+  arith::ConstantOp constant;
+  ArrayRef<char> bytes;
+};
+
+std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
+  if (!op.hasPureTensorSemantics() || !hasMultiplyAddBody(op))
+    return std::nullopt;
+  std::optional<RegisterTileDims> dims = registerTileDims(op);
+  if (!dims || !dims->rows)
+    return std::nullopt;
+  unsigned n = dims->lanes;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges[n] % kRegisterLanes != 0 || ranges[n] <= kRegisterLanes)
+    return std::nullopt;
+  // Exactly one input reads N: the weight, read as (k, n) or (n, k).
+  OpOperand *weight = nullptr;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (!op.getMatchingIndexingMap(in).isFunctionOfDim(n))
+      continue;
+    if (weight)
+      return std::nullopt;
+    weight = in;
+  }
+  if (!weight)
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(weight);
+  if (map.getNumResults() != 2 || !map.isProjectedPermutation())
+    return std::nullopt;
+  unsigned first = cast<AffineDimExpr>(map.getResult(0)).getPosition();
+  unsigned second = cast<AffineDimExpr>(map.getResult(1)).getPosition();
+  unsigned k = first == n ? second : first;
+  if (op.getIteratorTypesArray()[k] != utils::IteratorType::reduction)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(weight->get().getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+      type.getNumElements() * 4 < minBytes)
+    return std::nullopt;
+  // The output's N must be a plain loop (registerTileDims checked it is
+  // the last result), read nowhere else.
+  arith::ConstantOp constant = singleUseConstant(weight->get());
+  if (!constant)
+    return std::nullopt;
+  std::optional<ArrayRef<char>> bytes =
+      constantBytes(cast<ElementsAttr>(constant.getValue()));
+  if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
+    return std::nullopt;
+  return Candidate{op, n, k, weight, constant, *bytes};
+}
+
+/// Wp[n / L][k][n % L] from the weight, whose dims are (k, n) or (n, k).
+DenseResourceElementsAttr packPanels(const Candidate &c, RankedTensorType type,
+                                     RankedTensorType packed) {
+  linalg::LinalgOp op = c.op;
+  AffineMap map = op.getMatchingIndexingMap(c.weight);
+  bool kFirst = cast<AffineDimExpr>(map.getResult(0)).getPosition() == c.reduction;
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t kSize = kFirst ? rows : cols, nSize = kFirst ? cols : rows;
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+      type.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
+  auto *out = reinterpret_cast<float *>(blob.getMutableData().data());
+  const char *in = c.bytes.data();
+  int64_t lanes = kRegisterLanes;
+  for (int64_t panel = 0; panel < nSize / lanes; ++panel)
+    for (int64_t k = 0; k < kSize; ++k)
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        int64_t n = panel * lanes + lane;
+        int64_t source = kFirst ? k * cols + n : n * cols + k;
+        std::memcpy(out++, in + source * 4, 4);
+      }
+  return DenseResourceElementsAttr::get(packed, "packed", std::move(blob));
+}
+
+/// The contraction with its N loop split into (panel, lane), reading the
+/// packed weight; replaces `c.op`.
+void rewrite(RewriterBase &rewriter, const Candidate &c) {
+  linalg::LinalgOp op = c.op;
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  auto weightType = cast<RankedTensorType>(c.weight->get().getType());
+  int64_t lanes = kRegisterLanes;
+  int64_t nSize = op.getStaticLoopRanges()[c.lanes];
+  int64_t kSize = op.getStaticLoopRanges()[c.reduction];
+  auto packedType = RankedTensorType::get({nSize / lanes, kSize, lanes},
+                                          weightType.getElementType());
+  rewriter.setInsertionPoint(op);
+  Value packed = arith::ConstantOp::create(
+      rewriter, loc, packPanels(c, weightType, packedType));
+
+  // Loops: N at position n becomes panel (n) and lane (n + 1).
+  unsigned numLoops = op.getNumLoops();
+  unsigned n = c.lanes;
+  auto renumber = [&](unsigned d) { return d < n ? d : d + 1; };
+  AffineExpr panel = getAffineDimExpr(n, ctx), lane = getAffineDimExpr(n + 1, ctx);
+  SmallVector<AffineExpr> replacements;
+  for (unsigned d = 0; d < numLoops; ++d)
+    replacements.push_back(d == n ? panel * lanes + lane
+                                  : getAffineDimExpr(renumber(d), ctx));
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (in == c.weight) {
+      inputs.push_back(packed);
+      maps.push_back(AffineMap::get(numLoops + 1, 0,
+                                    {panel, getAffineDimExpr(renumber(c.reduction), ctx), lane},
+                                    ctx));
+      continue;
+    }
+    inputs.push_back(in->get());
+    maps.push_back(op.getMatchingIndexingMap(in).replaceDimsAndSymbols(
+        replacements, {}, numLoops + 1, 0));
+  }
+  // The output [..., N] viewed as [..., N / L, L].
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto initType = cast<RankedTensorType>(init->get().getType());
+  int64_t rank = initType.getRank();
+  SmallVector<int64_t> expandedShape(initType.getShape().drop_back());
+  expandedShape.append({nSize / lanes, lanes});
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    reassociation.push_back({d});
+  reassociation.push_back({rank - 1, rank});
+  auto expandedType = RankedTensorType::get(expandedShape, initType.getElementType());
+  Value expanded;
+  // The usual init, a fill of an empty tensor, is rebuilt in the new shape:
+  // a reshape between the fill and the contraction would keep the fill out
+  // of the contraction's workgroups (a separate pass over the output).
+  auto fill = init->get().getDefiningOp<linalg::FillOp>();
+  auto empty = fill ? fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()
+                    : tensor::EmptyOp();
+  if (empty && fill->hasOneUse()) {
+    Value shaped = tensor::EmptyOp::create(rewriter, loc, expandedType,
+                                           empty.getDynamicSizes());
+    expanded = linalg::FillOp::create(rewriter, loc, fill.getInputs(),
+                                      ValueRange{shaped})
+                   .getResult(0);
+  } else {
+    expanded = tensor::ExpandShapeOp::create(rewriter, loc, expandedType,
+                                             init->get(), reassociation);
+  }
+  SmallVector<AffineExpr> outResults;
+  for (AffineExpr e : op.getMatchingIndexingMap(init).getResults().drop_back())
+    outResults.push_back(getAffineDimExpr(renumber(cast<AffineDimExpr>(e).getPosition()), ctx));
+  outResults.append({panel, lane});
+  maps.push_back(AffineMap::get(numLoops + 1, 0, outResults, ctx));
+
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.insert(iterators.begin() + n + 1, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(rewriter, loc, TypeRange{expandedType},
+                                           inputs, ValueRange{expanded}, maps,
+                                           iterators);
+  rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                             generic.getRegion().begin());
+  Value collapsed = tensor::CollapseShapeOp::create(
+      rewriter, loc, initType, generic.getResult(0), reassociation);
+  rewriter.replaceOp(op, collapsed);
+}
+
+struct CpuPackWeightsPass
+    : impl::CpuPackWeightsPassBase<CpuPackWeightsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Candidate> candidates;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (std::optional<Candidate> c = match(op, minBytes))
+        candidates.push_back(*c);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Candidate &c : candidates) {
+      // Named ops (linalg.matmul) carry their region implicitly.
+      if (!isa<linalg::GenericOp>(c.op)) {
+        rewriter.setInsertionPoint(c.op);
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, c.op);
+        if (failed(generic))
+          continue;
+        unsigned weightIndex = c.weight->getOperandNumber();
+        c.op = *generic;
+        c.weight = &generic->getOperation()->getOpOperand(weightIndex);
+      }
+      rewrite(rewriter, c);
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::cpu
