@@ -132,14 +132,18 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
       return m.isFunctionOfDim(n) && m.isFunctionOfDim(d);
     });
   };
-  for (AffineExpr e : llvm::reverse(out.getResults().drop_back())) {
-    auto d = dyn_cast<AffineDimExpr>(e);
-    if (!d || ranges[d.getPosition()] == 1 ||
-        ShapedType::isDynamic(ranges[d.getPosition()]) ||
-        readsAlongN(d.getPosition()))
-      continue;
-    dims.rows = d.getPosition();
-    break;
+  // A static M first; else a dynamic one (the sequence of a transformer
+  // exported with dynamic axes), whose last partial tile is peeled.
+  for (bool dynamic : {false, true}) {
+    for (AffineExpr e : llvm::reverse(out.getResults().drop_back())) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d || ranges[d.getPosition()] == 1 ||
+          ShapedType::isDynamic(ranges[d.getPosition()]) != dynamic ||
+          readsAlongN(d.getPosition()))
+        continue;
+      dims.rows = d.getPosition();
+      return dims;
+    }
   }
   return dims;
 }

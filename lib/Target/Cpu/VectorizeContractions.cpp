@@ -154,7 +154,8 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
   t.peeled.push_back(n);
   t.lanes = n;
   if (dims->rows) {
-    t.tileSizes[*dims->rows] = std::min(ranges[*dims->rows], rows);
+    int64_t m = ranges[*dims->rows];
+    t.tileSizes[*dims->rows] = ShapedType::isDynamic(m) ? rows : std::min(m, rows);
     t.peeled.push_back(*dims->rows);
   }
   // With a single row per tile, each k step reuses nothing: the reduction
@@ -208,11 +209,35 @@ void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
   // peeled.
   for (int64_t i = static_cast<int64_t>(loopDims.size()) - 1; i >= 0; --i) {
     unsigned d = loopDims[i];
-    if (!llvm::is_contained(tiling.peeled, d) || ranges[d] % tiling.tileSizes[d] == 0)
+    bool dynamic = ShapedType::isDynamic(ranges[d]);
+    if (!llvm::is_contained(tiling.peeled, d) ||
+        (!dynamic && ranges[d] % tiling.tileSizes[d] == 0))
       continue;
     scf::ForOp partial;
-    if (auto loop = dyn_cast<scf::ForOp>(tiled->loops[i]))
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    auto loop = dyn_cast<scf::ForOp>(tiled->loops[i]);
+    if (!loop || failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)) ||
+        !dynamic || tiling.tileSizes[d] == 1)
+      continue;
+    // The last tile of a dynamic M has fewer rows than a full one, known
+    // only at run time: one row at a time, each a static tile.
+    SmallVector<linalg::GenericOp> partialTiles;
+    partial.walk([&](linalg::GenericOp tile) {
+      if (tile->hasAttr(kTileMarker))
+        partialTiles.push_back(tile);
+    });
+    for (linalg::GenericOp tile : partialTiles) {
+      SmallVector<int64_t> sizes(tile.getNumLoops(), 0);
+      sizes[d] = 1;
+      linalg::LinalgTilingOptions rowOptions;
+      rowOptions.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+      rewriter.setInsertionPoint(tile);
+      FailureOr<linalg::TiledLinalgOp> rowTiles =
+          linalg::tileLinalgOp(rewriter, tile, rowOptions);
+      if (failed(rowTiles))
+        continue;
+      rowTiles->op->setAttr(kTileMarker, rewriter.getUnitAttr());
+      rewriter.eraseOp(tile);
+    }
   }
 }
 

@@ -10,7 +10,8 @@ from onnx import TensorProto, helper, numpy_helper
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
-x = rng.standard_normal((24, 160)).astype(np.float32)
+# 27 rows: three full 8-row tiles and a partial one of 3.
+x = rng.standard_normal((27, 160)).astype(np.float32)
 w = (rng.standard_normal((160, 256)) * 0.1).astype(np.float32)  # [K, N]
 wt = (rng.standard_normal((96, 256)) * 0.1).astype(np.float32)  # [N, K]: transB
 bias = rng.standard_normal(96).astype(np.float32)
@@ -20,8 +21,8 @@ nodes = [
     helper.make_node("Gemm", ["r", "wt", "bias"], ["y"], name="down", transB=1),
 ]
 graph = helper.make_graph(
-    nodes, "packed", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [24, 160])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [24, 96])],
+    nodes, "packed", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", 160])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["rows", 96])],
     [numpy_helper.from_array(w, "w"), numpy_helper.from_array(wt, "wt"),
      numpy_helper.from_array(bias, "bias")])
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])

@@ -221,10 +221,16 @@ func.func @sum_of_squares(%x: memref<16x64xf32>, %o: memref<16xf32>) {
 
 // -----
 
-// A dynamic M is tiled by 1: one 32-lane row at a time.
+// A dynamic M (a sequence of any length) is tiled by 8 rows like a static
+// one; the last partial tile, of fewer rows known only at run time, is
+// peeled off and runs one row at a time, each row a static tile.
 // CHECK-LABEL: func.func @dynamic_rows
-// CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c1
-// CHECK: vector.contract {{.*}} : vector<1xf32>, vector<1x32xf32> into vector<32xf32>
+// CHECK: %[[FULL:.*]] = affine.apply
+// CHECK: scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
+// CHECK:   vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %[[FULL]] to %{{.*}} step %c8
+// CHECK:   scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK:     vector.contract {{.*}} : vector<1xf32>, vector<1x32xf32> into vector<32xf32>
 func.func @dynamic_rows(%a: memref<?x16xf32>, %b: memref<16x32xf32>, %c: memref<?x32xf32>) {
   linalg.matmul ins(%a, %b : memref<?x16xf32>, memref<16x32xf32>) outs(%c : memref<?x32xf32>)
   return

@@ -37,8 +37,9 @@ struct RegisterTileDims {
   /// N: the loop of the output's last dimension (parallel, static range of
   /// at least kMinLanes).
   unsigned lanes;
-  /// M: the static output loop closest to N (range > 1) that no input reads
-  /// together with N; none for a single-row tile (a depthwise convolution).
+  /// M: the output loop closest to N (range > 1) that no input reads
+  /// together with N, static if one is, else dynamic; none for a
+  /// single-row tile (a depthwise convolution).
   std::optional<unsigned> rows;
 };
 
