@@ -69,8 +69,8 @@ struct PutLanesOperandOnTheRight : OpRewritePattern<vector::ContractionOp> {
 
 /// A vector read of a view that takes every s-th element of its last dim
 /// (a strided convolution's window, from dropUnitLoops) as one contiguous
-/// read of the (n - 1) * s + 1 elements below it and a shuffle that keeps
-/// every s-th: a strided transfer would become n scalar loads.
+/// read of the n * s elements below it and a shuffle that keeps every s-th:
+/// a strided transfer would become n scalar loads.
 struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
@@ -96,8 +96,12 @@ struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
         llvm::any_of(vectorType.getShape().drop_back(),
                      [](int64_t d) { return d != 1; }))
       return failure();
+    // n * s elements, not the (n - 1) * s + 1 the picks need: a vector of
+    // odd width (63 for 32 lanes of stride 2) is legalized by LLVM element
+    // by element. The s - 1 elements past the window may lie past the
+    // buffer: the read is masked there (in_bounds false).
     int64_t n = vectorType.getShape().back();
-    int64_t wide = (n - 1) * s + 1;
+    int64_t wide = n * s;
     Location loc = read.getLoc();
     SmallVector<Value> indices(read.getIndices());
     indices.back() = arith::MulIOp::create(
@@ -106,10 +110,12 @@ struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
     SmallVector<int64_t> wideShape(vectorType.getShape());
     wideShape.back() = wide;
     auto wideType = VectorType::get(wideShape, vectorType.getElementType());
+    SmallVector<bool> inBounds(wideShape.size(), true);
+    inBounds.back() = false;
     Value all = vector::TransferReadOp::create(
         rewriter, loc, wideType, view.getSource(), indices,
         read.getPermutationMapAttr(), read.getPadding(), Value(),
-        rewriter.getBoolArrayAttr(SmallVector<bool>(wideShape.size(), true)));
+        rewriter.getBoolArrayAttr(inBounds));
     auto flatType = VectorType::get({wide}, vectorType.getElementType());
     Value flat = vector::ShapeCastOp::create(rewriter, loc, flatType, all);
     SmallVector<int64_t> picks;

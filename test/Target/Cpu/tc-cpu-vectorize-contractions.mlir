@@ -130,8 +130,10 @@ func.func @window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32
 
 // An NCHW convolution with stride 2: the output channels are the rows (the
 // filter does not read ow), ow the lanes. The window's input elements
-// (2 * ow + kw) are one contiguous 15-element read and a shuffle of the
-// even ones, not 8 scalar loads.
+// (2 * ow + kw) are one contiguous read and a shuffle of the even ones,
+// not 8 scalar loads. The read is 16 elements wide (a 15-wide vector would
+// be legalized element by element), the 16th masked: it lies past the
+// window.
 #x = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
 #w = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
 #o = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
@@ -141,8 +143,9 @@ func.func @window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32
 // CHECK:   scf.for %[[C:.*]] = %c0 to %c4 step %c1 iter_args
 // CHECK:     scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args
 // CHECK:       scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args
-// CHECK:         %[[WIDE:.*]] = vector.transfer_read %arg0[%c0, %[[C]], %{{.*}}, %[[KW]]]{{.*}} vector<1x15xf32>
-// CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[WIDE]] : vector<1x15xf32> to vector<15xf32>
+// CHECK:         %[[WINDOW:.*]] = memref.subview %arg0[0, %[[C]], %{{.*}}, %[[KW]]] [1, 1, 1, 15]
+// CHECK:         %[[WIDE:.*]] = vector.transfer_read %[[WINDOW]][%c0, %c0], %{{.*}} {in_bounds = [true, false]} : {{.*}}, vector<1x16xf32>
+// CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[WIDE]] : vector<1x16xf32> to vector<16xf32>
 // CHECK:         vector.shuffle %[[FLAT]], %[[FLAT]] [0, 2, 4, 6, 8, 10, 12, 14]
 // CHECK:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
 // CHECK-NOT: linalg.generic
