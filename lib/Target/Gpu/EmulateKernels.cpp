@@ -12,6 +12,8 @@
 #include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tc::gpu {
 #define GEN_PASS_DEF_GPUEMULATEKERNELSPASS
@@ -23,22 +25,151 @@ namespace {
 
 using mlir::gpu::Dimension;
 
+/// Whether `op` is or contains a barrier.
+bool hasBarrier(Operation *op) {
+  return op->walk([](mlir::gpu::BarrierOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Emits the body of one block of a kernel: barrier-free stretches of ops
+/// each run by every thread in turn (a loop nest over the thread ids), one
+/// stretch after the other, so that every thread has reached a barrier
+/// before any goes past it. Loops that contain barriers must have
+/// block-uniform bounds and carry nothing (values that live across a
+/// barrier live in shared memory); they are re-created around their
+/// stretches. A value one stretch uses from an earlier one is recomputed
+/// (index arithmetic, comparisons: pure ops); any other is an error.
+struct BlockEmitter {
+  OpBuilder &b;
+  Location loc;
+  /// Block ids and the grid's and the block's extents, the kernel's
+  /// arguments, shared memory, and the ivs of re-created loops.
+  IRMapping uniform;
+  SmallVector<Value> threadExtents; // x, y, z
+  DenseMap<Value, unsigned> threadIds; // gpu.thread_id result -> dimension
+  Operation *failedOp = nullptr;
+  std::string reason;
+
+  BlockEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  LogicalResult fail(Operation *op, StringRef why) {
+    failedOp = op;
+    reason = why.str();
+    return LogicalResult::failure();
+  }
+
+  /// `value` in `mapping`, recomputing pure ops of the kernel as needed.
+  FailureOr<Value> materialize(Value value, IRMapping &mapping) {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    Operation *def = value.getDefiningOp();
+    if (!def || !isPure(def) || def->getNumRegions() ||
+        isa<mlir::gpu::ThreadIdOp>(def))
+      return FailureOr<Value>(LogicalResult::failure());
+    for (Value operand : def->getOperands())
+      if (failed(materialize(operand, mapping)))
+        return FailureOr<Value>(LogicalResult::failure());
+    b.clone(*def, mapping);
+    return mapping.lookup(value);
+  }
+
+  /// Clones `op` into `mapping`, first recomputing what it uses from
+  /// outside (its operands and the values its regions use).
+  LogicalResult cloneInto(Operation &op, IRMapping &mapping) {
+    SmallVector<Value> used(op.getOperands());
+    llvm::SetVector<Value> above;
+    for (Region &region : op.getRegions())
+      getUsedValuesDefinedAbove(region, above);
+    used.append(above.begin(), above.end());
+    for (Value value : used)
+      if (failed(materialize(value, mapping)))
+        return fail(&op, "uses a value computed before a barrier that cannot "
+                         "be recomputed");
+    Operation *clone = b.clone(op, mapping);
+    bool nestedGpu = false;
+    clone->walk([&](Operation *inner) {
+      if (inner->getDialect() && inner->getDialect()->getNamespace() == "gpu")
+        nestedGpu = true;
+    });
+    if (nestedGpu)
+      return fail(&op, "cannot emulate gpu dialect ops inside regions");
+    return success();
+  }
+
+  /// One barrier-free stretch, run by every thread.
+  LogicalResult emitStretch(ArrayRef<Operation *> ops) {
+    if (ops.empty())
+      return success();
+    OpBuilder::InsertionGuard guard(b);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    SmallVector<Value> ids(3);
+    for (int d : {2, 1, 0}) {
+      auto loop = scf::ForOp::create(b, loc, zero, threadExtents[d], one);
+      ids[d] = loop.getInductionVar();
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+    IRMapping mapping = uniform;
+    for (auto [value, dim] : threadIds)
+      mapping.map(value, ids[dim]);
+    for (Operation *op : ops) {
+      if (isa<mlir::gpu::ThreadIdOp, mlir::gpu::BlockIdOp, mlir::gpu::GridDimOp,
+              mlir::gpu::BlockDimOp>(op))
+        continue;
+      if (failed(cloneInto(*op, mapping)))
+        return LogicalResult::failure();
+    }
+    return success();
+  }
+
+  LogicalResult emit(Block &block) {
+    SmallVector<Operation *> stretch;
+    for (Operation &op : block.without_terminator()) {
+      if (isa<mlir::gpu::ReturnOp>(op))
+        continue;
+      if (!hasBarrier(&op)) {
+        stretch.push_back(&op);
+        continue;
+      }
+      if (failed(emitStretch(stretch)))
+        return LogicalResult::failure();
+      stretch.clear();
+      if (isa<mlir::gpu::BarrierOp>(op))
+        continue;
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || loop.getNumResults())
+        return fail(&op, "cannot emulate a barrier inside this op (only in "
+                         "scf.for loops without results)");
+      SmallVector<Value> bounds;
+      for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) {
+        FailureOr<Value> value = materialize(bound, uniform);
+        if (failed(value))
+          return fail(&op, "a loop around a barrier needs the same bounds in "
+                           "every thread");
+        bounds.push_back(*value);
+      }
+      auto copy = scf::ForOp::create(b, loc, bounds[0], bounds[1], bounds[2]);
+      uniform.map(loop.getInductionVar(), copy.getInductionVar());
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(copy.getBody()->getTerminator());
+      if (failed(emit(*loop.getBody())))
+        return LogicalResult::failure();
+    }
+    return emitStretch(stretch);
+  }
+};
+
 /// Builds `@__tc_emulated_<name>` from a kernel.
 FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
   if (!kernel.getBody().hasOneBlock())
     return kernel.emitError("cannot emulate a kernel with several blocks");
-  if (!kernel.getWorkgroupAttributions().empty() ||
-      !kernel.getPrivateAttributions().empty())
-    return kernel.emitError("cannot emulate a kernel with memory attributions");
-  WalkResult barriers = kernel.walk([](mlir::gpu::BarrierOp) {
-    return WalkResult::interrupt();
-  });
-  if (barriers.wasInterrupted())
-    return kernel.emitError("cannot emulate a kernel with barriers");
+  if (!kernel.getPrivateAttributions().empty())
+    return kernel.emitError("cannot emulate a kernel with private memory");
 
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = kernel.getLoc();
+  unsigned numKernelArgs = kernel.getNumArguments();
   SmallVector<Type> types(kernel.getArgumentTypes());
   types.append(6, b.getIndexType());
   b.setInsertionPointToEnd(module.getBody());
@@ -48,45 +179,43 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
   func.setPrivate();
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  unsigned numKernelArgs = kernel.getNumArguments();
   auto extent = [&](unsigned i) { return entry->getArgument(numKernelArgs + i); };
+  BlockEmitter emitter(b, loc);
+  for (unsigned i = 0; i < numKernelArgs; ++i)
+    emitter.uniform.map(kernel.getArgument(i), entry->getArgument(i));
+  // Shared memory: host memory, one buffer reused by block after block.
+  for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
+    auto type = dyn_cast<MemRefType>(attribution.getType());
+    if (!type || !type.hasStaticShape())
+      return kernel.emitError("cannot emulate shared memory of this type");
+    auto host = MemRefType::get(type.getShape(), type.getElementType(),
+                                type.getLayout());
+    emitter.uniform.map(attribution, memref::AllocaOp::create(b, loc, host));
+  }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  // Blocks z, y, x, then threads z, y, x: x innermost, as consecutive
-  // threads are on a GPU.
-  SmallVector<Value> ids(6);
-  for (int level : {2, 1, 0, 5, 4, 3}) {
+  // Blocks z, y, x; each runs its threads stretch by stretch.
+  SmallVector<Value> blockIds(3);
+  for (int level : {2, 1, 0}) {
     auto loop = scf::ForOp::create(b, loc, zero, extent(level), one);
-    ids[level] = loop.getInductionVar();
+    blockIds[level] = loop.getInductionVar();
     b.setInsertionPoint(loop.getBody()->getTerminator());
   }
-  IRMapping mapping;
-  for (unsigned i = 0; i < numKernelArgs; ++i)
-    mapping.map(kernel.getArgument(i), entry->getArgument(i));
-  for (Operation &op : kernel.getBody().front()) {
-    auto dim = [](Dimension d) { return static_cast<int>(d); };
-    if (auto id = dyn_cast<mlir::gpu::BlockIdOp>(op)) {
-      mapping.map(id.getResult(), ids[dim(id.getDimension())]);
-    } else if (auto id = dyn_cast<mlir::gpu::ThreadIdOp>(op)) {
-      mapping.map(id.getResult(), ids[3 + dim(id.getDimension())]);
-    } else if (auto size = dyn_cast<mlir::gpu::GridDimOp>(op)) {
-      mapping.map(size.getResult(), extent(dim(size.getDimension())));
-    } else if (auto size = dyn_cast<mlir::gpu::BlockDimOp>(op)) {
-      mapping.map(size.getResult(), extent(3 + dim(size.getDimension())));
-    } else if (isa<mlir::gpu::ReturnOp>(op)) {
-      continue;
-    } else {
-      Operation *clone = b.clone(op, mapping);
-      bool nestedGpu = false;
-      clone->walk([&](Operation *inner) {
-        if (inner->getDialect() &&
-            inner->getDialect()->getNamespace() == "gpu")
-          nestedGpu = true;
-      });
-      if (nestedGpu)
-        return op.emitError("cannot emulate gpu dialect ops inside regions");
-    }
-  }
+  for (int d = 0; d < 3; ++d)
+    emitter.threadExtents.push_back(extent(3 + d));
+  auto dim = [](Dimension d) { return static_cast<int>(d); };
+  kernel.walk([&](Operation *op) {
+    if (auto id = dyn_cast<mlir::gpu::BlockIdOp>(op))
+      emitter.uniform.map(id.getResult(), blockIds[dim(id.getDimension())]);
+    else if (auto id = dyn_cast<mlir::gpu::ThreadIdOp>(op))
+      emitter.threadIds[id.getResult()] = dim(id.getDimension());
+    else if (auto size = dyn_cast<mlir::gpu::GridDimOp>(op))
+      emitter.uniform.map(size.getResult(), extent(dim(size.getDimension())));
+    else if (auto size = dyn_cast<mlir::gpu::BlockDimOp>(op))
+      emitter.uniform.map(size.getResult(), extent(3 + dim(size.getDimension())));
+  });
+  if (failed(emitter.emit(kernel.getBody().front())))
+    return emitter.failedOp->emitError(emitter.reason);
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   return func;

@@ -6,13 +6,13 @@
 // a tile, so consecutive threads touch consecutive elements of the
 // innermost dimension (coalesced accesses). Reduction loops stay sequential
 // in each thread. Upstream's --convert-parallel-loops-to-gpu turns the
-// mapped loops into gpu.launch. This is the general path every op takes;
-// kernels with shared-memory tiles or cooperative reductions are built
-// before it for the ops they fit.
+// mapped loops into gpu.launch. This is the general path; contractions
+// get a kernel with shared-memory tiles instead (MatmulKernel.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Gpu/MatmulKernel.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -275,6 +275,9 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
         op.emitError("expected a linalg op on buffers (run after bufferization)");
         return signalPassFailure();
       }
+      // Contractions stage their operands in shared memory.
+      if (succeeded(buildTiledContraction(rewriter, op)))
+        continue;
       if (failed(lowerToParallelLoops(rewriter, op)))
         return signalPassFailure();
     }

@@ -40,12 +40,68 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Threads that wait for each other cannot run one after the other.
+// A barrier splits the block's work into stretches, each run by every
+// thread in turn: all threads have stored to shared memory (a host buffer
+// here) before any reads its neighbour's element. The index computed
+// before the barrier is recomputed after it; the loop around the second
+// barrier has the same bounds in every thread and is re-created around its
+// stretches.
+// CHECK-LABEL: func.func private @__tc_emulated_shift
+// CHECK: %[[SHARED:.*]] = memref.alloca() : memref<64xf32>
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:           scf.for %[[T1:.*]] =
+// CHECK:             memref.store %{{.*}}, %[[SHARED]][%[[T1]]]
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %c3
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for %[[T2:.*]] =
+// CHECK:               %[[NEXT:.*]] = arith.addi %[[T2]], %{{.*}}
+// CHECK:               %[[CLAMPED:.*]] = arith.minui %[[NEXT]]
+// CHECK:               memref.load %[[SHARED]][%[[CLAMPED]]]
+// CHECK-NOT: gpu.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-error @below {{cannot emulate a kernel with barriers}}
-    gpu.func @k(%x: memref<128xf32>) kernel {
+    gpu.func @shift(%x: memref<128xf32>) workgroup(%s: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c63 = arith.constant 63 : index
+      %v = memref.load %x[%t] : memref<128xf32>
+      memref.store %v, %s[%t] : memref<64xf32, #gpu.address_space<workgroup>>
       gpu.barrier
+      scf.for %i = %c0 to %c3 step %c1 {
+        %n = arith.addi %t, %c1 : index
+        %m = arith.minui %n, %c63 : index
+        %w = memref.load %s[%m] : memref<64xf32, #gpu.address_space<workgroup>>
+        memref.store %w, %x[%t] : memref<128xf32>
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<128xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@shift blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<128xf32>)
+    return
+  }
+}
+
+// -----
+
+// A barrier under a condition cannot be emulated stretch by stretch.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<128xf32>, %c: i1) kernel {
+      // expected-error @below {{cannot emulate a barrier inside this op}}
+      scf.if %c {
+        gpu.barrier
+      }
       gpu.return
     }
   }

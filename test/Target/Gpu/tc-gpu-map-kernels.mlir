@@ -111,3 +111,36 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
   %y = memref.alloc(%n) : memref<?xi64>
   return %y : memref<?xi64>
 }
+
+// -----
+
+// A matmul (dynamic M) gets the shared-memory kernel: 16 x 16 threads per
+// block, a block per 16 x 16 output tile (grid ceil(N/16) x ceil(M/16)),
+// and at each 16-step of K the A and B tiles staged in shared memory
+// between barriers, every read guarded; the accumulators stay in shared
+// memory across the barriers and start from the output.
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[M:.*]] = memref.dim %arg0, %c0
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[CS:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.if
+// CHECK:   memref.load %arg2
+// CHECK: memref.store %{{.*}}, %[[CS]][%[[TY]], %[[TX]]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c40{{.*}} step %c16
+// CHECK:   memref.load %arg0
+// CHECK:   memref.store %{{.*}}, %[[AS]][%[[TY]], %[[TX]]]
+// CHECK:   memref.load %arg1
+// CHECK:   memref.store %{{.*}}, %[[BS]][%[[TY]], %[[TX]]]
+// CHECK:   gpu.barrier
+// CHECK:   scf.for
+// CHECK:     memref.load %[[AS]]
+// CHECK:     memref.load %[[BS]]
+// CHECK:     arith.mulf
+// CHECK:     arith.addf
+// CHECK:   gpu.barrier
+// CHECK: scf.if
+// CHECK:   memref.store %{{.*}}, %arg2
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: memref<?x40xf32>, %b: memref<40x70xf32>, %c: memref<?x70xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x40xf32>, memref<40x70xf32>) outs(%c : memref<?x70xf32>)
+  return
+}
