@@ -7,12 +7,13 @@
 // innermost dimension (coalesced accesses). Reduction loops stay sequential
 // in each thread. Upstream's --convert-parallel-loops-to-gpu turns the
 // mapped loops into gpu.launch. This is the general path; contractions
-// get a kernel with shared-memory tiles instead (MatmulKernel.h).
+// and reductions get block-cooperative kernels instead
+// (CooperativeKernels.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
-#include "tc/Target/Gpu/MatmulKernel.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -275,8 +276,10 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
         op.emitError("expected a linalg op on buffers (run after bufferization)");
         return signalPassFailure();
       }
-      // Contractions stage their operands in shared memory.
-      if (succeeded(buildTiledContraction(rewriter, op)))
+      // Contractions stage their operands in shared memory; reductions
+      // take a block per output element.
+      if (succeeded(buildTiledContraction(rewriter, op)) ||
+          succeeded(buildBlockReduction(rewriter, op, minBlockReduction)))
         continue;
       if (failed(lowerToParallelLoops(rewriter, op)))
         return signalPassFailure();

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Gpu/MatmulKernel.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

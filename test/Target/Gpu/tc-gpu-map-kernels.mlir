@@ -52,14 +52,30 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 
 // -----
 
-// A reduction to a scalar has no parallel loop: one thread of one block
-// runs it. A copy between buffers, and a named op (fill), are kernels too.
+// A reduction to a scalar is one block of 128 threads (100 elements
+// rounded up to a power of two): each thread folds elements t, t + 128,
+// ... from the neutral element 0, the partial sums go to shared memory, 7
+// rounds of a tree between barriers combine them, and thread 0 adds the
+// total to the output's initial value. A copy between buffers, and a named
+// op (fill), are kernels of the general path.
 // CHECK-LABEL: func.func @total
 // CHECK: scf.parallel
 // CHECK:   memref.store
-// CHECK: scf.parallel
-// CHECK:   scf.parallel
-// CHECK:     scf.for
+// CHECK: gpu.launch {{.*}} threads(%[[T:[a-z0-9]+]], {{.*}} in (%{{.*}} = %c128{{.*}} workgroup(%[[P:.*]] : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK:   %[[SHARE:.*]] = scf.for %{{.*}} = %[[T]] to %c100{{.*}} step %c128{{.*}} iter_args(%{{.*}} = %cst{{.*}})
+// CHECK:     memref.load %arg0
+// CHECK:     arith.addf
+// CHECK:   memref.store %[[SHARE]], %[[P]][%[[T]]]
+// CHECK:   gpu.barrier
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %c7
+// CHECK:     scf.if
+// CHECK:       arith.addf
+// CHECK:     gpu.barrier
+// CHECK:   scf.if
+// CHECK:     memref.load %arg1[]
+// CHECK:     memref.load %[[P]]
+// CHECK:     arith.addf
+// CHECK:     memref.store %{{.*}}, %arg1[]
 // CHECK: scf.parallel
 // CHECK:   scf.parallel
 // CHECK:     memref.load

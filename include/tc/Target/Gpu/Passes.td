@@ -38,15 +38,23 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
     parallel dimensions are collapsed into one, tiled by `block-size`, and
     the tile loop is mapped to blocks (x) and the loop within a tile to
     threads (x), so consecutive threads touch consecutive elements of the
-    innermost dimension. An op without parallel loops (a reduction to a
-    scalar) runs in one thread of one block, and so do the top-level loops
-    and conditionals that access buffer elements outside linalg (scatters
-    lowered to scf) without allocating. Upstream's
+    innermost dimension. Contractions instead get a kernel that stages
+    16 x 16 tiles of their operands in shared memory, and reductions along
+    one loop of at least `min-block-reduction` elements a block per output
+    element that folds strided shares and combines them in a tree over
+    shared memory (CooperativeKernels.h). Loops and conditionals of the host
+    that access buffer elements outside linalg (scatters lowered to scf,
+    the counts of NonZero) without allocating run in one thread of one
+    block, scalar results handed back through device cells. Upstream's
     --convert-parallel-loops-to-gpu then builds the gpu.launch ops.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block">,
+    Option<"minBlockReduction", "min-block-reduction", "int64_t",
+           /*default=*/"32",
+           "Shortest static reduction that gets a block of threads per output "
+           "element">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",

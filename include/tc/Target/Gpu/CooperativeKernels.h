@@ -1,0 +1,51 @@
+//===- CooperativeKernels.h - block-cooperative GPU kernels -*- C++ -*-===//
+//
+// The kernels --tc-gpu-map-kernels builds, instead of its general
+// one-thread-per-output path, for the ops where the threads of a block
+// must work together: contractions (shared-memory tiles) and reductions
+// (a tree over shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TARGET_GPU_COOPERATIVEKERNELS_H
+#define TC_TARGET_GPU_COOPERATIVEKERNELS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tc::gpu {
+
+/// Edge of the square output tile a block computes, and of the reduction
+/// step whose operand tiles it stages in shared memory.
+constexpr int64_t kMatmulTile = 16;
+
+/// Replaces `op` (on buffers) by one gpu.launch when it is a contraction
+/// with one reduction loop, two inputs (A without N, B without M, each
+/// read through a projected permutation) and an output that all parallel
+/// loops index: a block of kMatmulTile x kMatmulTile threads computes an
+/// output tile, staging kMatmulTile-wide tiles of A and B in shared memory
+/// (workgroup attributions) between barriers, so each element read from
+/// global memory serves kMatmulTile multiply-adds. Other parallel loops
+/// (batch) become grid z. The op's own body combines the elements (casts,
+/// integer or float multiply-add). Every value that lives across a barrier
+/// is in shared memory (the accumulators too), the form
+/// --tc-gpu-emulate-kernels can run. Returns failure, with `op` unchanged,
+/// when it does not fit.
+LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op);
+
+/// Replaces `op` (on buffers) by one gpu.launch when it reduces along one
+/// loop of at least `minReduction` elements (static, or dynamic) with a
+/// body that ends in one associative combine of the accumulator (add, mul,
+/// min, max, and, or, xor; the neutral element known): a block per output
+/// element, its threads each folding a strided share of the reduction (so
+/// that consecutive threads read consecutive elements), then a tree over
+/// shared memory between barriers, and thread 0 combining the result with
+/// the output's initial value. Softmax's sums and maxima, normalizations'
+/// means and variances, ReduceSum/Max/Mean over the last axis. Returns
+/// failure, with `op` unchanged, when it does not fit.
+LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t minReduction);
+
+} // namespace mlir::tc::gpu
+
+#endif // TC_TARGET_GPU_COOPERATIVEKERNELS_H

@@ -1,0 +1,209 @@
+//===- ReductionKernel.cpp - block reductions -----------------------------===//
+//
+// On the general path a reduction is one thread per output element walking
+// its whole row: a softmax over 64 rows of 4096 runs on 64 threads, and
+// consecutive threads read elements a row apart. Here a block of threads
+// takes one output element: thread t folds elements t, t + T, t + 2T, ...
+// (consecutive threads, consecutive elements), the T partial results go to
+// shared memory, and log2(T) rounds of a tree between barriers combine
+// them; thread 0 folds the total into the output's initial value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Gpu/CooperativeKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::tc::gpu {
+namespace {
+
+/// Threads per block: a power of two, at most 256, no more than a static
+/// reduction needs (whole warps).
+int64_t threadsFor(int64_t range) {
+  if (ShapedType::isDynamic(range))
+    return 256;
+  int64_t threads = 32;
+  while (threads < 256 && threads < range)
+    threads *= 2;
+  return threads;
+}
+
+/// The op that folds a value into the accumulator, last in the body:
+/// `yield combine(acc, x)` with combine associative and commutative and
+/// its neutral element known.
+Operation *combinerOf(linalg::LinalgOp op) {
+  Block &body = *op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (yield.getNumOperands() != 1)
+    return nullptr;
+  Operation *combine = yield.getOperand(0).getDefiningOp();
+  if (!combine || combine->getBlock() != &body || combine->getNumOperands() != 2 ||
+      !isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MinimumFOp,
+           arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::MulIOp,
+           arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
+           arith::AndIOp, arith::OrIOp, arith::XOrIOp>(combine))
+    return nullptr;
+  Value acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  // The accumulator is one operand of the combine and used nowhere else.
+  if ((combine->getOperand(0) == acc) == (combine->getOperand(1) == acc) ||
+      !acc.hasOneUse())
+    return nullptr;
+  if (!arith::getNeutralElement(combine))
+    return nullptr;
+  return combine;
+}
+
+} // namespace
+
+LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t minReduction) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1)
+    return failure();
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return failure();
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() != op.getNumParallelLoops() ||
+      !llvm::all_of(out.getResults(), llvm::IsaPred<AffineDimExpr>))
+    return failure();
+  for (OpOperand &operand : op->getOpOperands())
+    if (!getElementTypeOrSelf(operand.get().getType()).isIntOrFloat())
+      return failure();
+  Operation *combine = combinerOf(op);
+  if (!combine)
+    return failure();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned k = 0;
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      k = i;
+  int64_t range = op.getStaticLoopRanges()[k];
+  if (!ShapedType::isDynamic(range) && range < minReduction)
+    return failure();
+  int64_t threads = threadsFor(range);
+
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  SmallVector<Value> sizes;
+  for (Range r : op.createLoopRanges(rewriter, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, r.size));
+  Value outputs = index(1);
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      outputs = arith::MulIOp::create(rewriter, loc, outputs, sizes[i]);
+  Type accType = combine->getResult(0).getType();
+  auto partialsType = MemRefType::get(
+      {threads}, accType, AffineMap(),
+      mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup));
+  Value one = index(1);
+  auto launch = mlir::gpu::LaunchOp::create(
+      rewriter, loc, outputs, one, one, index(threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, TypeRange{partialsType});
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  Value partials = launch.getWorkgroupAttributions()[0];
+  Value tid = launch.getThreadIds().x;
+  // The output element: the block id, delinearized (last loop fastest).
+  SmallVector<Value> loops(op.getNumLoops());
+  Value rest = launch.getBlockIds().x;
+  for (int64_t d = static_cast<int64_t>(iterators.size()) - 1; d >= 0; --d) {
+    if (iterators[d] != utils::IteratorType::parallel)
+      continue;
+    loops[d] = arith::RemUIOp::create(rewriter, loc, rest, sizes[d]);
+    rest = arith::DivUIOp::create(rewriter, loc, rest, sizes[d]);
+  }
+  auto indices = [&](OpOperand *operand) {
+    SmallVector<Value> values;
+    for (AffineExpr e : op.getMatchingIndexingMap(operand).getResults()) {
+      if (auto constant = dyn_cast<AffineConstantExpr>(e))
+        values.push_back(index(constant.getValue()));
+      else
+        values.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
+    }
+    return values;
+  };
+  Block &body = *op.getBlock();
+  Value acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  // This thread's share: elements tid, tid + T, ... folded from the
+  // neutral element through the op's whole body.
+  Value neutral = arith::ConstantOp::create(rewriter, loc, *arith::getNeutralElement(combine));
+  auto share = scf::ForOp::create(rewriter, loc, tid, sizes[k], index(threads),
+                                  ValueRange{neutral});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(share.getBody());
+    loops[k] = share.getInductionVar();
+    IRMapping mapping;
+    for (OpOperand *in : op.getDpsInputOperands())
+      mapping.map(op.getMatchingBlockArgument(in),
+                  memref::LoadOp::create(rewriter, loc, in->get(), indices(in)));
+    mapping.map(acc, share.getRegionIterArgs()[0]);
+    for (Operation &inner : body.without_terminator())
+      rewriter.clone(inner, mapping);
+    scf::YieldOp::create(rewriter, loc,
+                         mapping.lookup(body.getTerminator()->getOperand(0)));
+  }
+  memref::StoreOp::create(rewriter, loc, share.getResult(0), partials,
+                          ValueRange{tid});
+  mlir::gpu::BarrierOp::create(rewriter, loc);
+  // The tree: round r combines partial t with partial t + T / 2^(r+1).
+  auto combineValues = [&](Value lhs, Value rhs) {
+    IRMapping mapping;
+    mapping.map(combine->getOperand(0), lhs);
+    mapping.map(combine->getOperand(1), rhs);
+    return rewriter.clone(*combine, mapping)->getResult(0);
+  };
+  int64_t rounds = llvm::Log2_64(threads);
+  auto tree = scf::ForOp::create(rewriter, loc, index(0), index(rounds), one);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(tree.getBody());
+    Value half = arith::ShRUIOp::create(
+        rewriter, loc, index(threads / 2), tree.getInductionVar());
+    Value active = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                         tid, half);
+    auto step = scf::IfOp::create(rewriter, loc, TypeRange{}, active, false);
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPointToStart(&step.getThenRegion().front());
+      Value other = arith::AddIOp::create(rewriter, loc, tid, half);
+      Value mine = memref::LoadOp::create(rewriter, loc, partials, ValueRange{tid});
+      Value theirs = memref::LoadOp::create(rewriter, loc, partials, ValueRange{other});
+      memref::StoreOp::create(rewriter, loc, combineValues(mine, theirs), partials,
+                              ValueRange{tid});
+    }
+    mlir::gpu::BarrierOp::create(rewriter, loc);
+  }
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                      index(0));
+  auto finish = scf::IfOp::create(rewriter, loc, TypeRange{}, first, false);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&finish.getThenRegion().front());
+    Value output = op.getDpsInitOperand(0)->get();
+    SmallVector<Value> at = indices(op.getDpsInitOperand(0));
+    Value initial = memref::LoadOp::create(rewriter, loc, output, at);
+    Value total = memref::LoadOp::create(rewriter, loc, partials, ValueRange{index(0)});
+    // The combine's operands in the body's order: the accumulator first
+    // where it was first.
+    bool accFirst = combine->getOperand(0) == acc;
+    Value result = accFirst ? combineValues(initial, total)
+                            : combineValues(total, initial);
+    memref::StoreOp::create(rewriter, loc, result, output, at);
+  }
+  mlir::gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+} // namespace mlir::tc::gpu
