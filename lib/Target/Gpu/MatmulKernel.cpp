@@ -135,26 +135,15 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   auto both = [&](Value a, Value b) {
     return arith::AndIOp::create(rewriter, loc, a, b).getResult();
   };
-  // Loop values: batch (delinearized from block z, last fastest), M, N.
+  // Loop values: batch (from block z), M, N.
   SmallVector<Value> loops(op.getNumLoops());
-  Value rest = bz;
-  for (unsigned d : llvm::reverse(r.batch)) {
-    loops[d] = arith::RemUIOp::create(rewriter, loc, rest, sizes[d]);
-    rest = arith::DivUIOp::create(rewriter, loc, rest, sizes[d]);
-  }
+  delinearizeLoops(rewriter, loc, bz, r.batch, sizes, loops);
   loops[r.m] = mulAdd(by, kMatmulTile, ty);
   loops[r.n] = mulAdd(bx, kMatmulTile, tx);
   Value inM = less(loops[r.m], sizes[r.m]), inN = less(loops[r.n], sizes[r.n]);
   Value inside = both(inM, inN);
   auto indices = [&](OpOperand *operand) {
-    SmallVector<Value> values;
-    for (AffineExpr e : op.getMatchingIndexingMap(operand).getResults()) {
-      if (auto constant = dyn_cast<AffineConstantExpr>(e))
-        values.push_back(index(constant.getValue()));
-      else
-        values.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-    }
-    return values;
+    return indicesAt(rewriter, loc, op.getMatchingIndexingMap(operand), loops);
   };
   // `operand` at the current loop values when `guard`, else zero.
   auto guardedLoad = [&](OpOperand *operand, Value guard) {

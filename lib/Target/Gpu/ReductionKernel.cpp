@@ -113,24 +113,15 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   Value partials = launch.getWorkgroupAttributions()[0];
   Value tid = launch.getThreadIds().x;
-  // The output element: the block id, delinearized (last loop fastest).
+  // The output element: the block id.
   SmallVector<Value> loops(op.getNumLoops());
-  Value rest = launch.getBlockIds().x;
-  for (int64_t d = static_cast<int64_t>(iterators.size()) - 1; d >= 0; --d) {
-    if (iterators[d] != utils::IteratorType::parallel)
-      continue;
-    loops[d] = arith::RemUIOp::create(rewriter, loc, rest, sizes[d]);
-    rest = arith::DivUIOp::create(rewriter, loc, rest, sizes[d]);
-  }
+  SmallVector<unsigned> parallel;
+  for (auto [d, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      parallel.push_back(d);
+  delinearizeLoops(rewriter, loc, launch.getBlockIds().x, parallel, sizes, loops);
   auto indices = [&](OpOperand *operand) {
-    SmallVector<Value> values;
-    for (AffineExpr e : op.getMatchingIndexingMap(operand).getResults()) {
-      if (auto constant = dyn_cast<AffineConstantExpr>(e))
-        values.push_back(index(constant.getValue()));
-      else
-        values.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-    }
-    return values;
+    return indicesAt(rewriter, loc, op.getMatchingIndexingMap(operand), loops);
   };
   Block &body = *op.getBlock();
   Value acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));

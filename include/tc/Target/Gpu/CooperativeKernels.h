@@ -46,6 +46,18 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t minReduction);
 
+/// Helpers both kernels share.
+/// Sets `loops[d]` for each d of `dims` from `linear` (a block id), the last
+/// of `dims` varying fastest, `sizes` being every loop's extent.
+void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
+                      ArrayRef<unsigned> dims, ArrayRef<Value> sizes,
+                      MutableArrayRef<Value> loops);
+
+/// The indices an operand read through `map` (a projected permutation,
+/// zeros allowed) takes at the loop values `loops`.
+SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
+                             ArrayRef<Value> loops);
+
 } // namespace mlir::tc::gpu
 
 #endif // TC_TARGET_GPU_COOPERATIVEKERNELS_H
