@@ -332,6 +332,23 @@ splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
 
 /// Tiles `op` with `width` lanes on loop `n` (which `width` divides) and 1
 /// on every other loop, `n` innermost; marks the tile.
+FailureOr<linalg::TiledLinalgOp>
+tileAndMark(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+            ArrayRef<unsigned> interchange, StringRef marker) {
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  if (!interchange.empty())
+    options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return failure();
+  tiled->op->setAttr(marker, rewriter.getUnitAttr());
+  rewriter.eraseOp(op);
+  return tiled;
+}
+
 static void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
                       int64_t width, StringRef marker) {
   SmallVector<int64_t> sizes(op.getNumLoops(), 1);
@@ -341,16 +358,7 @@ static void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
     if (i != n)
       order.push_back(i);
   order.push_back(n);
-  linalg::LinalgTilingOptions options;
-  options.setTileSizes(sizes).setInterchange(order).setLoopType(
-      linalg::LinalgTilingLoopType::Loops);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled =
-      linalg::tileLinalgOp(rewriter, op, options);
-  if (failed(tiled))
-    return;
-  tiled->op->setAttr(marker, rewriter.getUnitAttr());
-  rewriter.eraseOp(op);
+  (void)tileAndMark(rewriter, op, sizes, order, marker);
 }
 
 void tileAlongLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,

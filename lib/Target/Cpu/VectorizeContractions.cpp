@@ -193,16 +193,10 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
 void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  linalg::LinalgTilingOptions options;
-  options.setTileSizes(tiling.tileSizes)
-      .setInterchange(tiling.interchange)
-      .setLoopType(linalg::LinalgTilingLoopType::Loops);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
+  FailureOr<linalg::TiledLinalgOp> tiled = tileAndMark(
+      rewriter, op, tiling.tileSizes, tiling.interchange, kTileMarker);
   if (failed(tiled))
     return;
-  tiled->op->setAttr(kTileMarker, rewriter.getUnitAttr());
-  rewriter.eraseOp(op);
 
   // tiled->loops follow the interchanged order; map each back to its dim.
   SmallVector<unsigned> loopDims;
@@ -234,15 +228,7 @@ void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
     for (linalg::GenericOp tile : partialTiles) {
       SmallVector<int64_t> sizes(tile.getNumLoops(), 0);
       sizes[d] = 1;
-      linalg::LinalgTilingOptions rowOptions;
-      rowOptions.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
-      rewriter.setInsertionPoint(tile);
-      FailureOr<linalg::TiledLinalgOp> rowTiles =
-          linalg::tileLinalgOp(rewriter, tile, rowOptions);
-      if (failed(rowTiles))
-        continue;
-      rowTiles->op->setAttr(kTileMarker, rewriter.getUnitAttr());
-      rewriter.eraseOp(tile);
+      (void)tileAndMark(rewriter, tile, sizes, {}, kTileMarker);
     }
   }
 }

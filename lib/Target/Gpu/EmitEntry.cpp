@@ -340,9 +340,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     }
     SmallVector<LLVM::CallOp> transfers;
     module.walk([&](LLVM::CallOp call) {
-      if (call.getCallee() &&
-          (call.getCallee()->starts_with("__tc_gpu_download_") ||
-           call.getCallee()->starts_with("__tc_gpu_upload_")))
+      if (call.getCallee() && isHostValueCopy(*call.getCallee()))
         transfers.push_back(call);
     });
     for (LLVM::CallOp call : transfers) {
@@ -351,14 +349,13 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
         return signalPassFailure();
       }
       if (failed(emitTransfer(call, main.getArgument(0),
-                              call.getCallee()->starts_with("__tc_gpu_download_"))))
+                              call.getCallee()->starts_with(kDownloadPrefix))))
         return signalPassFailure();
     }
     for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
       if (fn.getName().starts_with("__tc_gpu_launch_") ||
           fn.getName().starts_with("__tc_gpu_constant_") ||
-          fn.getName().starts_with("__tc_gpu_download_") ||
-          fn.getName().starts_with("__tc_gpu_upload_"))
+          isHostValueCopy(fn.getName()))
         fn.erase();
     if (failed(redirectAllocations(main)))
       return signalPassFailure();

@@ -250,13 +250,9 @@ struct GpuEmulateKernelsPass
   /// Downloads and uploads (--tc-gpu-transfer-host-values) copy within the
   /// one memory: (bytes, destination, source) becomes memref.copy.
   static void emulateTransfers(ModuleOp module) {
-    auto isTransfer = [](StringRef name) {
-      return name.starts_with("__tc_gpu_download_") ||
-             name.starts_with("__tc_gpu_upload_");
-    };
     SmallVector<func::CallOp> calls;
     module.walk([&](func::CallOp call) {
-      if (isTransfer(call.getCallee()) && call.getNumOperands() == 3)
+      if (isHostValueCopy(call.getCallee()) && call.getNumOperands() == 3)
         calls.push_back(call);
     });
     for (func::CallOp call : calls) {
@@ -266,7 +262,7 @@ struct GpuEmulateKernelsPass
       call.erase();
     }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (func.isExternal() && isTransfer(func.getName()) &&
+      if (func.isExternal() && isHostValueCopy(func.getName()) &&
           func.symbolKnownUseEmpty(module))
         func.erase();
   }

@@ -63,17 +63,17 @@ Value elementView(OpBuilder &b, Location loc, Value buffer, ValueRange indices) 
   return view;
 }
 
-/// `@__tc_gpu_<direction>_<type>(bytes, destination, source)`, declared on
-/// first use.
-func::FuncOp placeholder(ModuleOp module, StringRef direction, Type element,
+/// `@__tc_gpu_download_<type>(bytes, host cell, device element)` or
+/// `@__tc_gpu_upload_<type>(bytes, device element, host cell)`, declared
+/// on first use.
+func::FuncOp placeholder(ModuleOp module, bool download, Type element,
                          Type hostType, Type deviceType) {
   std::string name;
   llvm::raw_string_ostream os(name);
-  os << "__tc_gpu_" << direction << "_" << element;
+  os << (download ? kDownloadPrefix : kUploadPrefix) << element;
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  bool download = direction == "download";
   Type index = b.getIndexType();
   auto type = b.getFunctionType(
       {index, download ? hostType : deviceType, download ? deviceType : hostType},
@@ -132,7 +132,7 @@ struct GpuTransferHostValuesPass
     Value view = elementView(b, loc, buffer, indices);
     Value size = arith::ConstantIndexOp::create(b, loc, bytes);
     func::FuncOp callee =
-        placeholder(module, isLoad ? "download" : "upload", element, cellType,
+        placeholder(module, isLoad, element, cellType,
                     view.getType());
     if (isLoad) {
       func::CallOp::create(b, loc, callee, ValueRange{size, cell, view});

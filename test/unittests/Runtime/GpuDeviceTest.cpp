@@ -181,6 +181,17 @@ struct Fixture {
   }
 };
 
+/// The code and message of a failed status, which it frees ("" when the
+/// call succeeded, which the caller's expectations then report).
+std::pair<tc_status_code_t, std::string> failure(tc_status status) {
+  if (!status)
+    return {TC_STATUS_OK, ""};
+  std::pair<tc_status_code_t, std::string> result{tc_status_code(status),
+                                                  tc_status_message(status)};
+  tc_status_free(status);
+  return result;
+}
+
 TEST(GpuDeviceTest, RunsCopiesBackAndReusesDeviceMemory) {
   Fixture f;
   EXPECT_TRUE(f.device->hasCodeFor(&f.module));
@@ -214,14 +225,11 @@ TEST(GpuDeviceTest, FallsBackToPtxAndNamesTheTargetsWhenNothingLoads) {
   Fixture g;
   g.module.gpuImages = {{"cuda:sm_80", "cubin", "cubin80", 7}};
   g.driver->refuseTarget = "cubin";
-  tc_status status = g.run(allocations, dims);
-  ASSERT_NE(status, nullptr);
-  EXPECT_EQ(tc_status_code(status), TC_STATUS_UNAVAILABLE);
-  std::string message = tc_status_message(status);
+  auto [code, message] = failure(g.run(allocations, dims));
+  EXPECT_EQ(code, TC_STATUS_UNAVAILABLE);
   EXPECT_NE(message.find("has no code that runs on cuda:0 (fake, sm_90)"),
             std::string::npos) << message;
   EXPECT_NE(message.find("--target=cuda:sm_90"), std::string::npos) << message;
-  tc_status_free(status);
 }
 
 TEST(GpuDeviceTest, ALaunchFailureNamesTheKernelAndLeaksNothing) {
@@ -229,13 +237,10 @@ TEST(GpuDeviceTest, ALaunchFailureNamesTheKernelAndLeaksNothing) {
   f.driver->failLaunch = true;
   std::vector<void *> allocations;
   std::vector<int64_t> dims;
-  tc_status status = f.run(allocations, dims);
-  ASSERT_NE(status, nullptr);
-  std::string message = tc_status_message(status);
+  std::string message = failure(f.run(allocations, dims)).second;
   EXPECT_NE(message.find("kernel 'scale': an illegal address"), std::string::npos)
       << message;
   EXPECT_EQ(allocations[0], nullptr);
-  tc_status_free(status);
   // Every block went back to the cache (none in use by the run).
   f.driver->failLaunch = false;
   ASSERT_EQ(f.run(allocations, dims), nullptr);
@@ -257,15 +262,41 @@ TEST(GpuDeviceTest, HostCodeDownloadsAndUploadsValues) {
     EXPECT_EQ(y[i], (f.values[i] + 1) * 2);
   std::free(allocations[0]);
 
-  // After a failed launch the download yields zeros, not stale memory,
-  // and the run reports the launch.
+  // After a failed launch the download yields zeros, not stale memory
+  // (the module sized its output from it: min(4, 0), where the -1 it
+  // started from would give -1), and the run reports the launch.
   f.driver->failLaunch = true;
-  tc_status status = f.run(allocations, dims);
-  ASSERT_NE(status, nullptr);
-  EXPECT_NE(std::string(tc_status_message(status)).find("kernel 'scale'"),
-            std::string::npos);
-  tc_status_free(status);
+  std::string message = failure(f.run(allocations, dims)).second;
+  EXPECT_NE(message.find("kernel 'scale'"), std::string::npos) << message;
+  EXPECT_EQ(dims[0], 0);
   EXPECT_EQ(allocations[0], nullptr);
+}
+
+TEST(GpuDeviceTest, ModulesWithOnlyTheOldGpuEntryAskForARecompile) {
+  // What tc_module_load makes of a library with tc_module_gpu_run_v1 and
+  // no v2: no GPU entry, marked stale. On a GPU device (no CPU workers)
+  // the run says so instead of running nothing.
+  Fixture f;
+  f.module.gpuRunFn = nullptr;
+  f.module.staleGpuEntry = true;
+  ArgSignature x;
+  x.name = "x";
+  x.dtype = TC_DTYPE_F32;
+  x.dims = {-1};
+  x.symbols = {""};
+  f.module.signature.inputs = {x};
+  f.module.signature.finalize();
+  tc_device device;
+  device.spec = "cuda:0";
+  device.gpu = std::move(f.device);
+  tc_tensor *output = nullptr;
+  auto [code, message] =
+      failure(tc_module_run(&f.module, &device, &f.input, 1, &output, 1));
+  EXPECT_EQ(code, TC_STATUS_UNAVAILABLE);
+  EXPECT_NE(message.find("has GPU code for an older tc runtime "
+                         "(tc_module_gpu_run_v1); recompile it"),
+            std::string::npos) << message;
+  EXPECT_EQ(output, nullptr);
 }
 
 TEST(GpuDeviceTest, ModulesWithoutThisVendorsCodeAreNotRunHere) {

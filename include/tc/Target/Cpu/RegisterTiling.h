@@ -15,6 +15,7 @@
 #define TC_TARGET_CPU_REGISTERTILING_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -98,6 +99,13 @@ SmallVector<int64_t> laneWidths(int64_t range, int64_t tile);
 SmallVector<std::pair<linalg::GenericOp, int64_t>>
 splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
            int64_t tile);
+
+/// Tiles `op` into loops (tile size 0: not tiled; `interchange` empty:
+/// the loops' own order), puts the unit attribute `marker` on the tile and
+/// erases `op`; `op` stays as it was when tiling fails.
+FailureOr<linalg::TiledLinalgOp>
+tileAndMark(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+            ArrayRef<unsigned> interchange, StringRef marker);
 
 /// Splits loop `n` of `op` (static range) into the laneWidths of `lanes`
 /// and tiles each part to one vector along `n` (`lanes`, or the part's

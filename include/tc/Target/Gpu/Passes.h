@@ -38,6 +38,18 @@ LogicalResult replaceLaunches(
 /// may read and write (--tc-gpu-transfer-host-values).
 bool isHostCell(Value buffer);
 
+/// The placeholders --tc-gpu-transfer-host-values calls and
+/// --tc-gpu-emit-entry (env->download, env->upload) and
+/// --tc-gpu-emulate-kernels (memref.copy) lower: a name prefix, then the
+/// element type.
+constexpr llvm::StringLiteral kDownloadPrefix = "__tc_gpu_download_";
+constexpr llvm::StringLiteral kUploadPrefix = "__tc_gpu_upload_";
+
+/// Whether `callee` names a download or upload placeholder.
+inline bool isHostValueCopy(StringRef callee) {
+  return callee.starts_with(kDownloadPrefix) || callee.starts_with(kUploadPrefix);
+}
+
 /// Marks host functions whose buffers are host memory (the deallocation's
 /// alias-check helper, --tc-gpu-keep-host-arrays): no kernels, no copies.
 constexpr llvm::StringLiteral kHostFunctionAttr = "tc.host_function";
