@@ -5,7 +5,8 @@ GPU and no LLVM (compile here, run there).
 Into DIR (default: gpu-check/ in the repository, which git ignores and the
 device tool can carry): tc-run and libTcRuntime; every shared model
 (../shared/models) compiled with --target=cuda:ARCH, its ONNX file and
-test data; every conformance case that tc-offline-validates for cuda:ARCH
+test data (axis 0 made symbolic, so that one .so serves batch 1 and
+16); every conformance case that tc-offline-validates for cuda:ARCH
 (docs/gpu-offline.tsv), compiled the same way with the tc-run arguments of
 the CPU conformance run (inputs, expected outputs, tolerances) in
 manifest.json; and the onnx2torch wheel, so that the check can compare
@@ -73,6 +74,61 @@ def compile_case(tc_compile, arch, name, case_dir, out_dir):
     return name, {"name": name, "dir": os.path.basename(dest), "args": args}, ""
 
 
+def runs_at_batch(model, src, batch):
+    """Whether ONNX Runtime (CPU) runs `model` on src's test inputs with
+    their batch axis tiled to `batch`: exporters often bake the batch into
+    Reshape shapes, and such a graph runs at its exported batch only."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import numpy_helper
+    try:
+        session = ort.InferenceSession(model.SerializeToString(),
+                                       providers=["CPUExecutionProvider"])
+        feeds = {}
+        names = [i.name for i in session.get_inputs()]
+        for index, name in enumerate(names):
+            tensor = onnx.TensorProto()
+            path = os.path.join(src, "test_data_set_0", f"input_{index}.pb")
+            with open(path, "rb") as f:
+                tensor.ParseFromString(f.read())
+            value = numpy_helper.to_array(tensor)
+            feeds[name] = np.repeat(value[:1], batch, axis=0)
+        session.run(None, feeds)
+        return True
+    except Exception:
+        return False
+
+
+def with_symbolic_batch(src, dest):
+    """Writes src's model.onnx and meta.json into dest with axis 0 of every
+    graph input and output symbolic ("batch"), so that one model.so (and
+    the same ONNX graph for the peers) runs at batch 1 and 16; the test
+    data keeps its own batch. A model whose graph runs at its exported
+    batch only (checked with ONNX Runtime) is copied as it is."""
+    model = onnx.load(os.path.join(src, "model.onnx"))
+    original = onnx.load(os.path.join(src, "model.onnx"))
+    meta = json.load(open(os.path.join(src, "meta.json")))
+    dynamic = meta.get("dynamic_axes") or {}
+    weights = {init.name for init in model.graph.initializer}
+    for value in list(model.graph.input) + list(model.graph.output):
+        if value.name in weights:
+            continue
+        dims = value.type.tensor_type.shape.dim
+        if len(dims) and not dims[0].dim_param:
+            dims[0].dim_param = "batch"
+            dynamic.setdefault(value.name, {})["0"] = "batch"
+    # Shapes inferred for the static batch would contradict the new one.
+    del model.graph.value_info[:]
+    if not all(runs_at_batch(model, src, batch) for batch in (1, 16)):
+        print(f"{os.path.basename(src)}: runs at its exported batch only "
+              "(a batch baked into the graph); kept static")
+        model, dynamic = original, meta.get("dynamic_axes") or {}
+    onnx.save(model, os.path.join(dest, "model.onnx"))
+    meta["dynamic_axes"] = dynamic
+    with open(os.path.join(dest, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "gpu-check"))
@@ -106,11 +162,10 @@ def main():
             continue
         dest = os.path.join(out, "models", entry)
         os.makedirs(dest)
-        shutil.copy(os.path.join(src, "model.onnx"), dest)
-        shutil.copy(os.path.join(src, "meta.json"), dest)
+        with_symbolic_batch(src, dest)
         for ds in glob.glob(os.path.join(src, "test_data_set_*")):
             shutil.copytree(ds, os.path.join(dest, os.path.basename(ds)))
-        p = subprocess.run([tc_compile, os.path.join(src, "model.onnx"),
+        p = subprocess.run([tc_compile, os.path.join(dest, "model.onnx"),
                             f"--target=cuda:{args.arch}", "-o",
                             os.path.join(dest, "model.so")],
                            capture_output=True, text=True)

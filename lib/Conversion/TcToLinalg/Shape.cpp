@@ -65,10 +65,31 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
         return rewriter.notifyMatchFailure(op, "several dynamic sizes and no shape");
       }
     }
+    // With a run-time extent on either side the element counts can differ,
+    // e.g. a model exported with its batch baked into a Reshape's shape and
+    // run at another batch: an error naming the node, never a view that
+    // reads past the buffer.
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape()) {
+      int64_t fixed = 1;
+      SmallVector<Value> dynamicSizes;
+      for (OpFoldResult size : outputShape) {
+        if (std::optional<int64_t> value = getConstantIntValue(size))
+          fixed *= *value;
+        else
+          dynamicSizes.push_back(cast<Value>(size));
+      }
+      Value product = indexConstant(rewriter, loc, fixed);
+      for (Value size : dynamicSizes)
+        product = arith::MulIOp::create(rewriter, loc, product, size);
+      Value same = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, total, product);
+      checkAtRunTime(rewriter, loc, op, same,
+                     "the input's element count does not match the target "
+                     "shape's (a size fixed in the model, such as an exported "
+                     "batch, differs from the input's)");
+    }
     // Flatten to 1-D, then expand to the result: both are views.
     Value flat = input;
-    MLIRContext *ctx = rewriter.getContext();
-    (void)ctx;
     if (inputType.getRank() == 0) {
       flat = tensor::ExpandShapeOp::create(
           rewriter, loc, RankedTensorType::get({1}, inputType.getElementType()),

@@ -6,13 +6,25 @@
 // model instead reports the failure through its return code
 // (module_abi.h, TC_RUN_CHECK_FAILED + k) with the assert's message.
 //
-// In @main, each assert becomes an atomic max of (k + 1) into a one-word
-// cell (an LLVM alloca), in a branch taken when its condition is false (workgroups may run checks on several
-// threads; the max keeps the answer deterministic), and @main returns the
-// cell as one more result. Execution goes on after a failed check: the
-// lowerings keep every access in bounds whatever the values, and the run
-// function discards the outputs. The messages go to the module attribute
-// `tc.check_messages`, which the run function emits as the module's table.
+// In @main, each assert records (k + 1) in a one-word cell (an LLVM alloca)
+// by an atomic max, in a branch taken when its condition is false
+// (workgroups may run checks on several threads; the max keeps the answer
+// deterministic), and @main returns the cell as one more result. The
+// messages go to the module attribute `tc.check_messages`, which the run
+// function emits as the module's table.
+//
+// What happens after a failed check depends on where it sits:
+//   - In a loop or a linalg op (an element check such as a gather's index),
+//     execution goes on: those lowerings keep every access in bounds
+//     whatever the values, and the run function discards the outputs.
+//   - In @main's own block (extents: a broadcast, a reshape's element
+//     count), the run ends there. Code after a failed extent check would
+//     run loops whose bounds contradict the buffers they index (a model
+//     exported with its batch baked into a Reshape, run at another batch,
+//     read past a buffer), so @main returns at once: it frees the buffers
+//     it allocated so far and returns placeholder outputs (a one-element
+//     allocation, which the run function releases, seen through the
+//     output's type).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +35,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::tc::cpu {
@@ -35,9 +51,105 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
+/// The allocation a buffer value views (through casts, views and metadata
+/// extraction), or the value itself.
+Value allocationRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+      value = metadata.getSource();
+    else
+      break;
+  }
+  return value;
+}
+
+/// For each assert in @main's block, the `memref.alloc`s of that block
+/// that are allocated and not yet freed where it stands: what an early
+/// return must free. A buffer that an op with regions or a call may have
+/// freed (through any view) is left out: a leak on an error path is
+/// better than a double free.
+llvm::MapVector<Operation *, SmallVector<Value>>
+liveAllocations(Block &block) {
+  llvm::MapVector<Operation *, SmallVector<Value>> live;
+  llvm::SetVector<Value> allocated;
+  auto forget = [&](Value value) { allocated.remove(allocationRoot(value)); };
+  for (Operation &op : block) {
+    if (isa<cf::AssertOp>(op)) {
+      live[&op] = SmallVector<Value>(allocated.begin(), allocated.end());
+    } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      allocated.insert(alloc.getResult());
+    } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      forget(dealloc.getMemref());
+    } else if (isa<CallOpInterface>(op) || op.getNumRegions() != 0) {
+      bool mayFree = isa<CallOpInterface>(op);
+      op.walk([&](Operation *inner) {
+        if (isa<memref::DeallocOp, CallOpInterface>(inner) ||
+            inner->getName().getStringRef() == "bufferization.dealloc")
+          mayFree = true;
+      });
+      if (!mayFree)
+        continue;
+      for (Value operand : op.getOperands())
+        forget(operand);
+      llvm::SetVector<Value> captured;
+      for (Region &region : op.getRegions())
+        getUsedValuesDefinedAbove(region, captured);
+      for (Value value : captured)
+        forget(value);
+    }
+  }
+  return live;
+}
+
+/// A stand-in for an output of a failed run: a one-element allocation seen
+/// through `type` (sizes 0 where dynamic). Nothing reads it; the run
+/// function releases the allocation.
+Value placeholderOutput(OpBuilder &b, Location loc, MemRefType type) {
+  Value cell = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({1}, type.getElementType(), MemRefLayoutAttrInterface(),
+                      type.getMemorySpace()));
+  auto [strides, offset] = type.getStridesAndOffset();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  auto fold = [&](int64_t value) -> OpFoldResult {
+    if (ShapedType::isDynamic(value))
+      return zero;
+    return b.getIndexAttr(value);
+  };
+  SmallVector<OpFoldResult> sizes, strideValues;
+  for (int64_t size : type.getShape())
+    sizes.push_back(fold(size));
+  for (int64_t stride : strides)
+    strideValues.push_back(fold(stride));
+  return memref::ReinterpretCastOp::create(b, loc, type, cell, fold(offset),
+                                           sizes, strideValues);
+}
+
 struct CpuLowerChecksPass
     : impl::CpuLowerChecksPassBase<CpuLowerChecksPass> {
   using CpuLowerChecksPassBase::CpuLowerChecksPassBase;
+
+  /// Splits @main's block after `op`: the rest runs when `holds`; else a
+  /// new block frees `allocated` and returns placeholder outputs (the walk
+  /// below appends the cell, as to every return).
+  static void returnOnFailure(OpBuilder &b, func::FuncOp main,
+                              cf::AssertOp op, Value holds,
+                              ArrayRef<Value> allocated) {
+    Location loc = op.getLoc();
+    Block *block = op->getBlock();
+    Block *rest = block->splitBlock(op->getNextNode());
+    Block *fail = b.createBlock(&main.getBody());
+    for (Value buffer : allocated)
+      memref::DeallocOp::create(b, loc, buffer);
+    SmallVector<Value> outputs;
+    for (Type type : main.getResultTypes())
+      outputs.push_back(placeholderOutput(b, loc, cast<MemRefType>(type)));
+    func::ReturnOp::create(b, loc, outputs);
+    b.setInsertionPointToEnd(block);
+    cf::CondBranchOp::create(b, loc, holds, rest, fail);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -76,6 +188,13 @@ struct CpuLowerChecksPass
     Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
     LLVM::StoreOp::create(b, loc, zero, cell);
 
+    // The buffers each check in @main's block would free on failure; only
+    // while @main is one block (its loops are still scf).
+    llvm::MapVector<Operation *, SmallVector<Value>> live;
+    if (main.getBody().hasOneBlock() &&
+        llvm::all_of(main.getResultTypes(), llvm::IsaPred<MemRefType>))
+      live = liveAllocations(main.getBody().front());
+
     SmallVector<Attribute> messages;
     llvm::StringMap<int32_t> ids;
     for (cf::AssertOp op : asserts) {
@@ -94,6 +213,9 @@ struct CpuLowerChecksPass
       Value code = arith::ConstantIntOp::create(b, at, i32, it->second + 1);
       LLVM::AtomicRMWOp::create(b, at, LLVM::AtomicBinOp::max, cell, code,
                                 LLVM::AtomicOrdering::monotonic);
+      auto found = live.find(op);
+      if (found != live.end())
+        returnOnFailure(b, main, op, holds, found->second);
       op.erase();
     }
 

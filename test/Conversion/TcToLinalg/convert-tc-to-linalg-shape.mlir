@@ -124,3 +124,19 @@ func.func @dynamic_slice_reversed(%x: tensor<?xf32>, %s: tensor<1xi32>) -> tenso
   %0 = tc.dynamic_slice %x, %s, %s {axes = array<i64: 0>, steps = array<i64: -1>} : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A static target shape for a run-time input (a batch baked in at export):
+// the element counts are checked at run time, naming the node.
+// CHECK-LABEL: func.func @reshape_static_target
+// CHECK: %[[N:.*]] = tensor.dim %arg0
+// CHECK: %[[TOTAL:.*]] = arith.muli %{{.*}}, %c32
+// CHECK: %[[COUNT:.*]] = arith.constant 2048 : index
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[TOTAL]], %[[COUNT]]
+// CHECK: cf.assert %[[SAME]], "tc.reshape: the input's element count does not match the target shape's
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<2048xf32>
+func.func @reshape_static_target(%x: tensor<?x32xf32>) -> tensor<64x32xf32> {
+  %0 = tc.reshape %x : (tensor<?x32xf32>) -> tensor<64x32xf32>
+  return %0 : tensor<64x32xf32>
+}

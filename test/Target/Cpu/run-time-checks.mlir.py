@@ -41,3 +41,22 @@ np.save(os.path.join(out, "good.npy"), good)
 np.save(os.path.join(out, "rows.npy"), x[good])
 np.save(os.path.join(out, "past_end.npy"), np.array([1, 5], np.int64))
 np.save(os.path.join(out, "before_start.npy"), np.array([-6], np.int64))
+
+# baked.onnx: x[batch, 8] reshaped to a shape exported at batch 2 ([2, 8]),
+# then added back to x, as exporters that bake the batch into a Reshape
+# write it. At batch 2 it runs; at any other batch the Reshape's element
+# count fails and the run stops there (the Add after it would index the
+# [2, 8] tensor with x's rows).
+graph = helper.make_graph(
+    [helper.make_node("Reshape", ["x", "shape"], ["r"], name="baked_reshape"),
+     helper.make_node("Add", ["x", "r"], ["y"], name="residual")],
+    "baked",
+    [helper.make_tensor_value_info("x", f, ["batch", 8])],
+    [helper.make_tensor_value_info("y", f, ["batch", 8])],
+    [helper.make_tensor("shape", TensorProto.INT64, [2], [2, 8])])
+onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+          os.path.join(out, "baked.onnx"))
+for batch in (1, 2, 1000):
+    xb = np.arange(batch * 8, dtype=np.float32).reshape(batch, 8)
+    np.save(os.path.join(out, f"x{batch}.npy"), xb)
+np.save(os.path.join(out, "y2.npy"), 2 * np.arange(16, dtype=np.float32).reshape(2, 8))

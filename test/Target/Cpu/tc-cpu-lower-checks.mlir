@@ -60,3 +60,44 @@ module {
     return %x : memref<4xf32>
   }
 }
+
+// -----
+
+// A check in @main's block ends the run when it fails: the rest of the
+// block runs only when it holds; the failure block frees what is allocated
+// and not yet freed there (not %b, freed before the check; not %out,
+// allocated after it) and returns a placeholder output with the code.
+// CHECK-LABEL: func.func @main(%{{.*}}: memref<?xf32>, %{{.*}}: index) -> (memref<4x?xf32>, i32)
+// CHECK: %[[A:.*]] = memref.alloc() : memref<64xi8>
+// CHECK: %[[B:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: %[[C:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: %[[SAME:.*]] = arith.cmpi eq
+// CHECK: scf.if
+// CHECK: llvm.atomicrmw max
+// CHECK: cf.cond_br %[[SAME]], ^[[REST:.*]], ^[[FAIL:[a-z0-9]*]]
+// CHECK: ^[[REST]]:
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<4x?xf32>
+// CHECK: return %[[OUT]], %{{.*}} : memref<4x?xf32>, i32
+// CHECK: ^[[FAIL]]:
+// CHECK-NEXT: memref.dealloc %[[A]] : memref<64xi8>
+// CHECK-NEXT: memref.dealloc %[[C]] : memref<?xf32>
+// CHECK-NEXT: %[[CELL:.*]] = memref.alloc() : memref<1xf32>
+// CHECK: %[[PLACEHOLDER:.*]] = memref.reinterpret_cast %[[CELL]] to offset: [0], sizes: [4, %{{.*}}], strides: [%{{.*}}, 1] : memref<1xf32> to memref<4x?xf32>
+// CHECK: %[[CODE:.*]] = llvm.load
+// CHECK-NEXT: return %[[PLACEHOLDER]], %[[CODE]] : memref<4x?xf32>, i32
+module {
+  func.func @main(%x: memref<?xf32>, %n: index) -> memref<4x?xf32> {
+    %c0 = arith.constant 0 : index
+    %a = memref.alloc() : memref<64xi8>
+    %b = memref.alloc(%n) : memref<?xf32>
+    %c = memref.alloc(%n) : memref<?xf32>
+    memref.dealloc %b : memref<?xf32>
+    %d = memref.dim %x, %c0 : memref<?xf32>
+    %eq = arith.cmpi eq, %d, %n : index
+    cf.assert %eq, "node 'r' (Reshape): count"
+    %out = memref.alloc(%n) : memref<4x?xf32>
+    memref.dealloc %a : memref<64xi8>
+    memref.dealloc %c : memref<?xf32>
+    return %out : memref<4x?xf32>
+  }
+}

@@ -111,7 +111,12 @@ def CpuLowerChecksPass : Pass<"tc-cpu-lower-checks", "ModuleOp"> {
     messages for the runtime. Runs on buffers, after bufferization; shared
     by the CPU and GPU pipelines. With `in-kernels=false` (GPU targets),
     checks inside loops and linalg ops, which may become kernels, are
-    dropped.
+    dropped. A failed check in @main's own block (an extent) ends the run
+    there: @main frees the buffers allocated so far and returns
+    placeholder outputs with the code, since the code after it would index
+    buffers with bounds that contradict them. Checks in loops and linalg
+    ops (element checks) let the run go on: their lowerings keep accesses
+    in bounds.
   }];
   let options = [
     Option<"inKernels", "in-kernels", "bool", /*default=*/"true",
@@ -120,6 +125,8 @@ def CpuLowerChecksPass : Pass<"tc-cpu-lower-checks", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
