@@ -47,6 +47,30 @@ def verdict(rc, out, err, compares):
     return "error", (lines[-1] if lines else f"exit {rc}")[:200]
 
 
+def check_random(rc, out, err, cwd, output_dir, case):
+    """A random op's outputs (tc-run --output=DIR): the shapes and dtypes
+    of the expected ones; values in {0, 1} where the expected ones are
+    (Bernoulli), finite otherwise."""
+    import numpy as np
+    if rc != 0:
+        lines = (err or out).strip().splitlines()
+        return "error", (lines[-1] if lines else f"exit {rc}")[:200]
+    expected = sorted(a.split("=", 1)[-1] for a in case["args"] if a.startswith("--compare="))
+    for path in expected:
+        _, want = load_pb(os.path.join(cwd, path))
+        got_files = glob.glob(os.path.join(output_dir, "*.npy"))
+        matches = [np.load(f) for f in got_files]
+        got = next((g for g in matches if g.shape == want.shape and g.dtype == want.dtype), None)
+        if got is None:
+            return "mismatch", f"no output of shape {want.shape} and dtype {want.dtype} like {path}"
+        if case["random"] == "bernoulli" and set(np.unique(want)) <= {0, 1}:
+            if not set(np.unique(got)) <= {0, 1}:
+                return "mismatch", f"values outside {{0, 1}} like {path}"
+        elif got.dtype.kind == "f" and not np.isfinite(got).all():
+            return "mismatch", f"non-finite values like {path}"
+    return "pass", "random draws: shapes, dtypes and value sets match"
+
+
 def check_cases(args, tc_run, env, results):
     archive = os.path.join(args.dir, "cases.tar.xz")
     if not os.path.exists(archive):
@@ -57,14 +81,25 @@ def check_cases(args, tc_run, env, results):
         tar.extractall(work)
     manifest = json.load(open(os.path.join(work, "cases", "manifest.json")))
     cases = manifest["cases"]
+    if args.cases:
+        wanted = set(open(args.cases).read().split())
+        cases = [c for c in cases if c["name"] in wanted]
 
     def one(case):
-        if elapsed() > args.budget * 0.45:
+        if elapsed() > (args.cases_budget or args.budget * 0.45):
             return case["name"], ("skipped", "time budget")
         cwd = os.path.join(work, "cases", case["dir"])
         argv = ["model.so", f"--device={args.device}"] + case["args"]
         if args.device == "cpu":
             argv.append("--threads=1")
+        if case.get("random"):
+            output_dir = tempfile.mkdtemp(prefix="tc-random-")
+            argv = [a for a in argv if not a.startswith("--compare=")]
+            rc, out, err = run_tc(tc_run, env, argv + [f"--output={output_dir}"],
+                                  cwd=cwd, timeout=30)
+            result = check_random(rc, out, err, cwd, output_dir, case)
+            shutil.rmtree(output_dir, ignore_errors=True)
+            return case["name"], result
         rc, out, err = run_tc(tc_run, env, argv, cwd=cwd, timeout=30)
         compares = sum(1 for a in case["args"] if a.startswith("--compare="))
         return case["name"], verdict(rc, out, err, compares)
@@ -268,7 +303,10 @@ def latency_table(args, tc_run, env, results):
              ("torch eager", lambda path, feeds: time_torch(path, feeds, args.runs, "eager"), 1.0),
              ("torch.compile", lambda path, feeds: time_torch(path, feeds, args.runs, "default"), 0.8),
              ("max-autotune", lambda path, feeds: time_torch(path, feeds, args.runs, "max-autotune"), 0.75)]
-    for label, measure, share in peers:
+    if args.no_peers:
+        for row in rows:
+            row += ["not run (--no-peers)"] * len(peers)
+    for label, measure, share in [] if args.no_peers else peers:
         for row in rows:
             if args.device == "cpu":
                 row.append("(dry run)")
@@ -305,6 +343,11 @@ def main():
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--budget", type=float, default=540, help="seconds")
     ap.add_argument("--skip-cases", action="store_true")
+    ap.add_argument("--cases", help="a file of case names: run only these")
+    ap.add_argument("--cases-budget", type=float,
+                    help="seconds for the cases (default: 45 %% of --budget)")
+    ap.add_argument("--no-peers", action="store_true",
+                    help="time tc only (no ONNX Runtime, no torch)")
     args = ap.parse_args()
     args.dir = os.path.abspath(args.dir)
     tc_run = os.path.join(args.dir, "bin", "tc-run")
@@ -328,7 +371,8 @@ def main():
     if rc != 0:
         print(f"tc-run does not start here: {err.strip()}")
         return 1
-    with open(os.path.join(out_dir, "gpu-check.tsv"), "w") as results:
+    # Line-buffered, so that a run stopped at its time limit keeps its lines.
+    with open(os.path.join(out_dir, "gpu-check.tsv"), "w", buffering=1) as results:
         rows = check_models(args, tc_run, env, results)
         counts = {} if args.skip_cases else check_cases(args, tc_run, env, results)
         latency_table(args, tc_run, env, results)

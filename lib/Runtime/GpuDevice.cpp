@@ -60,6 +60,10 @@ void envLaunch(void *runtime, uint32_t kernel, const uint32_t *dims,
                                   std::to_string(state->kernels->functions.size()));
     return;
   }
+  // A grid or block with no threads (an empty tensor's kernel) has no
+  // work; the drivers refuse such a launch (CUDA_ERROR_INVALID_VALUE).
+  if (std::find(dims, dims + 6, 0u) != dims + 6)
+    return;
   if (tc_status s = state->device->driver().launch(
           state->kernels->functions[kernel], dims, params)) {
     state->error = makeStatus(tc_status_code(s),
@@ -159,7 +163,8 @@ GpuDevice::~GpuDevice() {
       for (void *constant : entry.constants)
         if (constant)
           gpu->release(constant);
-      gpu->unloadImage(entry.image);
+      if (entry.image)
+        gpu->unloadImage(entry.image);
     }
     releaseCache();
   }
@@ -219,6 +224,12 @@ tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
   auto found = loaded.find(module->id);
   if (found != loaded.end()) {
     *out = &found->second;
+    return nullptr;
+  }
+  // A model without kernels (every tensor empty, or all its work host
+  // code) carries an empty image that no driver loads: nothing to load.
+  if (module->gpuKernels.empty()) {
+    *out = &loaded.emplace(module->id, Loaded()).first->second;
     return nullptr;
   }
   // This GPU's own architecture first, binaries before PTX; then the other

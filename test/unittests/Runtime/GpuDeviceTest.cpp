@@ -30,6 +30,7 @@ struct FakeDriver : GpuDriver {
   std::vector<std::string> loadedFormats;
   std::set<void *> live;
   int allocations = 0;
+  int launches = 0;
   bool failLaunch = false;
   std::string refuseTarget; // images whose data starts with this fail
 
@@ -38,8 +39,11 @@ struct FakeDriver : GpuDriver {
   const std::string &description() const override { return descriptionText; }
   const char *targetPrefix() const override { return "cuda"; }
   tc_status activate() override { return nullptr; }
-  tc_status loadImage(const void *data, size_t, const std::string &format,
+  tc_status loadImage(const void *data, size_t size, const std::string &format,
                       void **out) override {
+    // As the drivers do: an empty image is invalid.
+    if (size == 0)
+      return makeStatus(TC_STATUS_INTERNAL, "CUDA_ERROR_INVALID_IMAGE");
     if (!refuseTarget.empty() &&
         std::strncmp(static_cast<const char *>(data), refuseTarget.c_str(),
                      refuseTarget.size()) == 0)
@@ -76,6 +80,11 @@ struct FakeDriver : GpuDriver {
   tc_status launch(void *function, const uint32_t *dims, void **params) override {
     if (failLaunch)
       return makeStatus(TC_STATUS_INTERNAL, "an illegal address");
+    // As the drivers do: a launch without threads is an invalid value.
+    for (int i = 0; i < 6; ++i)
+      if (dims[i] == 0)
+        return makeStatus(TC_STATUS_INTERNAL, "CUDA_ERROR_INVALID_VALUE");
+    ++launches;
     float *in = *static_cast<float **>(params[0]);
     float *out = *static_cast<float **>(params[1]);
     int64_t n = *static_cast<int64_t *>(params[2]);
@@ -134,6 +143,36 @@ int32_t fakeDataShapedRun(const tc_gpu_env_v2 *env, void *const *inputs,
   env->download(env->runtime, &first, out, 4);
   allocations[0] = data[0] = out;
   outputDims[0] = std::min<int64_t>(n, static_cast<int64_t>(first));
+  return TC_RUN_OK;
+}
+
+/// y = x * 2 over an empty input: the compiled code's grid is ceil(n / 32)
+/// = 0 blocks, a launch the runtime must skip.
+int32_t fakeEmptyRun(const tc_gpu_env_v2 *env, void *const *inputs,
+                     const int64_t *inputDims, void **allocations, void **data,
+                     int64_t *outputDims) {
+  int64_t n = inputDims[0];
+  void *out = env->alloc(env->runtime, 4);
+  if (!out)
+    return TC_RUN_OUT_OF_MEMORY;
+  uint32_t dims[6] = {static_cast<uint32_t>((n + 31) / 32), 1, 1, 32, 1, 1};
+  void *in = inputs[0];
+  void *params[3] = {&in, &out, &n};
+  env->launch(env->runtime, 0, dims, params, 3);
+  allocations[0] = data[0] = out;
+  outputDims[0] = n;
+  return TC_RUN_OK;
+}
+
+/// A model without kernels (an empty output): host code only.
+int32_t fakeKernelFreeRun(const tc_gpu_env_v2 *env, void *const *,
+                          const int64_t *, void **allocations, void **data,
+                          int64_t *outputDims) {
+  void *out = env->alloc(env->runtime, 4);
+  if (!out)
+    return TC_RUN_OUT_OF_MEMORY;
+  allocations[0] = data[0] = out;
+  outputDims[0] = 0;
   return TC_RUN_OK;
 }
 
@@ -270,6 +309,34 @@ TEST(GpuDeviceTest, HostCodeDownloadsAndUploadsValues) {
   EXPECT_NE(message.find("kernel 'scale'"), std::string::npos) << message;
   EXPECT_EQ(dims[0], 0);
   EXPECT_EQ(allocations[0], nullptr);
+}
+
+TEST(GpuDeviceTest, LaunchesWithoutThreadsAreSkipped) {
+  Fixture f;
+  f.module.gpuRunFn = reinterpret_cast<void *>(fakeEmptyRun);
+  tc_tensor_release(f.input);
+  int64_t dims0[1] = {0};
+  f.input = newTensor(TC_DTYPE_F32, dims0, 1, 0, f.values.data(), 0, nullptr,
+                      nullptr);
+  std::vector<void *> allocations;
+  std::vector<int64_t> dims;
+  ASSERT_EQ(f.run(allocations, dims), nullptr);
+  EXPECT_EQ(dims[0], 0);
+  EXPECT_EQ(f.driver->launches, 0);
+  std::free(allocations[0]);
+}
+
+TEST(GpuDeviceTest, ModelsWithoutKernelsLoadNoImage) {
+  Fixture f;
+  f.module.gpuRunFn = reinterpret_cast<void *>(fakeKernelFreeRun);
+  f.module.gpuKernels = {};
+  f.module.gpuImages = {{"cuda:sm_90", "cubin", "", 0}};
+  std::vector<void *> allocations;
+  std::vector<int64_t> dims;
+  ASSERT_EQ(f.run(allocations, dims), nullptr);
+  EXPECT_EQ(dims[0], 0);
+  EXPECT_TRUE(f.driver->loadedFormats.empty());
+  std::free(allocations[0]);
 }
 
 TEST(GpuDeviceTest, ModulesWithOnlyTheOldGpuEntryAskForARecompile) {
