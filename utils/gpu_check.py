@@ -265,6 +265,40 @@ def time_torch(model_path, feeds, runs, mode):
         return f"error: {type(e).__name__}: {str(e)[:100]}"
 
 
+def time_torch_isolated(args, model_path, feeds, mode, work):
+    """time_torch in a child process with a time limit: one model's
+    autotuning (max-autotune) can take minutes, and must not take the
+    check's whole time; its logs stay out of the output."""
+    import numpy as np
+    path = os.path.join(work, "feeds.npz")
+    np.savez(path, **feeds)
+    try:
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--torch-one",
+                            model_path, path, mode, str(args.runs)],
+                           capture_output=True, text=True, errors="replace",
+                           timeout=args.compile_timeout,
+                           env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    except subprocess.TimeoutExpired:
+        return f"timed out after {args.compile_timeout:g} s"
+    m = re.search(r"^median (\S+)$", p.stdout, re.M)
+    if m:
+        return float(m.group(1))
+    line = re.search(r"^result (.*)$", p.stdout, re.M)
+    if line:
+        return line.group(1)
+    return f"error: exit {p.returncode}: {(p.stderr.strip().splitlines() or ['?'])[-1][:100]}"
+
+
+def torch_one(model_path, feeds_path, mode, runs):
+    """The child of time_torch_isolated."""
+    import numpy as np
+    with np.load(feeds_path) as data:
+        feeds = {name: data[name] for name in data.files}
+    result = time_torch(model_path, feeds, runs, mode)
+    print(f"median {result}" if isinstance(result, float) else f"result {result}")
+    return 0
+
+
 def install_wheels(args):
     wheels = glob.glob(os.path.join(args.dir, "wheels", "*.whl"))
     if not wheels:
@@ -273,6 +307,7 @@ def install_wheels(args):
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
                     "--no-index", "--target", target] + wheels, capture_output=True)
     sys.path.insert(0, target)
+    os.environ["PYTHONPATH"] = os.pathsep.join(sys.path)
 
 
 def latency_table(args, tc_run, env, results):
@@ -301,8 +336,8 @@ def latency_table(args, tc_run, env, results):
     # the cheap peers always land and the compiles stop at the budget.
     peers = [("ORT CUDA", lambda path, feeds: time_ort(path, feeds, args.runs), 1.0),
              ("torch eager", lambda path, feeds: time_torch(path, feeds, args.runs, "eager"), 1.0),
-             ("torch.compile", lambda path, feeds: time_torch(path, feeds, args.runs, "default"), 0.8),
-             ("max-autotune", lambda path, feeds: time_torch(path, feeds, args.runs, "max-autotune"), 0.75)]
+             ("torch.compile", lambda path, feeds: time_torch_isolated(args, path, feeds, "default", work), 0.8),
+             ("max-autotune", lambda path, feeds: time_torch_isolated(args, path, feeds, "max-autotune", work), 0.75)]
     if args.no_peers:
         for row in rows:
             row += ["not run (--no-peers)"] * len(peers)
@@ -348,7 +383,14 @@ def main():
                     help="seconds for the cases (default: 45 %% of --budget)")
     ap.add_argument("--no-peers", action="store_true",
                     help="time tc only (no ONNX Runtime, no torch)")
+    ap.add_argument("--compile-timeout", type=float, default=150,
+                    help="seconds for one torch.compile measurement")
+    ap.add_argument("--torch-one", nargs=4, metavar=("MODEL", "FEEDS", "MODE", "RUNS"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.torch_one:
+        model, feeds, mode, runs = args.torch_one
+        return torch_one(model, feeds, mode, int(runs))
     args.dir = os.path.abspath(args.dir)
     tc_run = os.path.join(args.dir, "bin", "tc-run")
     env = dict(os.environ)

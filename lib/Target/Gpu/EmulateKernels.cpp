@@ -159,10 +159,103 @@ struct BlockEmitter {
   }
 };
 
+/// Shuffles exchange values between the lanes of a warp in lockstep; the
+/// emulation runs the threads one after another between barriers, so each
+/// shuffle becomes an exchange through shared memory: every thread stores
+/// its value in its slot, a barrier, then each reads its partner's slot.
+/// Two buffers alternate, so that one shuffle's stores never overwrite
+/// what the previous one's reads still need, and the thread's own value is
+/// re-read after the barrier, so that nothing computed before the barrier
+/// is used after it.
+LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
+  SmallVector<mlir::gpu::ShuffleOp> shuffles;
+  kernel.walk([&](mlir::gpu::ShuffleOp op) { shuffles.push_back(op); });
+  if (shuffles.empty())
+    return success();
+  int64_t threads = 1024;
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
+    threads = 1;
+    for (int32_t extent : *known)
+      threads *= extent;
+  }
+  MLIRContext *ctx = kernel.getContext();
+  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
+      ctx, mlir::gpu::AddressSpace::Workgroup);
+  DenseMap<Type, SmallVector<Value, 2>> buffers;
+  DenseMap<Type, unsigned> uses;
+  Block &body = kernel.getBody().front();
+  for (mlir::gpu::ShuffleOp op : shuffles) {
+    if (op->getBlock() != &body)
+      return op.emitError("cannot emulate a shuffle inside a region");
+    if (op.getMode() != mlir::gpu::ShuffleMode::XOR)
+      return op.emitError("cannot emulate shuffles other than xor");
+    Value value = op.getValue();
+    Type type = value.getType();
+    SmallVector<Value, 2> &pair = buffers[type];
+    if (pair.empty())
+      for (int i = 0; i < 2; ++i)
+        pair.push_back(kernel.addWorkgroupAttribution(
+            MemRefType::get({threads}, type, AffineMap(), workgroup),
+            op.getLoc()));
+    Value buffer = pair[uses[type]++ % 2];
+
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto threadId = [&](Dimension d) {
+      return mlir::gpu::ThreadIdOp::create(b, loc, d).getResult();
+    };
+    auto blockDim = [&](Dimension d) {
+      return mlir::gpu::BlockDimOp::create(b, loc, d).getResult();
+    };
+    // The thread's linear id, and the block's thread count.
+    Value x = blockDim(Dimension::x), y = blockDim(Dimension::y);
+    Value linear = arith::AddIOp::create(
+        b, loc, threadId(Dimension::x),
+        arith::MulIOp::create(
+            b, loc, x,
+            arith::AddIOp::create(
+                b, loc, threadId(Dimension::y),
+                arith::MulIOp::create(b, loc, y, threadId(Dimension::z)))));
+    Value count = arith::MulIOp::create(
+        b, loc, x,
+        arith::MulIOp::create(b, loc, y, blockDim(Dimension::z)));
+    memref::StoreOp::create(b, loc, value, buffer, ValueRange{linear});
+    mlir::gpu::BarrierOp::create(b, loc);
+    Value own = memref::LoadOp::create(b, loc, buffer, ValueRange{linear});
+    Type indexType = b.getIndexType();
+    Value offset = arith::IndexCastUIOp::create(b, loc, indexType, op.getOffset());
+    Value width = arith::IndexCastUIOp::create(b, loc, indexType, op.getWidth());
+    // As the hardware: the lane `lane ^ offset` of the thread's segment of
+    // `width` lanes, when it is in the segment (and in the block); else
+    // the thread's own value, not valid.
+    Value partner = arith::XOrIOp::create(b, loc, linear, offset);
+    Value lane = arith::RemUIOp::create(b, loc, linear, width);
+    Value inSegment = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult,
+        arith::XOrIOp::create(b, loc, lane, offset), width);
+    Value inBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          partner, count);
+    Value valid = arith::AndIOp::create(b, loc, inSegment, inBlock);
+    Value from = arith::SelectOp::create(b, loc, valid, partner, linear);
+    Value theirs = memref::LoadOp::create(b, loc, buffer, ValueRange{from});
+    Value result = arith::SelectOp::create(b, loc, valid, theirs, own);
+    value.replaceUsesWithIf(own, [&](OpOperand &use) {
+      Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+      return user && op->isBeforeInBlock(user);
+    });
+    op.getShuffleResult().replaceAllUsesWith(result);
+    op.getValid().replaceAllUsesWith(valid);
+    op.erase();
+  }
+  return success();
+}
+
 /// Builds `@__tc_emulated_<name>` from a kernel.
 FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
   if (!kernel.getBody().hasOneBlock())
     return kernel.emitError("cannot emulate a kernel with several blocks");
+  if (failed(rewriteShuffles(kernel)))
+    return failure();
   if (!kernel.getPrivateAttributions().empty())
     return kernel.emitError("cannot emulate a kernel with private memory");
 

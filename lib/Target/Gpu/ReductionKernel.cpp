@@ -4,9 +4,17 @@
 // its whole row: a softmax over 64 rows of 4096 runs on 64 threads, and
 // consecutive threads read elements a row apart. Here a block of threads
 // takes one output element: thread t folds elements t, t + T, t + 2T, ...
-// (consecutive threads, consecutive elements), the T partial results go to
-// shared memory, and log2(T) rounds of a tree between barriers combine
-// them; thread 0 folds the total into the output's initial value.
+// (consecutive threads, consecutive elements), then the T partial results
+// are combined and thread 0 folds the total into the output's initial
+// value.
+//
+// The combination, for 32-bit values (f32, i32: what softmax and the
+// normalizations accumulate): each group of 32 threads (a warp on NVIDIA,
+// half a wave64 or a wave32 on AMD) folds its values with five xor
+// shuffles (gpu.shuffle, no shared memory, no barrier), lane 0 of each
+// group writes its result to shared memory, and after one barrier the
+// first group folds those the same way. Other types: log2(T) rounds of a
+// tree over shared memory between barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +64,95 @@ Operation *combinerOf(linalg::LinalgOp op) {
   if (!arith::getNeutralElement(combine))
     return nullptr;
   return combine;
+}
+
+
+using Combiner = llvm::function_ref<Value(Value, Value)>;
+
+/// The combination of every thread's `value` for thread 0 (other threads'
+/// results are partial): log2(threads) rounds of a tree over `partials`
+/// between barriers, round r combining partial t with partial
+/// t + threads / 2^(r+1).
+Value reduceInSharedMemory(OpBuilder &b, Location loc, Value value, Value tid,
+                           int64_t threads, Value partials, Combiner combine) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  memref::StoreOp::create(b, loc, value, partials, ValueRange{tid});
+  mlir::gpu::BarrierOp::create(b, loc);
+  int64_t rounds = llvm::Log2_64(threads);
+  auto tree = scf::ForOp::create(b, loc, index(0), index(rounds), index(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tree.getBody());
+    Value half = arith::ShRUIOp::create(b, loc, index(threads / 2),
+                                        tree.getInductionVar());
+    Value active =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, half);
+    auto step = scf::IfOp::create(b, loc, TypeRange{}, active, false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&step.getThenRegion().front());
+      Value other = arith::AddIOp::create(b, loc, tid, half);
+      Value mine = memref::LoadOp::create(b, loc, partials, ValueRange{tid});
+      Value theirs = memref::LoadOp::create(b, loc, partials, ValueRange{other});
+      memref::StoreOp::create(b, loc, combine(mine, theirs), partials,
+                              ValueRange{tid});
+    }
+    mlir::gpu::BarrierOp::create(b, loc);
+  }
+  return memref::LoadOp::create(b, loc, partials, ValueRange{index(0)});
+}
+
+/// `value` combined across each group of `lanes` consecutive threads
+/// (xor shuffles of offsets lanes/2 ... 1; every lane ends with the
+/// group's total).
+Value combineAcrossLanes(OpBuilder &b, Location loc, Value value,
+                         int64_t lanes, Combiner combine) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    auto shuffle = mlir::gpu::ShuffleOp::create(
+        b, loc, value, static_cast<int32_t>(offset), kShuffleWidth,
+        mlir::gpu::ShuffleMode::XOR);
+    value = combine(value, shuffle.getShuffleResult());
+  }
+  return value;
+}
+
+/// The combination of every thread's `value` for thread 0, by shuffles:
+/// within each group of kShuffleWidth threads, then, through `partials`
+/// (one slot per group) and one barrier, across the groups' results in the
+/// first group.
+Value reduceWithShuffles(OpBuilder &b, Location loc, Value value, Value tid,
+                         int64_t threads, Value partials, Value neutral,
+                         Combiner combine) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value group = combineAcrossLanes(b, loc, value, kShuffleWidth, combine);
+  int64_t groups = threads / kShuffleWidth;
+  if (groups == 1)
+    return group;
+  Value width = index(kShuffleWidth);
+  Value lane = arith::RemUIOp::create(b, loc, tid, width);
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                       index(0));
+  auto write = scf::IfOp::create(b, loc, TypeRange{}, leader, false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&write.getThenRegion().front());
+    Value slot = arith::DivUIOp::create(b, loc, tid, width);
+    memref::StoreOp::create(b, loc, group, partials, ValueRange{slot});
+  }
+  mlir::gpu::BarrierOp::create(b, loc);
+  // Lanes past the number of groups contribute the neutral element (the
+  // read is clamped to stay in the buffer).
+  Value last = index(groups - 1);
+  Value clamped = arith::MinUIOp::create(b, loc, tid, last);
+  Value read = memref::LoadOp::create(b, loc, partials, ValueRange{clamped});
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, tid, last);
+  Value mine = arith::SelectOp::create(b, loc, inRange, read, neutral);
+  return combineAcrossLanes(b, loc, mine, groups, combine);
 }
 
 } // namespace
@@ -144,36 +241,19 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
     scf::YieldOp::create(rewriter, loc,
                          mapping.lookup(body.getTerminator()->getOperand(0)));
   }
-  memref::StoreOp::create(rewriter, loc, share.getResult(0), partials,
-                          ValueRange{tid});
-  mlir::gpu::BarrierOp::create(rewriter, loc);
-  // The tree: round r combines partial t with partial t + T / 2^(r+1).
   auto combineValues = [&](Value lhs, Value rhs) {
     IRMapping mapping;
     mapping.map(combine->getOperand(0), lhs);
     mapping.map(combine->getOperand(1), rhs);
     return rewriter.clone(*combine, mapping)->getResult(0);
   };
-  int64_t rounds = llvm::Log2_64(threads);
-  auto tree = scf::ForOp::create(rewriter, loc, index(0), index(rounds), one);
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(tree.getBody());
-    Value half = arith::ShRUIOp::create(
-        rewriter, loc, index(threads / 2), tree.getInductionVar());
-    Value active = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                         tid, half);
-    auto step = scf::IfOp::create(rewriter, loc, TypeRange{}, active, false);
-    {
-      OpBuilder::InsertionGuard inner(rewriter);
-      rewriter.setInsertionPointToStart(&step.getThenRegion().front());
-      Value other = arith::AddIOp::create(rewriter, loc, tid, half);
-      Value mine = memref::LoadOp::create(rewriter, loc, partials, ValueRange{tid});
-      Value theirs = memref::LoadOp::create(rewriter, loc, partials, ValueRange{other});
-      memref::StoreOp::create(rewriter, loc, combineValues(mine, theirs), partials,
-                              ValueRange{tid});
-    }
-    mlir::gpu::BarrierOp::create(rewriter, loc);
+  Value total;
+  if (accType.isF32() || accType.isInteger(32)) {
+    total = reduceWithShuffles(rewriter, loc, share.getResult(0), tid, threads,
+                               partials, neutral, combineValues);
+  } else {
+    total = reduceInSharedMemory(rewriter, loc, share.getResult(0), tid,
+                                 threads, partials, combineValues);
   }
   Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
                                       index(0));
@@ -184,7 +264,6 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
     Value output = op.getDpsInitOperand(0)->get();
     SmallVector<Value> at = indices(op.getDpsInitOperand(0));
     Value initial = memref::LoadOp::create(rewriter, loc, output, at);
-    Value total = memref::LoadOp::create(rewriter, loc, partials, ValueRange{index(0)});
     // The combine's operands in the body's order: the accumulator first
     // where it was first.
     bool accFirst = combine->getOperand(0) == acc;

@@ -125,3 +125,53 @@ func.func @main(%x: memref<i64, strided<[], offset: ?>>) -> i64 {
   %v = memref.load %cell[] : memref<i64>
   return %v : i64
 }
+
+// -----
+
+// A shuffle exchanges values between lanes in lockstep; emulated, it is an
+// exchange through two alternating shared buffers (host buffers here): each
+// thread stores its value, a barrier ends the stretch, then each reads its
+// partner's slot (lane xor offset) and its own again, so that the add after
+// the shuffle uses nothing computed before the barrier.
+// CHECK-LABEL: func.func private @__tc_emulated_warp_sum
+// CHECK-DAG: %[[X0:.*]] = memref.alloca() : memref<32xf32>
+// CHECK-DAG: %[[X1:.*]] = memref.alloca() : memref<32xf32>
+// CHECK: %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<32xf32>
+// CHECK: memref.store %[[V]], %[[X0]][%{{.*}}]
+// CHECK: scf.for
+// CHECK:   %[[OWN:.*]] = memref.load %[[X0]][%{{.*}}]
+// CHECK:   %[[PARTNER:.*]] = arith.xori %{{.*}}, %{{.*}} : index
+// CHECK:   %[[FROM:.*]] = arith.select %{{.*}}, %[[PARTNER]], %{{.*}} : index
+// CHECK:   %[[THEIRS:.*]] = memref.load %[[X0]][%[[FROM]]]
+// CHECK:   %[[GOT:.*]] = arith.select %{{.*}}, %[[THEIRS]], %[[OWN]] : f32
+// CHECK:   %[[SUM:.*]] = arith.addf %[[OWN]], %[[GOT]]
+// CHECK:   memref.store %[[SUM]], %[[X1]][%{{.*}}]
+// CHECK: scf.for
+// CHECK:   memref.load %[[X1]]
+// CHECK:   memref.load %[[X1]]
+// CHECK:   arith.addf
+// CHECK:   memref.store
+// CHECK-NOT: gpu.shuffle
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @warp_sum(%x: memref<32xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %t = gpu.thread_id x
+      %v = memref.load %x[%t] : memref<32xf32>
+      %c16 = arith.constant 16 : i32
+      %c8 = arith.constant 8 : i32
+      %c32 = arith.constant 32 : i32
+      %s16, %ok16 = gpu.shuffle xor %v, %c16, %c32 : f32
+      %v1 = arith.addf %v, %s16 : f32
+      %s8, %ok8 = gpu.shuffle xor %v1, %c8, %c32 : f32
+      %v2 = arith.addf %v1, %s8 : f32
+      memref.store %v2, %x[%t] : memref<32xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<32xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@warp_sum blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%x : memref<32xf32>)
+    return
+  }
+}

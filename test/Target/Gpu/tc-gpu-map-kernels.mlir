@@ -54,28 +54,40 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 
 // A reduction to a scalar is one block of 128 threads (100 elements
 // rounded up to a power of two): each thread folds elements t, t + 128,
-// ... from the neutral element 0, the partial sums go to shared memory, 7
-// rounds of a tree between barriers combine them, and thread 0 adds the
-// total to the output's initial value. A copy between buffers, and a named
-// op (fill), are kernels of the general path.
+// ... from the neutral element 0; f32 partial sums are combined by xor
+// shuffles within each group of 32 lanes (offsets 16 to 1), lane 0 of each
+// group writes its sum to shared memory, and after one barrier the first
+// group combines the 4 sums (offsets 2, 1; lanes past 3 contribute 0);
+// thread 0 adds the total to the output's initial value. A copy between
+// buffers, and a named op (fill), are kernels of the general path.
 // CHECK-LABEL: func.func @total
 // CHECK: scf.parallel
 // CHECK:   memref.store
 // CHECK: gpu.launch {{.*}} threads(%[[T:[a-z0-9]+]], {{.*}} in (%{{.*}} = %c128{{.*}} workgroup(%[[P:.*]] : memref<128xf32, #gpu.address_space<workgroup>>)
-// CHECK:   %[[SHARE:.*]] = scf.for %{{.*}} = %[[T]] to %c100{{.*}} step %c128{{.*}} iter_args(%{{.*}} = %cst{{.*}})
+// CHECK:   %[[SHARE:.*]] = scf.for %{{.*}} = %[[T]] to %c100{{.*}} step %c128{{.*}} iter_args(%{{.*}} = %[[ZERO:[a-z0-9_]+]])
 // CHECK:     memref.load %arg0
 // CHECK:     arith.addf
-// CHECK:   memref.store %[[SHARE]], %[[P]][%[[T]]]
-// CHECK:   gpu.barrier
-// CHECK:   scf.for %{{.*}} = %{{.*}} to %c7
-// CHECK:     scf.if
-// CHECK:       arith.addf
-// CHECK:     gpu.barrier
+// CHECK:   %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[SHARE]], %c16_i32, %c32_i32 : f32
+// CHECK:   %[[V1:.*]] = arith.addf %[[SHARE]], %[[S16]]
+// CHECK:   gpu.shuffle xor %[[V1]], %c8_i32
+// CHECK:   gpu.shuffle xor %{{.*}}, %c4_i32
+// CHECK:   gpu.shuffle xor %{{.*}}, %c2_i32
+// CHECK:   %[[S1:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %c1_i32
+// CHECK:   %[[GROUP:.*]] = arith.addf %{{.*}}, %[[S1]]
 // CHECK:   scf.if
-// CHECK:     memref.load %arg1[]
-// CHECK:     memref.load %[[P]]
-// CHECK:     arith.addf
-// CHECK:     memref.store %{{.*}}, %arg1[]
+// CHECK:     memref.store %[[GROUP]], %[[P]]
+// CHECK:   gpu.barrier
+// CHECK:   %[[SLOT:.*]] = arith.minui %[[T]], %c3
+// CHECK:   %[[READ:.*]] = memref.load %[[P]][%[[SLOT]]]
+// CHECK:   %[[MINE:.*]] = arith.select %{{.*}}, %[[READ]], %[[ZERO]]
+// CHECK:   gpu.shuffle xor %[[MINE]], %c2_i32
+// CHECK:   %[[L1:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %c1_i32
+// CHECK:   %[[TOTAL:.*]] = arith.addf %{{.*}}, %[[L1]]
+// CHECK-NOT: gpu.barrier
+// CHECK:   scf.if
+// CHECK:     %[[INIT:.*]] = memref.load %arg1[]
+// CHECK:     %[[SUM:.*]] = arith.addf %[[TOTAL]], %[[INIT]]
+// CHECK:     memref.store %[[SUM]], %arg1[]
 // CHECK: scf.parallel
 // CHECK:   scf.parallel
 // CHECK:     memref.load
@@ -93,6 +105,34 @@ func.func @total(%x: memref<100xf32>, %y: memref<f32>, %z: memref<100xf32>) {
     linalg.yield %0 : f32
   }
   memref.copy %x, %z : memref<100xf32> to memref<100xf32>
+  return
+}
+
+// -----
+
+// Other than 32-bit values (here f64): the partial results go to shared
+// memory and 7 rounds of a tree between barriers combine them.
+// CHECK-LABEL: func.func @total_f64
+// CHECK: gpu.launch {{.*}} workgroup(%[[P:.*]] : memref<128xf64, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.shuffle
+// CHECK:   memref.store %{{.*}}, %[[P]]
+// CHECK:   gpu.barrier
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %c7
+// CHECK:     scf.if
+// CHECK:       arith.addf
+// CHECK:     gpu.barrier
+// CHECK:   memref.load %[[P]]
+// CHECK:   scf.if
+// CHECK:     arith.addf
+// CHECK:     memref.store %{{.*}}, %arg1[]
+#all64 = affine_map<(i) -> (i)>
+#none64 = affine_map<(i) -> ()>
+func.func @total_f64(%x: memref<100xf64>, %y: memref<f64>) {
+  linalg.generic {indexing_maps = [#all64, #none64], iterator_types = ["reduction"]} ins(%x : memref<100xf64>) outs(%y : memref<f64>) {
+  ^bb0(%a: f64, %acc: f64):
+    %0 = arith.addf %a, %acc : f64
+    linalg.yield %0 : f64
+  }
   return
 }
 

@@ -3,7 +3,7 @@
 // The kernels --tc-gpu-map-kernels builds, instead of its general
 // one-thread-per-output path, for the ops where the threads of a block
 // must work together: contractions (shared-memory tiles) and reductions
-// (a tree over shared memory).
+// (warp shuffles, or a tree over shared memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,14 +33,20 @@ constexpr int64_t kMatmulTile = 16;
 /// when it does not fit.
 LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op);
 
+/// Lanes that exchange values by gpu.shuffle in the block reductions: a
+/// warp on NVIDIA; on AMD a wave32, or half a wave64 (xor offsets below 32
+/// stay within each half, so the same code is right on both).
+constexpr int32_t kShuffleWidth = 32;
+
 /// Replaces `op` (on buffers) by one gpu.launch when it reduces along one
 /// loop of at least `minReduction` elements (static, or dynamic) with a
 /// body that ends in one associative combine of the accumulator (add, mul,
 /// min, max, and, or, xor; the neutral element known): a block per output
 /// element, its threads each folding a strided share of the reduction (so
-/// that consecutive threads read consecutive elements), then a tree over
-/// shared memory between barriers, and thread 0 combining the result with
-/// the output's initial value. Softmax's sums and maxima, normalizations'
+/// that consecutive threads read consecutive elements), then xor shuffles
+/// within groups of kShuffleWidth lanes and across the groups (32-bit
+/// values; other types: a tree over shared memory between barriers), and
+/// thread 0 combining the result with the output's initial value. Softmax's sums and maxima, normalizations'
 /// means and variances, ReduceSum/Max/Mean over the last axis. Returns
 /// failure, with `op` unchanged, when it does not fit.
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
