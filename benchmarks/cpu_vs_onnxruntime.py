@@ -12,7 +12,8 @@ count, inter-op threads = 1.
 Blocks, not single runs: ONNX Runtime's workers spin for a while after a
 run returns, and with as many threads as cores they take the cores from a
 tc run that starts right then, and that run would time the contention.
-The first run of each block is therefore not timed.
+Each tc block therefore starts after a pause (SETTLE_S), and the first run
+of each block is not timed.
 
 Usage: benchmarks/cpu_vs_onnxruntime.py [--runs N] [--threads 1,2]
        [--models DIR] [--workdir DIR]
@@ -46,6 +47,11 @@ def load_inputs(model_dir, model):
 
 # Timed runs per block; each block starts with one untimed run.
 BLOCK = 5
+# A pause before each tc block: ONNX Runtime's workers spin after its last
+# run (its default, which its latency benefits from) and would take the
+# cores from tc's workers; an untimed first run alone did not outlast them
+# (tc at 2 threads then timed the same as at 1).
+SETTLE_S = 0.05
 
 
 def time_once(fn):
@@ -86,6 +92,7 @@ def main():
                 session.run(None, feeds)
             tc_ms, ort_ms = [], []
             for _ in range(max(1, args.runs // BLOCK)):
+                time.sleep(SETTLE_S)
                 ours(*ordered)
                 tc_ms += [time_once(lambda: ours(*ordered)) for _ in range(BLOCK)]
                 session.run(None, feeds)
