@@ -221,6 +221,9 @@ def main():
                        capture_output=True, text=True)
     print("onnx2torch wheel: " + ("ok" if p.returncode == 0 else
                                   "not downloaded: " + p.stderr.strip()[-200:]))
+    # `import tc`, for the check's in-process case workers.
+    shutil.copytree(os.path.join(ROOT, "python", "tc"), os.path.join(out, "python", "tc"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(os.path.join(ROOT, "utils", "gpu_check.py"), out)
     shutil.copy(os.path.join(ROOT, "utils", "gpu-check.sh"), out)
     size = sum(os.path.getsize(os.path.join(d, f))
