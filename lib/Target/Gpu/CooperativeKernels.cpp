@@ -16,15 +16,28 @@ void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
   }
 }
 
+/// `expr` (dims and constants under additions and multiplications) at
+/// the loop values `loops`.
+static Value evaluate(OpBuilder &b, Location loc, AffineExpr expr,
+                      ArrayRef<Value> loops) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(b, loc, constant.getValue());
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return loops[dim.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = evaluate(b, loc, binary.getLHS(), loops);
+  Value rhs = evaluate(b, loc, binary.getRHS(), loops);
+  if (binary.getKind() == AffineExprKind::Add)
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  assert(binary.getKind() == AffineExprKind::Mul && "add or mul only");
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+
 SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
                              ArrayRef<Value> loops) {
   SmallVector<Value> values;
-  for (AffineExpr e : map.getResults()) {
-    if (auto constant = dyn_cast<AffineConstantExpr>(e))
-      values.push_back(arith::ConstantIndexOp::create(b, loc, constant.getValue()));
-    else
-      values.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-  }
+  for (AffineExpr e : map.getResults())
+    values.push_back(evaluate(b, loc, e, loops));
   return values;
 }
 

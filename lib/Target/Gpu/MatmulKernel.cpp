@@ -8,6 +8,13 @@
 // the innermost index), wait at a barrier, then each accumulates T products
 // from shared memory. Global traffic drops by a factor of T.
 //
+// M, N and K may each be several loops, linearized: a convolution is the
+// same kernel (implicit GEMM) with M the batch and output pixels, N the
+// output channels and K the input channels and window, A's tile read
+// through the op's own indexing (`oh * stride + kh`) from the (padded)
+// input. A depthwise convolution has no N (its channels index both inputs)
+// and stays on the general path.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/CooperativeKernels.h"
@@ -23,56 +30,93 @@
 namespace mlir::tc::gpu {
 namespace {
 
+/// The loops of a contraction by role. A reads M and K, B reads N and K;
+/// M, N and K may each be several loops (a convolution: M = batch and
+/// output pixels, N = output channels, K = input channels and the window),
+/// each list in the order its linear index runs (the last fastest).
 struct Roles {
-  unsigned m, n, k;
-  OpOperand *a, *b; // A reads M and K, B reads K and N
-  SmallVector<unsigned> batch;
+  SmallVector<unsigned> m, n, k, batch;
+  OpOperand *a, *b;
 };
+
+/// Whether indicesAt can evaluate `expr`: dims and constants combined by
+/// additions and multiplications (a convolution's `oh * stride + kh`).
+bool isSimpleAffine(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  return binary &&
+         (binary.getKind() == AffineExprKind::Add ||
+          binary.getKind() == AffineExprKind::Mul) &&
+         isSimpleAffine(binary.getLHS()) && isSimpleAffine(binary.getRHS());
+}
 
 std::optional<Roles> matchRoles(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
       !cpu::hasMultiplyAddBody(op))
     return std::nullopt;
   for (AffineMap map : op.getIndexingMapsArray())
-    // A 0 is a broadcast unit dimension (weights [1, K, N] of a batch).
-    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+    if (map.getNumSymbols() != 0 || !llvm::all_of(map.getResults(), isSimpleAffine))
       return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (out.getNumResults() < 2 ||
-      out.getNumResults() != op.getNumParallelLoops() ||
+  if (out.getNumResults() != op.getNumParallelLoops() ||
       !llvm::all_of(out.getResults(), llvm::IsaPred<AffineDimExpr>))
     return std::nullopt;
-  Roles r;
-  r.n = cast<AffineDimExpr>(out.getResults().back()).getPosition();
-  r.m = cast<AffineDimExpr>(out.getResults().drop_back().back()).getPosition();
-  r.k = 0;
-  for (auto [i, iterator] : llvm::enumerate(iterators))
-    if (iterator == utils::IteratorType::reduction)
-      r.k = i;
   OpOperand *first = op.getDpsInputOperand(0), *second = op.getDpsInputOperand(1);
   auto reads = [&](OpOperand *in, unsigned d) {
     return op.getMatchingIndexingMap(in).isFunctionOfDim(d);
   };
-  auto isA = [&](OpOperand *in) {
-    return reads(in, r.m) && reads(in, r.k) && !reads(in, r.n);
-  };
-  auto isB = [&](OpOperand *in) {
-    return reads(in, r.n) && reads(in, r.k) && !reads(in, r.m);
-  };
-  if (isA(first) && isB(second)) {
-    r.a = first;
-    r.b = second;
-  } else if (isA(second) && isB(first)) {
+  // Parallel loops in the output's order: those only the first input reads
+  // are its rows, those only the second reads its columns, the others
+  // (read by both or neither) batch.
+  SmallVector<unsigned> firstOnly, secondOnly;
+  Roles r;
+  for (AffineExpr e : out.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    bool inFirst = reads(first, d), inSecond = reads(second, d);
+    if (inFirst && !inSecond)
+      firstOnly.push_back(d);
+    else if (inSecond && !inFirst)
+      secondOnly.push_back(d);
+    else
+      r.batch.push_back(d);
+  }
+  for (auto [d, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      r.k.push_back(d);
+  if (firstOnly.empty() || secondOnly.empty())
+    return std::nullopt;
+  // N is the side that holds the output's innermost loop (threads along x
+  // store consecutive outputs); for a matmul, B's columns.
+  unsigned innermost = cast<AffineDimExpr>(out.getResults().back()).getPosition();
+  if (llvm::is_contained(firstOnly, innermost)) {
     r.a = second;
     r.b = first;
+    r.m = secondOnly;
+    r.n = firstOnly;
   } else {
-    return std::nullopt;
+    r.a = first;
+    r.b = second;
+    r.m = firstOnly;
+    r.n = secondOnly;
   }
-  for (unsigned d = 0; d < iterators.size(); ++d)
-    if (iterators[d] == utils::IteratorType::parallel && d != r.m && d != r.n)
-      r.batch.push_back(d);
+  // A side narrower than a tile would leave most of each block idle (a
+  // depthwise convolution, whose one output channel per group is N = 1; a
+  // matrix-vector product): the general path, one thread per output, fits.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto narrow = [&](ArrayRef<unsigned> dims) {
+    int64_t extent = 1;
+    for (unsigned d : dims) {
+      if (ShapedType::isDynamic(ranges[d]))
+        return false;
+      extent *= ranges[d];
+    }
+    return extent < kMatmulTile;
+  };
+  if (narrow(r.m) || narrow(r.n))
+    return std::nullopt;
   Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   for (OpOperand &operand : op->getOpOperands())
     if (!getElementTypeOrSelf(operand.get().getType()).isIntOrFloat())
@@ -101,9 +145,14 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
     Value up = arith::AddIOp::create(rewriter, loc, v, index(kMatmulTile - 1));
     return arith::DivUIOp::create(rewriter, loc, up, tile).getResult();
   };
-  Value batches = one;
-  for (unsigned d : r.batch)
-    batches = arith::MulIOp::create(rewriter, loc, batches, sizes[d]);
+  auto product = [&](ArrayRef<unsigned> dims) {
+    Value result = one;
+    for (unsigned d : dims)
+      result = rewriter.createOrFold<arith::MulIOp>(loc, result, sizes[d]);
+    return result;
+  };
+  Value batches = product(r.batch);
+  Value mSize = product(r.m), nSize = product(r.n), kSize = product(r.k);
 
   auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
   auto shared = [&](Value operand) {
@@ -113,7 +162,7 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   };
   Value output = op.getDpsInitOperand(0)->get();
   auto launch = mlir::gpu::LaunchOp::create(
-      rewriter, loc, ceilDiv(sizes[r.n]), ceilDiv(sizes[r.m]), batches, tile,
+      rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile,
       tile, one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{},
       TypeRange{shared(r.a->get()), shared(r.b->get()), shared(output)});
@@ -135,12 +184,14 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   auto both = [&](Value a, Value b) {
     return arith::AndIOp::create(rewriter, loc, a, b).getResult();
   };
-  // Loop values: batch (from block z), M, N.
+  // Loop values: batch (from block z), M (row), N (column), each from its
+  // linear index.
   SmallVector<Value> loops(op.getNumLoops());
   delinearizeLoops(rewriter, loc, bz, r.batch, sizes, loops);
-  loops[r.m] = mulAdd(by, kMatmulTile, ty);
-  loops[r.n] = mulAdd(bx, kMatmulTile, tx);
-  Value inM = less(loops[r.m], sizes[r.m]), inN = less(loops[r.n], sizes[r.n]);
+  Value row = mulAdd(by, kMatmulTile, ty), column = mulAdd(bx, kMatmulTile, tx);
+  delinearizeLoops(rewriter, loc, row, r.m, sizes, loops);
+  delinearizeLoops(rewriter, loc, column, r.n, sizes, loops);
+  Value inM = less(row, mSize), inN = less(column, nSize);
   Value inside = both(inM, inN);
   auto indices = [&](OpOperand *operand) {
     return indicesAt(rewriter, loc, op.getMatchingIndexingMap(operand), loops);
@@ -163,16 +214,18 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   memref::StoreOp::create(rewriter, loc,
                           guardedLoad(op.getDpsInitOperand(0), inside), cTile,
                           ValueRange{ty, tx});
-  auto steps = scf::ForOp::create(rewriter, loc, index(0), sizes[r.k], tile);
+  auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile);
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k0 = steps.getInductionVar();
-    loops[r.k] = arith::AddIOp::create(rewriter, loc, k0, tx);
-    Value a = guardedLoad(r.a, both(inM, less(loops[r.k], sizes[r.k])));
+    Value kA = arith::AddIOp::create(rewriter, loc, k0, tx);
+    delinearizeLoops(rewriter, loc, kA, r.k, sizes, loops);
+    Value a = guardedLoad(r.a, both(inM, less(kA, kSize)));
     memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{ty, tx});
-    loops[r.k] = arith::AddIOp::create(rewriter, loc, k0, ty);
-    Value b = guardedLoad(r.b, both(inN, less(loops[r.k], sizes[r.k])));
+    Value kB = arith::AddIOp::create(rewriter, loc, k0, ty);
+    delinearizeLoops(rewriter, loc, kB, r.k, sizes, loops);
+    Value b = guardedLoad(r.b, both(inN, less(kB, kSize)));
     memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, tx});
     mlir::gpu::BarrierOp::create(rewriter, loc);
     Value start = memref::LoadOp::create(rewriter, loc, cTile, ValueRange{ty, tx});

@@ -200,3 +200,37 @@ func.func @matmul(%a: memref<?x40xf32>, %b: memref<40x70xf32>, %c: memref<?x70xf
   linalg.matmul ins(%a, %b : memref<?x40xf32>, memref<40x70xf32>) outs(%c : memref<?x70xf32>)
   return
 }
+
+// -----
+
+// A convolution is the same kernel as an implicit GEMM: M = the 16 output
+// channels, N = batch and output pixels (2 x 6 x 6 = 72, the side of the
+// output's innermost loop: threads along x store consecutive pixels), K =
+// input channels and window (3 x 3 x 3 = 27, two steps of 16). The input's
+// tile is read through the op's own indexing, oh + kh and ow + kw.
+// CHECK-LABEL: func.func @conv
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c27{{.*}} step %c16
+// CHECK:   memref.load %arg1
+// CHECK:   memref.store %{{.*}}, %[[AS]]
+// CHECK:   arith.addi
+// CHECK:   memref.load %arg0
+// CHECK:   memref.store %{{.*}}, %[[BS]]
+// CHECK:   gpu.barrier
+// CHECK-NOT: linalg.conv
+func.func @conv(%x: memref<2x3x8x8xf32>, %w: memref<16x3x3x3xf32>, %y: memref<2x16x6x6xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<2x3x8x8xf32>, memref<16x3x3x3xf32>) outs(%y : memref<2x16x6x6xf32>)
+  return
+}
+
+// -----
+
+// A depthwise convolution has one output channel per group (N = 1): the
+// general path, one thread per output.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: workgroup(
+// CHECK: scf.parallel
+func.func @depthwise(%x: memref<1x8x8x8xf32>, %w: memref<8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x8x8x8xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+  return
+}

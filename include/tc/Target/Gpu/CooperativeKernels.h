@@ -19,10 +19,14 @@ namespace mlir::tc::gpu {
 /// step whose operand tiles it stages in shared memory.
 constexpr int64_t kMatmulTile = 16;
 
-/// Replaces `op` (on buffers) by one gpu.launch when it is a contraction
-/// with one reduction loop, two inputs (A without N, B without M, each
-/// read through a projected permutation) and an output that all parallel
-/// loops index: a block of kMatmulTile x kMatmulTile threads computes an
+/// Replaces `op` (on buffers) by one gpu.launch when it is a contraction:
+/// a multiply-add body, two inputs read through maps of dims and constants
+/// under additions and multiplications, an output that all parallel loops
+/// index, and parallel loops that only A reads (M) and that only B reads
+/// (N; the side of the output's innermost loop). M, N and the reduction
+/// loops (K) may each be several loops, linearized: matmuls, and
+/// convolutions as implicit GEMMs (M output channels, N batch and output
+/// pixels, K input channels and window). A block of kMatmulTile x kMatmulTile threads computes an
 /// output tile, staging kMatmulTile-wide tiles of A and B in shared memory
 /// (workgroup attributions) between barriers, so each element read from
 /// global memory serves kMatmulTile multiply-adds. Other parallel loops
@@ -59,8 +63,9 @@ void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
                       ArrayRef<unsigned> dims, ArrayRef<Value> sizes,
                       MutableArrayRef<Value> loops);
 
-/// The indices an operand read through `map` (a projected permutation,
-/// zeros allowed) takes at the loop values `loops`.
+/// The indices an operand read through `map` (each result dims and
+/// constants under additions and multiplications) takes at the loop values
+/// `loops`.
 SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
                              ArrayRef<Value> loops);
 
