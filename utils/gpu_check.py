@@ -360,6 +360,12 @@ def time_torch(model_path, feeds, runs, mode):
     try:
         module = convert(onnx.load(model_path)).cuda().eval()
         if mode != "eager":
+            # onnx2torch's Slice reads its bounds from tensors (.item()):
+            # let dynamo capture them rather than fail (the transformers'
+            # graphs failed with InternalTorchDynamoError on the H200).
+            import torch._dynamo
+            torch._dynamo.config.capture_scalar_outputs = True
+            torch._dynamo.config.capture_dynamic_output_shape_ops = True
             module = torch.compile(module, mode=mode)
 
         # Host arrays in, host arrays out, as tc-run and ORT are timed.
