@@ -2,18 +2,20 @@
 //
 // The general GPU path gives each thread one output element and lets it
 // read a whole row of A and column of B from global memory: every element
-// is read M or N times over. Here a block of T x T threads computes a T x T
-// output tile; at each step of T along K, its threads first copy a T x T
-// tile of A and of B into shared memory (one element each, coalesced along
-// the innermost index), wait at a barrier, then each accumulates T products
-// from shared memory. Global traffic drops by a factor of T.
+// is read M or N times over. Here a block of T x T threads computes an
+// RT x RT output tile, each thread R x R outputs (rows ty + T i, columns
+// tx + T j); at each step of T along K, its threads first copy an RT x T
+// tile of A and a T x RT tile of B into shared memory (R elements each,
+// coalesced along the innermost index), wait at a barrier, then each
+// accumulates T products per output from shared memory, reading 2R values
+// for R x R multiply-adds. Global traffic drops by a factor of RT.
 //
 // M, N and K may each be several loops, linearized: a convolution is the
-// same kernel (implicit GEMM) with M the batch and output pixels, N the
-// output channels and K the input channels and window, A's tile read
-// through the op's own indexing (`oh * stride + kh`) from the (padded)
-// input. A depthwise convolution has no N (its channels index both inputs)
-// and stays on the general path.
+// same kernel (implicit GEMM) with M the output channels, N the batch and
+// output pixels (the side of the output's innermost loop) and K the input
+// channels and window, A's tile read through the op's own indexing
+// (`oh * stride + kh`) from the (padded) input. A depthwise convolution
+// has one output channel per group and stays on the general path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,14 +138,15 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
+  constexpr int64_t T = kMatmulTile, R = kMatmulRegisterTile, E = T * R;
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
   SmallVector<Value> sizes;
   for (Range range : op.createLoopRanges(rewriter, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-  Value tile = index(kMatmulTile), one = index(1);
+  Value tile = index(T), one = index(1);
   auto ceilDiv = [&](Value v) {
-    Value up = arith::AddIOp::create(rewriter, loc, v, index(kMatmulTile - 1));
-    return arith::DivUIOp::create(rewriter, loc, up, tile).getResult();
+    Value up = arith::AddIOp::create(rewriter, loc, v, index(E - 1));
+    return arith::DivUIOp::create(rewriter, loc, up, index(E)).getResult();
   };
   auto product = [&](ArrayRef<unsigned> dims) {
     Value result = one;
@@ -155,17 +158,19 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   Value mSize = product(r.m), nSize = product(r.n), kSize = product(r.k);
 
   auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
-  auto shared = [&](Value operand) {
-    return MemRefType::get({kMatmulTile, kMatmulTile},
-                           getElementTypeOrSelf(operand.getType()), AffineMap(),
-                           workgroup);
+  auto shared = [&](Value operand, int64_t rows, int64_t columns) {
+    return MemRefType::get({rows, columns}, getElementTypeOrSelf(operand.getType()),
+                           AffineMap(), workgroup);
   };
   Value output = op.getDpsInitOperand(0)->get();
+  // Shared tiles: A [E rows of M][T of K], B [T of K][E columns of N], the
+  // accumulators [E][E].
   auto launch = mlir::gpu::LaunchOp::create(
-      rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile,
-      tile, one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile, tile, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{},
-      TypeRange{shared(r.a->get()), shared(r.b->get()), shared(output)});
+      TypeRange{shared(r.a->get(), E, T), shared(r.b->get(), T, E),
+                shared(output, E, E)});
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
   ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
@@ -173,6 +178,9 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   Value bx = launch.getBlockIds().x, by = launch.getBlockIds().y;
   Value bz = launch.getBlockIds().z;
+  auto add = [&](Value a, int64_t c) {
+    return c == 0 ? a : arith::AddIOp::create(rewriter, loc, a, index(c)).getResult();
+  };
   auto mulAdd = [&](Value a, int64_t c, Value b) {
     Value scaled = arith::MulIOp::create(rewriter, loc, a, index(c));
     return arith::AddIOp::create(rewriter, loc, scaled, b).getResult();
@@ -184,84 +192,126 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   auto both = [&](Value a, Value b) {
     return arith::AndIOp::create(rewriter, loc, a, b).getResult();
   };
-  // Loop values: batch (from block z), M (row), N (column), each from its
-  // linear index.
-  SmallVector<Value> loops(op.getNumLoops());
-  delinearizeLoops(rewriter, loc, bz, r.batch, sizes, loops);
-  Value row = mulAdd(by, kMatmulTile, ty), column = mulAdd(bx, kMatmulTile, tx);
-  delinearizeLoops(rewriter, loc, row, r.m, sizes, loops);
-  delinearizeLoops(rewriter, loc, column, r.n, sizes, loops);
-  Value inM = less(row, mSize), inN = less(column, nSize);
-  Value inside = both(inM, inN);
-  auto indices = [&](OpOperand *operand) {
-    return indicesAt(rewriter, loc, op.getMatchingIndexingMap(operand), loops);
+  // A thread owns rows ty + T i and columns tx + T j of the block's E x E
+  // tile (i, j < R): consecutive threads, consecutive columns, for the
+  // stores and the shared-memory reads alike.
+  Value rowBase = mulAdd(by, E, ty), columnBase = mulAdd(bx, E, tx);
+  SmallVector<Value> rows, columns;
+  for (int64_t i = 0; i < R; ++i) {
+    rows.push_back(add(rowBase, T * i));
+    columns.push_back(add(columnBase, T * i));
+  }
+  // The loop values at (row, column, k), each linear; null leaves a role
+  // unset.
+  SmallVector<Value> batchLoops(op.getNumLoops());
+  delinearizeLoops(rewriter, loc, bz, r.batch, sizes, batchLoops);
+  auto loopsAt = [&](Value row, Value column, Value k) {
+    SmallVector<Value> loops = batchLoops;
+    if (row)
+      delinearizeLoops(rewriter, loc, row, r.m, sizes, loops);
+    if (column)
+      delinearizeLoops(rewriter, loc, column, r.n, sizes, loops);
+    if (k)
+      delinearizeLoops(rewriter, loc, k, r.k, sizes, loops);
+    return loops;
   };
-  // `operand` at the current loop values when `guard`, else zero.
-  auto guardedLoad = [&](OpOperand *operand, Value guard) {
+  // `operand` at `loops` when `guard`, else zero.
+  auto guardedLoad = [&](OpOperand *operand, ArrayRef<Value> loops, Value guard) {
     Type element = getElementTypeOrSelf(operand->get().getType());
     auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element}, guard,
                                     /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-    Value loaded = memref::LoadOp::create(rewriter, loc, operand->get(), indices(operand));
+    Value loaded = memref::LoadOp::create(
+        rewriter, loc, operand->get(),
+        indicesAt(rewriter, loc, op.getMatchingIndexingMap(operand), loops));
     scf::YieldOp::create(rewriter, loc, loaded);
     rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
     Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
     scf::YieldOp::create(rewriter, loc, zero);
     return branch.getResult(0);
   };
+  auto local = [&](int64_t i) { return add(ty, T * i); };
+  auto localColumn = [&](int64_t j) { return add(tx, T * j); };
   // The accumulators start from the output (linalg accumulates into it).
-  memref::StoreOp::create(rewriter, loc,
-                          guardedLoad(op.getDpsInitOperand(0), inside), cTile,
-                          ValueRange{ty, tx});
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < R; ++j) {
+      Value inside = both(less(rows[i], mSize), less(columns[j], nSize));
+      Value start = guardedLoad(op.getDpsInitOperand(0),
+                                loopsAt(rows[i], columns[j], nullptr), inside);
+      memref::StoreOp::create(rewriter, loc, start, cTile,
+                              ValueRange{local(i), localColumn(j)});
+    }
   auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile);
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k0 = steps.getInductionVar();
+    // A's tile: thread (ty, tx) copies rows ty + T i at column tx; B's:
+    // row ty at columns tx + T j.
     Value kA = arith::AddIOp::create(rewriter, loc, k0, tx);
-    delinearizeLoops(rewriter, loc, kA, r.k, sizes, loops);
-    Value a = guardedLoad(r.a, both(inM, less(kA, kSize)));
-    memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{ty, tx});
     Value kB = arith::AddIOp::create(rewriter, loc, k0, ty);
-    delinearizeLoops(rewriter, loc, kB, r.k, sizes, loops);
-    Value b = guardedLoad(r.b, both(inN, less(kB, kSize)));
-    memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, tx});
+    for (int64_t i = 0; i < R; ++i) {
+      Value a = guardedLoad(r.a, loopsAt(rows[i], nullptr, kA),
+                            both(less(rows[i], mSize), less(kA, kSize)));
+      memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{local(i), tx});
+      Value b = guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
+                            both(less(columns[i], nSize), less(kB, kSize)));
+      memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, localColumn(i)});
+    }
     mlir::gpu::BarrierOp::create(rewriter, loc);
-    Value start = memref::LoadOp::create(rewriter, loc, cTile, ValueRange{ty, tx});
-    auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one,
-                                       ValueRange{start});
+    SmallVector<Value> starts;
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < R; ++j)
+        starts.push_back(memref::LoadOp::create(
+            rewriter, loc, cTile, ValueRange{local(i), localColumn(j)}));
+    auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one, starts);
     {
       OpBuilder::InsertionGuard inner(rewriter);
       rewriter.setInsertionPointToStart(products.getBody());
       Value kk = products.getInductionVar();
-      Value av = memref::LoadOp::create(rewriter, loc, aTile, ValueRange{ty, kk});
-      Value bv = memref::LoadOp::create(rewriter, loc, bTile, ValueRange{kk, tx});
-      // The op's body: block arguments follow the operands.
+      SmallVector<Value> as, bs;
+      for (int64_t i = 0; i < R; ++i) {
+        as.push_back(memref::LoadOp::create(rewriter, loc, aTile, ValueRange{local(i), kk}));
+        bs.push_back(memref::LoadOp::create(rewriter, loc, bTile, ValueRange{kk, localColumn(i)}));
+      }
+      // The op's body, once per owned output: block arguments follow the
+      // operands.
       Block &combine = *op.getBlock();
-      IRMapping mapping;
-      mapping.map(combine.getArgument(r.a->getOperandNumber()), av);
-      mapping.map(combine.getArgument(r.b->getOperandNumber()), bv);
-      mapping.map(combine.getArgument(op.getDpsInitOperand(0)->getOperandNumber()),
-                  products.getRegionIterArgs()[0]);
-      for (Operation &inner : combine.without_terminator())
-        rewriter.clone(inner, mapping);
-      Value next = mapping.lookup(combine.getTerminator()->getOperand(0));
+      SmallVector<Value> next;
+      for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < R; ++j) {
+          IRMapping mapping;
+          mapping.map(combine.getArgument(r.a->getOperandNumber()), as[i]);
+          mapping.map(combine.getArgument(r.b->getOperandNumber()), bs[j]);
+          mapping.map(combine.getArgument(op.getDpsInitOperand(0)->getOperandNumber()),
+                      products.getRegionIterArgs()[i * R + j]);
+          for (Operation &inner : combine.without_terminator())
+            rewriter.clone(inner, mapping);
+          next.push_back(mapping.lookup(combine.getTerminator()->getOperand(0)));
+        }
       scf::YieldOp::create(rewriter, loc, next);
     }
-    memref::StoreOp::create(rewriter, loc, products.getResult(0), cTile,
-                            ValueRange{ty, tx});
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < R; ++j)
+        memref::StoreOp::create(rewriter, loc, products.getResult(i * R + j), cTile,
+                                ValueRange{local(i), localColumn(j)});
     mlir::gpu::BarrierOp::create(rewriter, loc);
   }
-  auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
-                                 /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(&store.getThenRegion().front());
-    Value result = memref::LoadOp::create(rewriter, loc, cTile, ValueRange{ty, tx});
-    memref::StoreOp::create(rewriter, loc, result, output,
-                            indices(op.getDpsInitOperand(0)));
-  }
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < R; ++j) {
+      Value inside = both(less(rows[i], mSize), less(columns[j], nSize));
+      auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
+                                     /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+      Value result = memref::LoadOp::create(rewriter, loc, cTile,
+                                            ValueRange{local(i), localColumn(j)});
+      memref::StoreOp::create(
+          rewriter, loc, result, output,
+          indicesAt(rewriter, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                    loopsAt(rows[i], columns[j], nullptr)));
+    }
   mlir::gpu::TerminatorOp::create(rewriter, loc);
   rewriter.eraseOp(op);
   return success();

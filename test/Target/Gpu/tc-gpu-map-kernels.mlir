@@ -171,30 +171,33 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 // -----
 
 // A matmul (dynamic M) gets the shared-memory kernel: 16 x 16 threads per
-// block, a block per 16 x 16 output tile (grid ceil(N/16) x ceil(M/16)),
-// and at each 16-step of K the A and B tiles staged in shared memory
-// between barriers, every read guarded; the accumulators stay in shared
-// memory across the barriers and start from the output.
+// block, a block per 32 x 32 output tile (grid ceil(N/32) x ceil(M/32)),
+// each thread 2 x 2 outputs (rows ty, ty + 16; columns tx, tx + 16). At
+// each 16-step of K the 32 x 16 tile of A and the 16 x 32 tile of B are
+// staged in shared memory between barriers (two elements of each per
+// thread), every read guarded; the four accumulators stay in shared memory
+// across the barriers, start from the output, and the inner loop carries
+// them: two reads of A and two of B for four multiply-adds.
 // CHECK-LABEL: func.func @matmul
 // CHECK: %[[M:.*]] = memref.dim %arg0, %c0
-// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[CS:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>)
-// CHECK: scf.if
-// CHECK:   memref.load %arg2
-// CHECK: memref.store %{{.*}}, %[[CS]][%[[TY]], %[[TX]]]
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<32x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[CS:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4: memref.load %arg2
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c40{{.*}} step %c16
 // CHECK:   memref.load %arg0
 // CHECK:   memref.store %{{.*}}, %[[AS]][%[[TY]], %[[TX]]]
 // CHECK:   memref.load %arg1
 // CHECK:   memref.store %{{.*}}, %[[BS]][%[[TY]], %[[TX]]]
+// CHECK:   memref.load %arg0
+// CHECK:   memref.load %arg1
 // CHECK:   gpu.barrier
-// CHECK:   scf.for
+// CHECK:   scf.for {{.*}} -> (f32, f32, f32, f32)
 // CHECK:     memref.load %[[AS]]
 // CHECK:     memref.load %[[BS]]
-// CHECK:     arith.mulf
-// CHECK:     arith.addf
+// CHECK:     memref.load %[[AS]]
+// CHECK:     memref.load %[[BS]]
+// CHECK-COUNT-4: arith.mulf
 // CHECK:   gpu.barrier
-// CHECK: scf.if
-// CHECK:   memref.store %{{.*}}, %arg2
+// CHECK-COUNT-4: memref.store %{{.*}}, %arg2
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<?x40xf32>, %b: memref<40x70xf32>, %c: memref<?x70xf32>) {
   linalg.matmul ins(%a, %b : memref<?x40xf32>, memref<40x70xf32>) outs(%c : memref<?x70xf32>)
@@ -209,7 +212,7 @@ func.func @matmul(%a: memref<?x40xf32>, %b: memref<40x70xf32>, %c: memref<?x70xf
 // input channels and window (3 x 3 x 3 = 27, two steps of 16). The input's
 // tile is read through the op's own indexing, oh + kh and ow + kw.
 // CHECK-LABEL: func.func @conv
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<32x16xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c27{{.*}} step %c16
 // CHECK:   memref.load %arg1
 // CHECK:   memref.store %{{.*}}, %[[AS]]

@@ -18,6 +18,10 @@ namespace mlir::tc::gpu {
 /// Edge of the square output tile a block computes, and of the reduction
 /// step whose operand tiles it stages in shared memory.
 constexpr int64_t kMatmulTile = 16;
+/// Outputs per thread along each side of that kernel: a block of
+/// kMatmulTile x kMatmulTile threads computes a tile of
+/// (kMatmulTile kMatmulRegisterTile)^2 outputs.
+constexpr int64_t kMatmulRegisterTile = 2;
 
 /// Replaces `op` (on buffers) by one gpu.launch when it is a contraction:
 /// a multiply-add body, two inputs read through maps of dims and constants
@@ -26,10 +30,12 @@ constexpr int64_t kMatmulTile = 16;
 /// (N; the side of the output's innermost loop). M, N and the reduction
 /// loops (K) may each be several loops, linearized: matmuls, and
 /// convolutions as implicit GEMMs (M output channels, N batch and output
-/// pixels, K input channels and window). A block of kMatmulTile x kMatmulTile threads computes an
-/// output tile, staging kMatmulTile-wide tiles of A and B in shared memory
-/// (workgroup attributions) between barriers, so each element read from
-/// global memory serves kMatmulTile multiply-adds. Other parallel loops
+/// pixels, K input channels and window). A block of kMatmulTile x
+/// kMatmulTile threads computes an output tile kMatmulRegisterTile times
+/// as wide and high (each thread kMatmulRegisterTile^2 outputs), staging
+/// kMatmulTile-deep tiles of A and B in shared memory (workgroup
+/// attributions) between barriers, so each element read from global
+/// memory serves kMatmulTile kMatmulRegisterTile multiply-adds. Other parallel loops
 /// (batch) become grid z. The op's own body combines the elements (casts,
 /// integer or float multiply-add). Every value that lives across a barrier
 /// is in shared memory (the accumulators too), the form
