@@ -56,11 +56,10 @@ def check_random(rc, out, err, cwd, output_dir, case):
         lines = (err or out).strip().splitlines()
         return "error", (lines[-1] if lines else f"exit {rc}")[:200]
     expected = sorted(a.split("=", 1)[-1] for a in case["args"] if a.startswith("--compare="))
+    outputs = [np.load(f) for f in glob.glob(os.path.join(output_dir, "*.npy"))]
     for path in expected:
         _, want = load_pb(os.path.join(cwd, path))
-        got_files = glob.glob(os.path.join(output_dir, "*.npy"))
-        matches = [np.load(f) for f in got_files]
-        got = next((g for g in matches if g.shape == want.shape and g.dtype == want.dtype), None)
+        got = next((g for g in outputs if g.shape == want.shape and g.dtype == want.dtype), None)
         if got is None:
             return "mismatch", f"no output of shape {want.shape} and dtype {want.dtype} like {path}"
         if case["random"] == "bernoulli" and set(np.unique(want)) <= {0, 1}:

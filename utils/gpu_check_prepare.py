@@ -33,6 +33,7 @@ import tarfile
 
 import onnx
 
+from gpu_check import load_pb
 from gpu_offline_validation import shared_models_dir
 from onnx_backend_cases import data_dir, graph_inputs, op_types, parameter_inputs
 from onnx_conformance import has_random_op, tolerances
@@ -86,19 +87,14 @@ def runs_at_batch(model, src, batch):
     Reshape shapes, and such a graph runs at its exported batch only."""
     import numpy as np
     import onnxruntime as ort
-    from onnx import numpy_helper
     try:
         session = ort.InferenceSession(model.SerializeToString(),
                                        providers=["CPUExecutionProvider"])
         feeds = {}
         names = [i.name for i in session.get_inputs()]
         for index, name in enumerate(names):
-            tensor = onnx.TensorProto()
             path = os.path.join(src, "test_data_set_0", f"input_{index}.pb")
-            with open(path, "rb") as f:
-                tensor.ParseFromString(f.read())
-            value = numpy_helper.to_array(tensor)
-            feeds[name] = np.repeat(value[:1], batch, axis=0)
+            feeds[name] = np.repeat(load_pb(path)[1][:1], batch, axis=0)
         session.run(None, feeds)
         return True
     except Exception:

@@ -31,6 +31,7 @@
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -85,8 +86,7 @@ liveAllocations(Block &block) {
     } else if (isa<CallOpInterface>(op) || op.getNumRegions() != 0) {
       bool mayFree = isa<CallOpInterface>(op);
       op.walk([&](Operation *inner) {
-        if (isa<memref::DeallocOp, CallOpInterface>(inner) ||
-            inner->getName().getStringRef() == "bufferization.dealloc")
+        if (isa<memref::DeallocOp, bufferization::DeallocOp, CallOpInterface>(inner))
           mayFree = true;
       });
       if (!mayFree)
@@ -127,29 +127,28 @@ Value placeholderOutput(OpBuilder &b, Location loc, MemRefType type) {
                                            sizes, strideValues);
 }
 
+/// Splits @main's block after `op`: the rest runs when `holds`; else a
+/// new block frees `allocated` and returns placeholder outputs (the pass
+/// then appends the cell to it, as to every return).
+void returnOnFailure(OpBuilder &b, func::FuncOp main, cf::AssertOp op,
+                     Value holds, ArrayRef<Value> allocated) {
+  Location loc = op.getLoc();
+  Block *block = op->getBlock();
+  Block *rest = block->splitBlock(op->getNextNode());
+  Block *fail = b.createBlock(&main.getBody());
+  for (Value buffer : allocated)
+    memref::DeallocOp::create(b, loc, buffer);
+  SmallVector<Value> outputs;
+  for (Type type : main.getResultTypes())
+    outputs.push_back(placeholderOutput(b, loc, cast<MemRefType>(type)));
+  func::ReturnOp::create(b, loc, outputs);
+  b.setInsertionPointToEnd(block);
+  cf::CondBranchOp::create(b, loc, holds, rest, fail);
+}
+
 struct CpuLowerChecksPass
     : impl::CpuLowerChecksPassBase<CpuLowerChecksPass> {
   using CpuLowerChecksPassBase::CpuLowerChecksPassBase;
-
-  /// Splits @main's block after `op`: the rest runs when `holds`; else a
-  /// new block frees `allocated` and returns placeholder outputs (the walk
-  /// below appends the cell, as to every return).
-  static void returnOnFailure(OpBuilder &b, func::FuncOp main,
-                              cf::AssertOp op, Value holds,
-                              ArrayRef<Value> allocated) {
-    Location loc = op.getLoc();
-    Block *block = op->getBlock();
-    Block *rest = block->splitBlock(op->getNextNode());
-    Block *fail = b.createBlock(&main.getBody());
-    for (Value buffer : allocated)
-      memref::DeallocOp::create(b, loc, buffer);
-    SmallVector<Value> outputs;
-    for (Type type : main.getResultTypes())
-      outputs.push_back(placeholderOutput(b, loc, cast<MemRefType>(type)));
-    func::ReturnOp::create(b, loc, outputs);
-    b.setInsertionPointToEnd(block);
-    cf::CondBranchOp::create(b, loc, holds, rest, fail);
-  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -6,6 +6,10 @@
 
 namespace mlir::tc::gpu {
 
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
 void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
                       ArrayRef<unsigned> dims, ArrayRef<Value> sizes,
                       MutableArrayRef<Value> loops) {

@@ -139,7 +139,7 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   constexpr int64_t T = kMatmulTile, R = kMatmulRegisterTile, E = T * R;
-  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
   SmallVector<Value> sizes;
   for (Range range : op.createLoopRanges(rewriter, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
@@ -195,11 +195,14 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   // A thread owns rows ty + T i and columns tx + T j of the block's E x E
   // tile (i, j < R): consecutive threads, consecutive columns, for the
   // stores and the shared-memory reads alike.
+  // Each position in the tile (local) and in the loops (global).
   Value rowBase = mulAdd(by, E, ty), columnBase = mulAdd(bx, E, tx);
-  SmallVector<Value> rows, columns;
+  SmallVector<Value> rows, columns, localRows, localColumns;
   for (int64_t i = 0; i < R; ++i) {
     rows.push_back(add(rowBase, T * i));
     columns.push_back(add(columnBase, T * i));
+    localRows.push_back(add(ty, T * i));
+    localColumns.push_back(add(tx, T * i));
   }
   // The loop values at (row, column, k), each linear; null leaves a role
   // unset.
@@ -231,16 +234,19 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
     scf::YieldOp::create(rewriter, loc, zero);
     return branch.getResult(0);
   };
-  auto local = [&](int64_t i) { return add(ty, T * i); };
-  auto localColumn = [&](int64_t j) { return add(tx, T * j); };
+  // Whether output (i, j) of this thread is inside the result.
+  SmallVector<Value> inside;
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < R; ++j)
+      inside.push_back(both(less(rows[i], mSize), less(columns[j], nSize)));
   // The accumulators start from the output (linalg accumulates into it).
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
-      Value inside = both(less(rows[i], mSize), less(columns[j], nSize));
       Value start = guardedLoad(op.getDpsInitOperand(0),
-                                loopsAt(rows[i], columns[j], nullptr), inside);
+                                loopsAt(rows[i], columns[j], nullptr),
+                                inside[i * R + j]);
       memref::StoreOp::create(rewriter, loc, start, cTile,
-                              ValueRange{local(i), localColumn(j)});
+                              ValueRange{localRows[i], localColumns[j]});
     }
   auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile);
   {
@@ -254,17 +260,17 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
     for (int64_t i = 0; i < R; ++i) {
       Value a = guardedLoad(r.a, loopsAt(rows[i], nullptr, kA),
                             both(less(rows[i], mSize), less(kA, kSize)));
-      memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{local(i), tx});
+      memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{localRows[i], tx});
       Value b = guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
                             both(less(columns[i], nSize), less(kB, kSize)));
-      memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, localColumn(i)});
+      memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, localColumns[i]});
     }
     mlir::gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> starts;
     for (int64_t i = 0; i < R; ++i)
       for (int64_t j = 0; j < R; ++j)
         starts.push_back(memref::LoadOp::create(
-            rewriter, loc, cTile, ValueRange{local(i), localColumn(j)}));
+            rewriter, loc, cTile, ValueRange{localRows[i], localColumns[j]}));
     auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one, starts);
     {
       OpBuilder::InsertionGuard inner(rewriter);
@@ -272,8 +278,8 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
       Value kk = products.getInductionVar();
       SmallVector<Value> as, bs;
       for (int64_t i = 0; i < R; ++i) {
-        as.push_back(memref::LoadOp::create(rewriter, loc, aTile, ValueRange{local(i), kk}));
-        bs.push_back(memref::LoadOp::create(rewriter, loc, bTile, ValueRange{kk, localColumn(i)}));
+        as.push_back(memref::LoadOp::create(rewriter, loc, aTile, ValueRange{localRows[i], kk}));
+        bs.push_back(memref::LoadOp::create(rewriter, loc, bTile, ValueRange{kk, localColumns[i]}));
       }
       // The op's body, once per owned output: block arguments follow the
       // operands.
@@ -295,18 +301,17 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
     for (int64_t i = 0; i < R; ++i)
       for (int64_t j = 0; j < R; ++j)
         memref::StoreOp::create(rewriter, loc, products.getResult(i * R + j), cTile,
-                                ValueRange{local(i), localColumn(j)});
+                                ValueRange{localRows[i], localColumns[j]});
     mlir::gpu::BarrierOp::create(rewriter, loc);
   }
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
-      Value inside = both(less(rows[i], mSize), less(columns[j], nSize));
-      auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
+      auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside[i * R + j],
                                      /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(&store.getThenRegion().front());
       Value result = memref::LoadOp::create(rewriter, loc, cTile,
-                                            ValueRange{local(i), localColumn(j)});
+                                            ValueRange{localRows[i], localColumns[j]});
       memref::StoreOp::create(
           rewriter, loc, result, output,
           indicesAt(rewriter, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),

@@ -75,9 +75,7 @@ using Combiner = llvm::function_ref<Value(Value, Value)>;
 /// t + threads / 2^(r+1).
 Value reduceInSharedMemory(OpBuilder &b, Location loc, Value value, Value tid,
                            int64_t threads, Value partials, Combiner combine) {
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
+  auto index = [&](int64_t v) { return indexConstant(b, loc, v); };
   memref::StoreOp::create(b, loc, value, partials, ValueRange{tid});
   mlir::gpu::BarrierOp::create(b, loc);
   int64_t rounds = llvm::Log2_64(threads);
@@ -125,9 +123,7 @@ Value combineAcrossLanes(OpBuilder &b, Location loc, Value value,
 Value reduceWithShuffles(OpBuilder &b, Location loc, Value value, Value tid,
                          int64_t threads, Value partials, Value neutral,
                          Combiner combine) {
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
+  auto index = [&](int64_t v) { return indexConstant(b, loc, v); };
   Value group = combineAcrossLanes(b, loc, value, kShuffleWidth, combine);
   int64_t groups = threads / kShuffleWidth;
   if (groups == 1)
@@ -188,9 +184,7 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-  };
+  auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
   SmallVector<Value> sizes;
   for (Range r : op.createLoopRanges(rewriter, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, r.size));

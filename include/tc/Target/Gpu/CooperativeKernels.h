@@ -63,6 +63,9 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t minReduction);
 
 /// Helpers both kernels share.
+/// An index constant.
+Value indexConstant(OpBuilder &b, Location loc, int64_t value);
+
 /// Sets `loops[d]` for each d of `dims` from `linear` (a block id), the last
 /// of `dims` varying fastest, `sizes` being every loop's extent.
 void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
