@@ -60,6 +60,11 @@ FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
   prepare.addPass(createLowerAffinePass());
   prepare.addPass(createSCFToControlFlowPass());
   prepare.addPass(arith::createArithExpandOpsPass());
+  // The vectorized elementwise kernels' loads, stores and broadcasts
+  // (ElementwiseKernel.h), with the alignment they carry; before the
+  // vendor's conversion, which lowers the arith ops this leaves (lane
+  // constants of vector.step).
+  prepare.addPass(createConvertVectorToLLVMPass());
   backend.addDeviceLowering(pm, target.chip);
   OpPassManager &finish = pm.nest<mlir::gpu::GPUModuleOp>();
   // What the vendor's conversion leaves of math (trunc, ...) has LLVM

@@ -14,6 +14,7 @@
 
 #include "tc/Target/Gpu/Passes.h"
 #include "tc/Target/Gpu/CooperativeKernels.h"
+#include "tc/Target/Gpu/ElementwiseKernel.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -111,7 +112,12 @@ LogicalResult mapToBlocksAndThreads(RewriterBase &rewriter,
                 ? std::nullopt
                 : std::optional(*trips * count);
   }
-  if (loop.getNumLoops() > 1) {
+  // Collapsing also normalizes (lower bound 0, step 1), which tiling needs:
+  // its guard scales the inner loop's value by the step again.
+  bool unitSteps = llvm::all_of(loop.getStep(), [](Value step) {
+    return getConstantIntValue(step) == 1;
+  });
+  if (loop.getNumLoops() > 1 || !unitSteps) {
     Block *block = loop->getBlock();
     Operation *before = loop->getPrevNode();
     std::vector<unsigned> all;
@@ -281,6 +287,13 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       if (succeeded(buildTiledContraction(rewriter, op)) ||
           succeeded(buildBlockReduction(rewriter, op, minBlockReduction)))
         continue;
+      // Elementwise ops along contiguous rows: a vector per thread.
+      if (FailureOr<scf::ParallelOp> loop =
+              buildVectorizedElementwise(rewriter, op);
+          succeeded(loop)) {
+        (*loop)->setAttr(kKernelMarker, rewriter.getUnitAttr());
+        continue;
+      }
       if (failed(lowerToParallelLoops(rewriter, op)))
         return signalPassFailure();
     }

@@ -1,8 +1,10 @@
 // RUN: tc-opt %s --tc-gpu-map-kernels --split-input-file | FileCheck %s
 
-// An elementwise op over 4x300: its two parallel loops collapse into one of
-// 1200 iterations, tiled by 256: blocks take tiles, threads the elements of
-// a tile (a guard skips the tail), consecutive threads consecutive columns.
+// An elementwise op over 3x101 (an odd number of elements: no vectors, see
+// tc-gpu-map-kernels-elementwise.mlir): its two parallel loops collapse
+// into one of 303 iterations, tiled by 256: blocks take tiles, threads the
+// elements of a tile (a guard skips the tail), consecutive threads
+// consecutive columns.
 // CHECK-LABEL: func.func @relu
 // CHECK: scf.parallel (%[[TILE:.*]]) = (%{{.*}}) to (%{{.*}}) step (%[[STEP:.*]]) {
 // CHECK:   scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[STEP]]) step
@@ -15,9 +17,9 @@
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 // CHECK-NOT: linalg.
 #id = affine_map<(i, j) -> (i, j)>
-func.func @relu(%x: memref<4x300xf32>, %y: memref<4x300xf32>) {
+func.func @relu(%x: memref<3x101xf32>, %y: memref<3x101xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x300xf32>) outs(%y : memref<4x300xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<3x101xf32>) outs(%y : memref<3x101xf32>) {
   ^bb0(%a: f32, %o: f32):
     %0 = arith.maximumf %a, %zero : f32
     linalg.yield %0 : f32
@@ -58,8 +60,9 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 // shuffles within each group of 32 lanes (offsets 16 to 1), lane 0 of each
 // group writes its sum to shared memory, and after one barrier the first
 // group combines the 4 sums (offsets 2, 1; lanes past 3 contribute 0);
-// thread 0 adds the total to the output's initial value. A copy between
-// buffers, and a named op (fill), are kernels of the general path.
+// thread 0 adds the total to the output's initial value. A named op
+// (fill) is a kernel of the general path; a copy between buffers moves a
+// vector of 4 elements per thread.
 // CHECK-LABEL: func.func @total
 // CHECK: scf.parallel
 // CHECK:   memref.store
@@ -90,8 +93,8 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 // CHECK:     memref.store %[[SUM]], %arg1[]
 // CHECK: scf.parallel
 // CHECK:   scf.parallel
-// CHECK:     memref.load
-// CHECK:     memref.store
+// CHECK:     vector.load %arg0
+// CHECK:     vector.store
 // CHECK-NOT: memref.copy
 // CHECK-NOT: linalg.
 #all = affine_map<(i) -> (i)>

@@ -38,7 +38,9 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
     parallel dimensions are collapsed into one, tiled by `block-size`, and
     the tile loop is mapped to blocks (x) and the loop within a tile to
     threads (x), so consecutive threads touch consecutive elements of the
-    innermost dimension. Contractions instead get a kernel that stages
+    innermost dimension. Elementwise ops whose operands are contiguous and
+    aligned along the innermost loop give each thread a vector of up to 16
+    bytes instead of one element (ElementwiseKernel.h). Contractions instead get a kernel that stages
     16 x 16 tiles of their operands in shared memory, and reductions along
     one loop of at least `min-block-reduction` elements a block per output
     element that folds strided shares and combines them in a tree over
@@ -61,7 +63,8 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GpuMergeKernelModulesPass
