@@ -37,18 +37,23 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
+// --help lists these; LLVM's and MLIR's own options stay accepted,
+// unlisted.
+cl::OptionCategory category("tc-compile options");
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
-                               cl::Required);
+                               cl::Required, cl::cat(category));
 cl::opt<std::string> outputPath(
-    "o", cl::desc("output file (default: the model's name with .so, or "
-                  "stdout for --emit=tc/llvm)"),
+    "o", cl::cat(category),
+    cl::desc("output file (default: the model's name with .so, or "
+             "stdout for --emit=tc/llvm)"),
     cl::value_desc("path"));
-cl::opt<bool> checkOnly("check",
+cl::opt<bool> checkOnly("check", cl::cat(category),
                         cl::desc("import and verify the model, report every "
                                  "unsupported piece, write nothing"));
 enum class Emit { Tc, Llvm, So, GpuKernels };
 cl::opt<Emit> emit(
-    "emit", cl::desc("what to produce"), cl::init(Emit::So),
+    "emit", cl::cat(category), cl::desc("what to produce"),
+    cl::init(Emit::So),
     cl::values(clEnumValN(Emit::Tc, "tc", "graph-level tc IR (MLIR text)"),
                clEnumValN(Emit::Llvm, "llvm",
                           "the LLVM dialect module (MLIR text)"),
@@ -57,25 +62,26 @@ cl::opt<Emit> emit(
                           "the compiled kernels of each GPU target, checked "
                           "offline, into the directory -o names")));
 cl::opt<std::string> target(
-    "target",
+    "target", cl::cat(category),
     cl::desc("code generation targets, comma-separated: cpu, cuda:<sm>, "
              "rocm:<gfx> (see the error for the supported list)"),
     cl::init("cpu"));
-cl::opt<std::string> cpuName("cpu",
+cl::opt<std::string> cpuName("cpu", cl::cat(category),
                              cl::desc("LLVM CPU to optimize for ('host', or "
                                       "e.g. x86-64-v3)"),
                              cl::init("host"));
-cl::opt<int64_t> maxWorkgroups("max-workgroups",
+cl::opt<int64_t> maxWorkgroups("max-workgroups", cl::cat(category),
                                cl::desc("largest number of workgroups a "
                                         "kernel is split into"),
                                cl::init(64));
-cl::opt<std::string> dumpDir("dump-ir",
+cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::desc("write the IR after every stage and "
                                       "pass into this directory"),
                              cl::value_desc("dir"));
-cl::opt<bool> timing("timing", cl::desc("print how long each stage took"));
+cl::opt<bool> timing("timing", cl::cat(category),
+                     cl::desc("print how long each stage took"));
 cl::list<std::string> bind(
-    "bind",
+    "bind", cl::cat(category),
     cl::desc("replace graph input NAME by the TensorProto in FILE "
              "(NAME=FILE): specializes shape parameters given as inputs"),
     cl::value_desc("name=file.pb"));
@@ -226,6 +232,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tc model compiler\n");
 
   bool cpuTarget = false, emulation = false;
