@@ -11,8 +11,9 @@ amdhsa.kernels metadata and a kernel descriptor per kernel. Per case and
 target:
 
   ok           kernels compiled and checked, host code lowered
-  host-code    the model hands tensor data to host C code (ImageDecoder's
-               decoder), which GPU targets do not support yet; tc-compile
+  host-code    the model hands tensor data to host code in a way GPU targets
+               do not support (ImageDecoder's buffers are copied through host
+               memory, --tc-gpu-stage-host-buffers); tc-compile
                names the ONNX node (single values the host needs, such as a
                shape given as data or a loop condition, are downloaded)
   error        another compile error (recorded)
@@ -158,9 +159,10 @@ def write_outputs(table, targets):
              "is an AMDGPU HSA code object v5 for the chip, with amdhsa.kernels "
              "metadata and a kernel descriptor per kernel (AMD). Single values the "
              "host code needs (a shape given as data, a loop condition, a count) are "
-             "downloaded from the device. **host-code**: the model hands tensor data "
-             "to host C code (ImageDecoder), which the GPU targets do not support "
-             "yet. Per case: "
+             "downloaded from the device; buffers host C code reads or writes "
+             "(ImageDecoder) are copied through host memory around the call. "
+             "**host-code**: the model hands tensor data to host code in a way the "
+             "GPU targets do not support. Per case: "
              "[gpu-offline.tsv](gpu-offline.tsv). These checks need no GPU; the "
              "runs on an NVIDIA H200 (1671 of the 1681 cases that validate for sm_90 "
              "passed on 2026-11-30) are in [gpu.md](gpu.md) and "
@@ -184,7 +186,7 @@ def write_outputs(table, targets):
                   "the CPU, and compares with the expected outputs "
                   "([gpu-emulation.tsv](gpu-emulation.tsv)): "
                   f"**{c['pass']} pass** of {scope} in scope, {c['mismatch']} mismatch, "
-                  f"{c['compile-error']} compile-error (host code: ImageDecoder), "
+                  f"{c['compile-error']} compile-error, "
                   f"{c['compile-unsupported']} compile-unsupported, {c['run-error']} run-error, "
                   f"{c['crash']} crash."]
     lines += ["", END]

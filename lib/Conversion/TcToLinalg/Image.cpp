@@ -6,7 +6,9 @@
 // the header is read, so the sequence is: decode into a handle, check its
 // status (run-time checks naming the node), read height and width,
 // allocate the result, copy the pixels into it and release the handle.
-// Pointers cross the calls as i64, so no memref descriptor ABI is involved.
+// Pointers cross the calls as i64, so no memref descriptor ABI is involved;
+// the calls name the pointer operands through which they read or write
+// (kReadsBufferAttr, kWritesBufferAttr) for targets that must stage them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "tc/Conversion/Passes.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 namespace mlir::tc::to_linalg {
@@ -46,10 +49,16 @@ struct ImageDecodePattern : OpConversionPattern<ImageDecodeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
-    auto call = [&](StringRef name, ValueRange args, bool returnsValue = true) {
+    // `buffer`: the attribute naming the operand through which the helper
+    // reads or writes a buffer (kReadsBufferAttr, ...), and its index.
+    auto call = [&](StringRef name, ValueRange args, bool returnsValue = true,
+                    std::pair<StringRef, int64_t> buffer = {}) {
       func::FuncOp fn =
           declareHelper(rewriter, op, name, args.size(), returnsValue);
       auto result = func::CallOp::create(rewriter, loc, fn, args);
+      if (!buffer.first.empty())
+        result->setAttr(buffer.first,
+                        rewriter.getI64IntegerAttr(buffer.second));
       return returnsValue ? result.getResult(0) : Value();
     };
     auto toI64 = [&](Value index) { return fromIndex(rewriter, loc, index, i64); };
@@ -68,7 +77,8 @@ struct ImageDecodePattern : OpConversionPattern<ImageDecodeOp> {
     Value size = toI64(dimValue(rewriter, loc, data, 0));
     StringRef format = op.getPixelFormat();
     Value formatCode = constant(format == "BGR" ? 1 : format == "Grayscale" ? 2 : 0);
-    Value handle = call("tc_image_decode_v1", {address, size, formatCode});
+    Value handle = call("tc_image_decode_v1", {address, size, formatCode},
+                        /*returnsValue=*/true, {kReadsBufferAttr, 0});
 
     Value status = call("tc_image_status_v1", {handle});
     auto statusIsNot = [&](int64_t code) {
@@ -97,7 +107,8 @@ struct ImageDecodePattern : OpConversionPattern<ImageDecodeOp> {
         extents);
     Value pixelAddress = toI64(
         memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, pixels));
-    call("tc_image_finish_v1", {handle, pixelAddress}, /*returnsValue=*/false);
+    call("tc_image_finish_v1", {handle, pixelAddress}, /*returnsValue=*/false,
+         {kWritesBufferAttr, 1});
     rewriter.replaceOp(op, bufferization::ToTensorOp::create(
                                rewriter, loc, resultType, pixels,
                                /*restrict=*/true, /*writable=*/true));

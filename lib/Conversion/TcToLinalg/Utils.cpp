@@ -57,26 +57,6 @@ Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   return tensor::DimOp::create(b, loc, tensor, dim);
 }
 
-std::string describeNode(Operation *op) {
-  // The importer's location: NameLoc(node name, NameLoc(op type)), possibly
-  // fused with others by later rewrites.
-  std::function<std::string(Location)> find = [&](Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc)) {
-      std::string text = "node '" + name.getName().str() + "'";
-      if (auto type = dyn_cast<NameLoc>(name.getChildLoc()))
-        text += " (" + type.getName().str() + ")";
-      return text;
-    }
-    if (auto fused = dyn_cast<FusedLoc>(loc))
-      for (Location part : fused.getLocations())
-        if (std::string text = find(part); !text.empty())
-          return text;
-    return std::string();
-  };
-  std::string text = find(op->getLoc());
-  return text.empty() ? op->getName().getStringRef().str() : text;
-}
-
 void checkAtRunTime(OpBuilder &b, Location loc, Operation *op, Value holds,
                     const Twine &message) {
   if (matchPattern(holds, m_One()))

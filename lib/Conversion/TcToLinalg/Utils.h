@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tc/Dialect/Tc/IR/NodeNames.h"
 
 namespace mlir::tc::to_linalg {
 
@@ -53,9 +54,6 @@ Type elementTypeOf(Value value);
 /// `index`-typed extent of `tensor` along `dim` (a constant when static).
 Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim);
 
-/// "node 'conv_3' (Conv)" from the location the importer gives every tc op
-/// (its ONNX node's name and op type), or the op's name without one.
-std::string describeNode(Operation *op);
 
 /// A run-time check (cf.assert, which --tc-cpu-lower-checks turns into the
 /// model's error code): `holds` must be true, else the run fails with

@@ -41,7 +41,8 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   buildCpuLoweringTail(pm);
 }
 
-void buildBufferization(OpPassManager &pm, bool checksInKernels) {
+void buildBufferization(OpPassManager &pm, bool checksInKernels,
+                        function_ref<void(OpPassManager &)> beforeChecks) {
   pm.addPass(createCpuReadOnlyInputsPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -54,6 +55,8 @@ void buildBufferization(OpPassManager &pm, bool checksInKernels) {
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
+  if (beforeChecks)
+    beforeChecks(pm);
   CpuLowerChecksPassOptions checks;
   checks.inKernels = checksInKernels;
   pm.addPass(createCpuLowerChecksPass(checks));

@@ -359,6 +359,32 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
         fn.erase();
     if (failed(redirectAllocations(main)))
       return signalPassFailure();
+    // After the redirection: staging buffers are host memory (malloc).
+    WalkResult outside = module.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() && call.getCallee()->starts_with(kStagePrefix) &&
+          call->getParentOfType<LLVM::LLVMFuncOp>() != main) {
+        call.emitError("host staging outside @main is not supported");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (outside.wasInterrupted())
+      return signalPassFailure();
+    Value env = main.getArgument(0);
+    if (failed(lowerStagingCalls(
+            module, [&](OpBuilder &b, Location loc, bool download,
+                        Value destination, Value source, Value bytes) {
+              Emitter e = Emitter::at(b, loc);
+              auto type = LLVM::LLVMFunctionType::get(
+                  LLVM::LLVMVoidType::get(b.getContext()),
+                  {e.ptr, e.ptr, e.ptr, e.i64});
+              LLVM::CallOp::create(
+                  b, loc, type,
+                  ValueRange{envField(e, env, download ? 5 : 6),
+                             envField(e, env, 0), destination, source,
+                             bytes});
+            })))
+      return signalPassFailure();
     // Only the ABI symbols leave the module: its @main and helpers must not
     // clash with the CPU code's in the same library.
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())

@@ -11,6 +11,7 @@
 
 #include "tc/Target/Gpu/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -338,6 +339,14 @@ struct GpuEmulateKernelsPass
     if (failed(replaceLaunches(module, {}, /*dimsFirst=*/false, calleeFor)))
       return signalPassFailure();
     emulateTransfers(module);
+    // Host staging (--tc-gpu-stage-host-buffers): one memory, so a memcpy.
+    if (failed(lowerStagingCalls(
+            module, [](OpBuilder &b, Location loc, bool, Value destination,
+                       Value source, Value bytes) {
+              LLVM::MemcpyOp::create(b, loc, destination, source, bytes,
+                                     /*isVolatile=*/false);
+            })))
+      return signalPassFailure();
   }
 
   /// Downloads and uploads (--tc-gpu-transfer-host-values) copy within the

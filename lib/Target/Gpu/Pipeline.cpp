@@ -29,8 +29,13 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // The arena is one device allocation, freed (env->release) with the
-  // other temporaries once their last kernel has been launched.
-  cpu::buildBufferization(pm, /*checksInKernels=*/false);
+  // other temporaries once their last kernel has been launched. Buffers
+  // that host helpers (the image decoder) read or write are copied through
+  // host memory around their calls.
+  cpu::buildBufferization(pm, /*checksInKernels=*/false,
+                          [](OpPassManager &pm) {
+                            pm.addPass(createGpuStageHostBuffersPass());
+                          });
   pm.addPass(createCSEPass());
 
   // Integer powers become loops in helper functions (no device library

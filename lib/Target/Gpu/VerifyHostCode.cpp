@@ -3,8 +3,9 @@
 // On a GPU target the tensors live in device memory: host code may compute
 // shapes from the descriptors of its buffers, allocate and launch, and read
 // single values through host cells (--tc-gpu-transfer-host-values), but not
-// touch elements otherwise. What still does (a buffer's address handed to
-// the image decoder) is reported here, at the op's location, which names
+// touch elements otherwise. What still does (a buffer's address handed to a
+// host helper that --tc-gpu-stage-host-buffers did not stage) is reported
+// here, at the op's location, which names
 // its ONNX node, instead of reading device memory from the host at run
 // time.
 //
@@ -35,7 +36,13 @@ bool accessesBufferElements(Operation *op) {
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Operation *user : value.getUsers()) {
-        if (isa<CallOpInterface>(user))
+        // The staging copies (--tc-gpu-stage-host-buffers) take device
+        // addresses; other calls are host code.
+        auto call = dyn_cast<CallOpInterface>(user);
+        auto callee = call ? dyn_cast<SymbolRefAttr>(call.getCallableForCallee())
+                           : SymbolRefAttr();
+        if (call && !(callee && callee.getRootReference().getValue().starts_with(
+                                    kStagePrefix)))
           return true;
         if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::AddIOp,
                 arith::MulIOp>(user))

@@ -12,6 +12,9 @@
 // RUN: %pyonnx %models nonzero %t.nz.onnx
 // RUN: tc-compile %t.nz.onnx --target=cuda:sm_90 -o %t.nz.so
 // RUN: %pyonnx %s.py %t.nz.so nonzero | FileCheck %s --check-prefix=NONZERO
+// RUN: %pyonnx %models image_decoder %t.img.onnx
+// RUN: tc-compile %t.img.onnx --target=cuda:sm_90 -o %t.img.so
+// RUN: %pyonnx %s.py %t.img.so image | FileCheck %s --check-prefix=IMAGE
 
 // CHECK: kernels in the table: [[N:[0-9]+]]
 // CHECK: launches: [[N]], distinct kernels: [[N]], empty grids: 0
@@ -35,3 +38,14 @@
 // NONZERO: blocks still allocated after the run: 1
 // NONZERO: status: 0
 // NONZERO: downloads: [8], uploads: [], copies not between host and device memory: 0
+
+// ImageDecoder is host C code: the encoded bytes (a 78-byte BMP of 3 x 2
+// pixels) are downloaded into a host buffer once, decoded there, and the
+// 18 bytes of pixels uploaded into the device output, row r column c being
+// R = 10 r + c, G = 100, B = 200 (--tc-gpu-stage-host-buffers).
+// IMAGE: kernels in the table: 0
+// IMAGE: pixels: [0, 100, 200, 1, 100, 200, 2, 100, 200, 10, 100, 200, 11, 100, 200, 12, 100, 200]
+// IMAGE: output 0 dims: [2, 3, 3]
+// IMAGE: output allocated through env: True
+// IMAGE: status: 0
+// IMAGE: downloads: [78], uploads: [18], copies not between host and device memory: 0

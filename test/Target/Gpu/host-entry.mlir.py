@@ -2,7 +2,7 @@
 (no GPU: alloc is malloc, launch only records, download answers a value
 chosen here). See host-entry.mlir.
 
-Usage: host-entry.mlir.py MODEL.so conv_pool|nonzero"""
+Usage: host-entry.mlir.py MODEL.so conv_pool|nonzero|image"""
 import ctypes
 import sys
 
@@ -72,7 +72,10 @@ def download(_, host, device, size):
     downloads.append(size)
     if not in_device_block(device, size) or in_device_block(host, size):
         outside.append(("download", host, device, size))
-    ctypes.memmove(host, ctypes.byref(ctypes.c_int64(DOWNLOADED)), min(size, 8))
+    if mode == "image":  # the "device" holds real data: the encoded image
+        ctypes.memmove(host, device, size)
+    else:
+        ctypes.memmove(host, ctypes.byref(ctypes.c_int64(DOWNLOADED)), min(size, 8))
 
 
 @COPY
@@ -80,6 +83,8 @@ def upload(_, device, host, size):
     uploads_of_values.append(size)
     if not in_device_block(device, size) or in_device_block(host, size):
         outside.append(("upload", host, device, size))
+    if mode == "image":
+        ctypes.memmove(device, host, size)
 
 
 @LAUNCH
@@ -92,6 +97,7 @@ def launch(_, kernel, dims, params, count):
     launches.append((kernel, grid, count, all(params[i] for i in range(count))))
 
 
+mode = sys.argv[2]
 kernel_count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_kernel_count_v1").value
 print(f"kernels in the table: {kernel_count}")
 env = Env(None, alloc, release, launch, constant, download, upload)
@@ -102,22 +108,40 @@ for line in open("/proc/self/maps"):
     if line.rstrip().endswith(sys.argv[1]):
         start, end = (int(x, 16) for x in line.split()[0].split("-"))
         library_ranges.append((start, end))
-mode = sys.argv[2]
-shape = (1, 3, 32, 32) if mode == "conv_pool" else (2, 3)
-count = 1
-for extent in shape:
-    count *= extent
-# The inputs are "device" blocks like any other.
-x = alloc(None, 4 * count)
+shape = {"conv_pool": (1, 3, 32, 32), "nonzero": (2, 3)}.get(mode)
+if mode == "image":
+    # A 3 x 2 24-bit BMP: rows bottom-up, pixels B, G, R, rows padded to 4
+    # bytes; pixel (row r, column c) is R = 10 r + c, G = 100, B = 200.
+    rows = [bytes(b for c in range(3) for b in (200, 100, 10 * r + c)) + bytes(3)
+            for r in (1, 0)]
+    pixels = b"".join(rows)
+    header = (b"BM" + (54 + len(pixels)).to_bytes(4, "little") + bytes(4) +
+              (54).to_bytes(4, "little") + (40).to_bytes(4, "little") +
+              (3).to_bytes(4, "little") + (2).to_bytes(4, "little") +
+              (1).to_bytes(2, "little") + (24).to_bytes(2, "little") + bytes(4) +
+              len(pixels).to_bytes(4, "little") + bytes(16))
+    encoded = header + pixels
+    shape = (len(encoded),)
+    x = alloc(None, len(encoded))
+    ctypes.memmove(x, encoded, len(encoded))
+else:
+    count = 1
+    for extent in shape:
+        count *= extent
+    # The inputs are "device" blocks like any other.
+    x = alloc(None, 4 * count)
 inputs = (ctypes.c_void_p * 1)(x)
 input_dims = (ctypes.c_int64 * len(shape))(*shape)
 allocations = (ctypes.c_void_p * 1)()
 data = (ctypes.c_void_p * 1)()
-output_dims = (ctypes.c_int64 * (4 if mode == "conv_pool" else 2))()
+output_dims = (ctypes.c_int64 * {"conv_pool": 4, "nonzero": 2, "image": 3}[mode])()
 run = lib.tc_module_gpu_run_v2
 run.restype = ctypes.c_int32
 status = run(ctypes.byref(env), inputs, input_dims, allocations, data, output_dims)
 release(None, x)
+if mode == "image" and status == 0:
+    out = ctypes.string_at(data[0], 2 * 3 * 3)
+    print(f"pixels: {list(out)}")
 kernels = {k for k, _, _, _ in launches}
 empty = sum(1 for _, g, _, ok in launches if 0 in g or not ok)
 print(f"launches: {len(launches)}, distinct kernels: {len(kernels)}, empty grids: {empty}")

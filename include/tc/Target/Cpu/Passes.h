@@ -38,7 +38,11 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// plan of the static temporaries, ownership-based deallocation, then the
 /// run-time checks (--tc-cpu-lower-checks; those inside loops and linalg
 /// ops only with `checksInKernels`, which GPU targets cannot report).
-void buildBufferization(OpPassManager &pm, bool checksInKernels = true);
+/// `beforeChecks` adds passes on buffers whose own checks are lowered with
+/// the others (GPU targets: --tc-gpu-stage-host-buffers).
+void buildBufferization(
+    OpPassManager &pm, bool checksInKernels = true,
+    function_ref<void(OpPassManager &)> beforeChecks = nullptr);
 
 /// The part of the CPU pipeline after bufferization and deallocation:
 /// workgroup outlining, vectorization, lowering to loops and to the LLVM

@@ -7,8 +7,10 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -50,6 +52,24 @@ constexpr llvm::StringLiteral kUploadPrefix = "__tc_gpu_upload_";
 inline bool isHostValueCopy(StringRef callee) {
   return callee.starts_with(kDownloadPrefix) || callee.starts_with(kUploadPrefix);
 }
+
+/// The placeholders --tc-gpu-stage-host-buffers calls, on i64 values (byte
+/// counts, host and device addresses): alloc(bytes) -> host, free(host),
+/// download(host, device, bytes), upload(device, host, bytes).
+constexpr llvm::StringLiteral kStagePrefix = "__tc_gpu_stage_";
+constexpr llvm::StringLiteral kStageAlloc = "__tc_gpu_stage_alloc";
+constexpr llvm::StringLiteral kStageFree = "__tc_gpu_stage_free";
+constexpr llvm::StringLiteral kStageDownload = "__tc_gpu_stage_download";
+constexpr llvm::StringLiteral kStageUpload = "__tc_gpu_stage_upload";
+
+/// Replaces the staging placeholders' calls (func.call or llvm.call) and
+/// declarations in `module`: alloc by malloc, free by free (LLVM dialect),
+/// each copy by `copy(builder, download?, destination, source, bytes)`
+/// (pointers, and an i64).
+using StagingCopy = function_ref<void(OpBuilder &, Location, bool download,
+                                      Value destination, Value source,
+                                      Value bytes)>;
+LogicalResult lowerStagingCalls(ModuleOp module, StagingCopy copy);
 
 /// Marks host functions whose buffers are host memory (the deallocation's
 /// alias-check helper, --tc-gpu-keep-host-arrays): no kernels, no copies.

@@ -99,6 +99,32 @@ def GpuTransferHostValuesPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def GpuStageHostBuffersPass
+    : Pass<"tc-gpu-stage-host-buffers", "ModuleOp"> {
+  let summary = "Copy the buffers host helpers read or write through host memory";
+  let description = [{
+    On buffers, before the run-time checks are lowered. A call of a host
+    helper marked `tc.reads_buffer = i` or `tc.writes_buffer = i` (the image
+    decoder: TcToLinalg's Image.cpp) takes, as operand i, the address of a
+    buffer (an i64 from memref.extract_aligned_pointer_as_index), which on
+    a GPU target is device memory. Around each such call this pass
+    allocates a host buffer of the same byte size
+    (`@__tc_gpu_stage_alloc(bytes) -> host`), checks the allocation
+    (cf.assert, naming the ONNX node), copies the buffer into it before a
+    reading call (`@__tc_gpu_stage_download(host, device, bytes)`), passes
+    its address instead, copies it back after a writing call
+    (`@__tc_gpu_stage_upload(device, host, bytes)`) and frees it
+    (`@__tc_gpu_stage_free(host)`). --tc-gpu-emit-entry lowers the
+    placeholders to malloc, env->download, env->upload and free;
+    --tc-gpu-emulate-kernels to malloc, memcpy and free. Buffers must have
+    an identity layout.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
 def GpuVerifyHostCodePass : Pass<"tc-gpu-verify-host-code", "ModuleOp"> {
   let summary = "Reject host code that reads or writes tensor data";
   let description = [{
@@ -107,7 +133,8 @@ def GpuVerifyHostCodePass : Pass<"tc-gpu-verify-host-code", "ModuleOp"> {
     copy single values through host cells: tensor data lives in device
     memory. Any remaining access to a buffer's elements outside a
     gpu.module (a memref.copy, a linalg or vector op, a buffer's address
-    handed to a host helper such as the image decoder) is reported at its
+    handed to a host helper that --tc-gpu-stage-host-buffers did not stage)
+    is reported at its
     location, which names the ONNX node, and the pass fails. Accesses to
     host cells (memref.alloca) are allowed.
   }];
@@ -131,7 +158,8 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {

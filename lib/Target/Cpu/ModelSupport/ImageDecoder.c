@@ -89,6 +89,9 @@ static int32_t decode(Image *image, const uint8_t *data, int64_t size,
     return kNoLibrary;
   if (size <= 0 || size > INT32_MAX)
     return kUndecodable;
+  /* GPU targets copy the data to host memory first; that allocation failed. */
+  if (!data)
+    return kOutOfMemory;
   FIMEMORY *stream = fi.openMemory((uint8_t *)data, (uint32_t)size);
   if (!stream)
     return kOutOfMemory;

@@ -311,7 +311,7 @@ BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", 
             "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
             "pool_indices_bn_training", "shape_folding", "scan8_and_loop_scan", "sampling", "sampling_opset16",
             "sampling_errors", "malformed_nodes", "empty_batch_norms", "data_dependent",
-            "random_ops", "runtime_slices"]
+            "random_ops", "runtime_slices", "image_decoder"]
 
 
 def legacy_broadcast():
@@ -543,6 +543,14 @@ def nonzero():
     """NonZero: a result whose extent is a count computed from the data."""
     nodes = [helper.make_node("NonZero", ["x"], ["y"], name="nz")]
     return model(nodes, [vi("x", F, [2, 3])], [vi("y", I64, [2, "n"])], opset=13)
+
+
+def image_decoder():
+    """ImageDecoder: host C code reading the encoded bytes, writing pixels."""
+    nodes = [helper.make_node("ImageDecoder", ["x"], ["y"], name="decode",
+                              pixel_format="RGB")]
+    return model(nodes, [vi("x", TensorProto.UINT8, ["n"])],
+                 [vi("y", TensorProto.UINT8, ["h", "w", 3])], opset=20)
 
 
 def runtime_slices():
