@@ -25,11 +25,7 @@
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::tc::gpu {
-namespace {
 
-/// Bytes of one element in memory, or 0 for element types whose vectors
-/// are not plain arrays of them (i1 vectors are bit-packed; index has no
-/// fixed width).
 int64_t elementBytes(Type type) {
   if (!type.isIntOrFloat())
     return 0;
@@ -39,9 +35,6 @@ int64_t elementBytes(Type type) {
   return bits / 8;
 }
 
-/// Whether vectors of `lanes` elements taken along the innermost dimension
-/// of `type`, at indices that are multiples of `lanes`, start at element
-/// offsets that are multiples of `lanes`.
 bool rowsAligned(MemRefType type, int64_t lanes) {
   int64_t rank = type.getRank();
   if (rank == 0)
@@ -58,6 +51,8 @@ bool rowsAligned(MemRefType type, int64_t lanes) {
     return !ShapedType::isDynamic(stride) && stride % lanes == 0;
   });
 }
+
+namespace {
 
 /// The widest element `op` moves, in bytes, or 0 when it is no elementwise
 /// op this file handles: every loop parallel, buffers (and scalar inputs)

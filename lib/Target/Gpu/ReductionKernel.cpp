@@ -6,7 +6,11 @@
 // takes one output element: thread t folds elements t, t + T, t + 2T, ...
 // (consecutive threads, consecutive elements), then the T partial results
 // are combined and thread 0 folds the total into the output's initial
-// value.
+// value. When the reduction runs along the contiguous, aligned innermost
+// dimension of the inputs (softmax's rows, a normalization's features),
+// each thread reads vectors of up to 16 bytes instead (elements L t ...
+// L t + L - 1, then L T further on), runs the body on them into L partial
+// results and folds those in order before the block combines them.
 //
 // The combination, for 32-bit values (f32, i32: what softmax and the
 // normalizations accumulate): each group of 32 threads (a warp on NVIDIA,
@@ -19,12 +23,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/CooperativeKernels.h"
+#include "tc/Target/Gpu/ElementwiseKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::tc::gpu {
@@ -151,6 +157,73 @@ Value reduceWithShuffles(OpBuilder &b, Location loc, Value value, Value tid,
   return combineAcrossLanes(b, loc, mine, groups, combine);
 }
 
+/// Elements each thread reads per step along reduction loop `k`: vectors
+/// of L lanes (16 bytes / the widest element, halved until L divides the
+/// static extent and the layout of every input read along the loop, which
+/// must be its innermost, contiguous dimension), or 1. The body must be
+/// elementwise-mappable ops and constants around the combine.
+int64_t reductionLanes(linalg::LinalgOp op, unsigned k, Operation *combine) {
+  int64_t range = op.getStaticLoopRanges()[k];
+  if (ShapedType::isDynamic(range) || range == 0)
+    return 1;
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (&inner != combine && !inner.hasTrait<OpTrait::ConstantLike>() &&
+        !OpTrait::hasElementwiseMappableTraits(&inner))
+      return 1;
+  int64_t widest = elementBytes(combine->getResult(0).getType());
+  for (OpOperand *in : op.getDpsInputOperands())
+    widest = std::max(widest, elementBytes(getElementTypeOrSelf(in->get())));
+  if (widest == 0)
+    return 1;
+  int64_t lanes = kVectorBytes / widest;
+  while (lanes > 1 && range % lanes != 0)
+    lanes /= 2;
+  AffineExpr loop = getAffineDimExpr(k, op.getContext());
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(in->get().getType());
+    if (!type)
+      return 1;
+    AffineMap map = op.getMatchingIndexingMap(in);
+    std::optional<unsigned> position = map.getResultPosition(loop);
+    if (!position)
+      continue;
+    if (*position + 1 != map.getNumResults() ||
+        elementBytes(type.getElementType()) == 0)
+      return 1;
+    while (lanes > 1 && !rowsAligned(type, lanes))
+      lanes /= 2;
+  }
+  return lanes;
+}
+
+/// Clones the ops of `body` (but its terminator) at `b` with `mapping`:
+/// ops with a vector operand become the same op on vector<lanes x ...>
+/// (scalar operands broadcast), the others (constants, values uniform
+/// across the lanes) stay scalar.
+void cloneOnVectors(OpBuilder &b, Location loc, Block &body, int64_t lanes,
+                    IRMapping &mapping) {
+  for (Operation &inner : body.without_terminator()) {
+    SmallVector<Value> operands;
+    for (Value operand : inner.getOperands())
+      operands.push_back(mapping.lookupOrDefault(operand));
+    if (llvm::none_of(operands, [](Value v) { return isa<VectorType>(v.getType()); })) {
+      b.clone(inner, mapping);
+      continue;
+    }
+    for (Value &operand : operands)
+      if (!isa<VectorType>(operand.getType()))
+        operand = vector::BroadcastOp::create(
+            b, loc, VectorType::get({lanes}, operand.getType()), operand);
+    OperationState state(loc, inner.getName());
+    state.addOperands(operands);
+    state.addAttributes(inner.getAttrs());
+    for (Type type : inner.getResultTypes())
+      state.addTypes(VectorType::get({lanes}, type));
+    Operation *vector = b.create(state);
+    mapping.map(inner.getResults(), vector->getResults());
+  }
+}
+
 } // namespace
 
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -179,7 +252,9 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   int64_t range = op.getStaticLoopRanges()[k];
   if (!ShapedType::isDynamic(range) && range < minReduction)
     return failure();
-  int64_t threads = threadsFor(range);
+  int64_t lanes = reductionLanes(op, k, combine);
+  int64_t threads =
+      threadsFor(ShapedType::isDynamic(range) ? range : range / lanes);
 
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
@@ -216,22 +291,45 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   Block &body = *op.getBlock();
   Value acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
-  // This thread's share: elements tid, tid + T, ... folded from the
-  // neutral element through the op's whole body.
+  // This thread's share: elements tid, tid + T, ... (with vectors of L
+  // lanes: elements L tid ... L tid + L - 1, then T L further on, ...)
+  // folded from the neutral element through the op's whole body, lane by
+  // lane.
   Value neutral = arith::ConstantOp::create(rewriter, loc, *arith::getNeutralElement(combine));
-  auto share = scf::ForOp::create(rewriter, loc, tid, sizes[k], index(threads),
-                                  ValueRange{neutral});
+  auto vectorType = VectorType::get({lanes}, accType);
+  Value start = lanes == 1 ? tid
+                           : arith::MulIOp::create(rewriter, loc, tid, index(lanes));
+  Value init = lanes == 1 ? neutral
+                          : vector::BroadcastOp::create(rewriter, loc,
+                                                        vectorType, neutral);
+  auto share = scf::ForOp::create(rewriter, loc, start, sizes[k],
+                                  index(threads * lanes), ValueRange{init});
+  AffineExpr along = getAffineDimExpr(k, ctx);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(share.getBody());
     loops[k] = share.getInductionVar();
     IRMapping mapping;
-    for (OpOperand *in : op.getDpsInputOperands())
-      mapping.map(op.getMatchingBlockArgument(in),
-                  memref::LoadOp::create(rewriter, loc, in->get(), indices(in)));
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      Value element;
+      if (lanes > 1 && op.getMatchingIndexingMap(in).getResultPosition(along)) {
+        Type type = getElementTypeOrSelf(in->get());
+        element = vector::LoadOp::create(
+            rewriter, loc, VectorType::get({lanes}, type), in->get(),
+            indices(in), /*nontemporal=*/false,
+            llvm::MaybeAlign(lanes * elementBytes(type)));
+      } else {
+        element = memref::LoadOp::create(rewriter, loc, in->get(), indices(in));
+      }
+      mapping.map(op.getMatchingBlockArgument(in), element);
+    }
     mapping.map(acc, share.getRegionIterArgs()[0]);
-    for (Operation &inner : body.without_terminator())
-      rewriter.clone(inner, mapping);
+    if (lanes == 1) {
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, mapping);
+    } else {
+      cloneOnVectors(rewriter, loc, body, lanes, mapping);
+    }
     scf::YieldOp::create(rewriter, loc,
                          mapping.lookup(body.getTerminator()->getOperand(0)));
   }
@@ -241,13 +339,22 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
     mapping.map(combine->getOperand(1), rhs);
     return rewriter.clone(*combine, mapping)->getResult(0);
   };
+  // The lanes of a vector share, folded in order.
+  Value mine = share.getResult(0);
+  if (lanes > 1) {
+    Value folded = vector::ExtractOp::create(rewriter, loc, mine, 0);
+    for (int64_t lane = 1; lane < lanes; ++lane)
+      folded = combineValues(folded,
+                             vector::ExtractOp::create(rewriter, loc, mine, lane));
+    mine = folded;
+  }
   Value total;
   if (accType.isF32() || accType.isInteger(32)) {
-    total = reduceWithShuffles(rewriter, loc, share.getResult(0), tid, threads,
-                               partials, neutral, combineValues);
+    total = reduceWithShuffles(rewriter, loc, mine, tid, threads, partials,
+                               neutral, combineValues);
   } else {
-    total = reduceInSharedMemory(rewriter, loc, share.getResult(0), tid,
-                                 threads, partials, combineValues);
+    total = reduceInSharedMemory(rewriter, loc, mine, tid, threads, partials,
+                                 combineValues);
   }
   Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
                                       index(0));

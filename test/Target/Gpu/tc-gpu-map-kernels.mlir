@@ -54,8 +54,8 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 
 // -----
 
-// A reduction to a scalar is one block of 128 threads (100 elements
-// rounded up to a power of two): each thread folds elements t, t + 128,
+// A reduction to a scalar is one block of 128 threads (99 elements, an odd
+// count: no vectors; rounded up to a power of two): each thread folds elements t, t + 128,
 // ... from the neutral element 0; f32 partial sums are combined by xor
 // shuffles within each group of 32 lanes (offsets 16 to 1), lane 0 of each
 // group writes its sum to shared memory, and after one barrier the first
@@ -67,7 +67,7 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 // CHECK: scf.parallel
 // CHECK:   memref.store
 // CHECK: gpu.launch {{.*}} threads(%[[T:[a-z0-9]+]], {{.*}} in (%{{.*}} = %c128{{.*}} workgroup(%[[P:.*]] : memref<128xf32, #gpu.address_space<workgroup>>)
-// CHECK:   %[[SHARE:.*]] = scf.for %{{.*}} = %[[T]] to %c100{{.*}} step %c128{{.*}} iter_args(%{{.*}} = %[[ZERO:[a-z0-9_]+]])
+// CHECK:   %[[SHARE:.*]] = scf.for %{{.*}} = %[[T]] to %c99{{.*}} step %c128{{.*}} iter_args(%{{.*}} = %[[ZERO:[a-z0-9_]+]])
 // CHECK:     memref.load %arg0
 // CHECK:     arith.addf
 // CHECK:   %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[SHARE]], %c16_i32, %c32_i32 : f32
@@ -93,21 +93,21 @@ func.func @column_sum(%x: memref<6x40xf32>, %y: memref<40xf32>) {
 // CHECK:     memref.store %[[SUM]], %arg1[]
 // CHECK: scf.parallel
 // CHECK:   scf.parallel
-// CHECK:     vector.load %arg0
+// CHECK:     vector.load %arg2
 // CHECK:     vector.store
 // CHECK-NOT: memref.copy
 // CHECK-NOT: linalg.
 #all = affine_map<(i) -> (i)>
 #none = affine_map<(i) -> ()>
-func.func @total(%x: memref<100xf32>, %y: memref<f32>, %z: memref<100xf32>) {
+func.func @total(%x: memref<99xf32>, %y: memref<f32>, %w: memref<100xf32>, %z: memref<100xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<f32>)
-  linalg.generic {indexing_maps = [#all, #none], iterator_types = ["reduction"]} ins(%x : memref<100xf32>) outs(%y : memref<f32>) {
+  linalg.generic {indexing_maps = [#all, #none], iterator_types = ["reduction"]} ins(%x : memref<99xf32>) outs(%y : memref<f32>) {
   ^bb0(%a: f32, %acc: f32):
     %0 = arith.addf %a, %acc : f32
     linalg.yield %0 : f32
   }
-  memref.copy %x, %z : memref<100xf32> to memref<100xf32>
+  memref.copy %w, %z : memref<100xf32> to memref<100xf32>
   return
 }
 
@@ -130,8 +130,8 @@ func.func @total(%x: memref<100xf32>, %y: memref<f32>, %z: memref<100xf32>) {
 // CHECK:     memref.store %{{.*}}, %arg1[]
 #all64 = affine_map<(i) -> (i)>
 #none64 = affine_map<(i) -> ()>
-func.func @total_f64(%x: memref<100xf64>, %y: memref<f64>) {
-  linalg.generic {indexing_maps = [#all64, #none64], iterator_types = ["reduction"]} ins(%x : memref<100xf64>) outs(%y : memref<f64>) {
+func.func @total_f64(%x: memref<99xf64>, %y: memref<f64>) {
+  linalg.generic {indexing_maps = [#all64, #none64], iterator_types = ["reduction"]} ins(%x : memref<99xf64>) outs(%y : memref<f64>) {
   ^bb0(%a: f64, %acc: f64):
     %0 = arith.addf %a, %acc : f64
     linalg.yield %0 : f64
@@ -238,5 +238,44 @@ func.func @conv(%x: memref<2x3x8x8xf32>, %w: memref<16x3x3x3xf32>, %y: memref<2x
 // CHECK: scf.parallel
 func.func @depthwise(%x: memref<1x8x8x8xf32>, %w: memref<8x3x3xf32>, %y: memref<1x8x6x6xf32>) {
   linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x8x8x8xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x6x6xf32>)
+  return
+}
+
+// -----
+
+// Softmax's sum of exponentials over rows of 128 contiguous floats: each
+// thread of a block of 32 reads vectors of 4 (aligned to 16 bytes) at 4 t,
+// 4 t + 128, ..., runs the body on them (the row maximum, constant along
+// the row, loaded once and broadcast) into 4 partial sums, folds those in
+// order, then the block combines the threads' sums by shuffles.
+// CHECK-LABEL: func.func @row_sum_exp
+// CHECK: gpu.launch {{.*}} threads(%[[T:[a-z0-9]+]], {{.*}} in (%{{.*}} = %c32{{.*}}
+// CHECK:   %[[START:.*]] = arith.muli %[[T]], %c4
+// CHECK:   %[[INIT:.*]] = vector.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK:   %[[SHARE:.*]] = scf.for %[[I:.*]] = %[[START]] to %c128{{.*}} step %c128{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<4xf32>)
+// CHECK:     %[[X:.*]] = vector.load %arg0[%{{.*}}, %[[I]]] {alignment = 16 : i64} : memref<8x128xf32>, vector<4xf32>
+// CHECK:     %[[M:.*]] = memref.load %arg1
+// CHECK:     %[[MV:.*]] = vector.broadcast %[[M]] : f32 to vector<4xf32>
+// CHECK:     %[[D:.*]] = arith.subf %[[X]], %[[MV]] : vector<4xf32>
+// CHECK:     %[[E:.*]] = math.exp %[[D]] : vector<4xf32>
+// CHECK:     %[[SUM:.*]] = arith.addf %[[ACC]], %[[E]] : vector<4xf32>
+// CHECK:     scf.yield %[[SUM]]
+// CHECK:   %[[L0:.*]] = vector.extract %[[SHARE]][0]
+// CHECK:   %[[L1:.*]] = vector.extract %[[SHARE]][1]
+// CHECK:   %[[S01:.*]] = arith.addf %[[L0]], %[[L1]] : f32
+// CHECK:   vector.extract %[[SHARE]][2]
+// CHECK:   vector.extract %[[SHARE]][3]
+// CHECK:   %[[MINE:.*]] = arith.addf
+// CHECK:   gpu.shuffle xor %[[MINE]], %c16_i32
+#x = affine_map<(i, j) -> (i, j)>
+#r = affine_map<(i, j) -> (i)>
+func.func @row_sum_exp(%x: memref<8x128xf32>, %m: memref<8xf32>, %y: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#x, #r, #r], iterator_types = ["parallel", "reduction"]} ins(%x, %m : memref<8x128xf32>, memref<8xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%a: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %a, %mx : f32
+    %e = math.exp %d : f32
+    %0 = arith.addf %acc, %e : f32
+    linalg.yield %0 : f32
+  }
   return
 }

@@ -56,8 +56,13 @@ constexpr int32_t kShuffleWidth = 32;
 /// that consecutive threads read consecutive elements), then xor shuffles
 /// within groups of kShuffleWidth lanes and across the groups (32-bit
 /// values; other types: a tree over shared memory between barriers), and
-/// thread 0 combining the result with the output's initial value. Softmax's sums and maxima, normalizations'
-/// means and variances, ReduceSum/Max/Mean over the last axis. Returns
+/// thread 0 combining the result with the output's initial value. Inputs
+/// read along the reduction as their contiguous innermost dimension
+/// (aligned, as ElementwiseKernel.h's rowsAligned checks; static extent)
+/// are read in vectors of up to kVectorBytes, the body (elementwise ops
+/// around the combine) run on vectors. Softmax's sums and maxima,
+/// normalizations' means and variances, ReduceSum/Max/Mean over the last
+/// axis. Returns
 /// failure, with `op` unchanged, when it does not fit.
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t minReduction);

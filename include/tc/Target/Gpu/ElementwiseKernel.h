@@ -19,6 +19,18 @@ namespace mlir::tc::gpu {
 /// NVIDIA, global_load_dwordx4 on AMD.
 constexpr int64_t kVectorBytes = 16;
 
+/// Bytes of one element of `type` in memory, or 0 for types whose vectors
+/// are not plain arrays of it (i1 vectors are bit-packed; index has no
+/// fixed width).
+int64_t elementBytes(Type type);
+
+/// Whether vectors of `lanes` elements taken along the innermost dimension
+/// of `type`, at indices that are multiples of `lanes`, start at element
+/// offsets that are multiples of `lanes` (an identity layout with a static
+/// innermost extent that `lanes` divides, or unit innermost stride and a
+/// static offset and outer strides that it divides).
+bool rowsAligned(MemRefType type, int64_t lanes);
+
 /// Replaces `op` (on buffers, every loop parallel) by an scf.parallel over
 /// its loops whose innermost loop steps by L lanes, each iteration one
 /// vector.load per operand read along that loop (a scalar load and a
