@@ -52,6 +52,31 @@ bool rowsAligned(MemRefType type, int64_t lanes) {
   });
 }
 
+int64_t lanesAlong(linalg::LinalgOp op, unsigned loop, int64_t widest) {
+  int64_t extent = op.getStaticLoopRanges()[loop];
+  if (widest == 0 || ShapedType::isDynamic(extent) || extent == 0)
+    return 1;
+  int64_t lanes = kVectorBytes / widest;
+  while (lanes > 1 && extent % lanes != 0)
+    lanes /= 2;
+  AffineExpr along = getAffineDimExpr(loop, op->getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> position = map.getResultPosition(along);
+    if (!position)
+      continue;
+    if (*position + 1 != map.getNumResults() ||
+        elementBytes(type.getElementType()) == 0)
+      return 1;
+    while (lanes > 1 && !rowsAligned(type, lanes))
+      lanes /= 2;
+  }
+  return lanes;
+}
+
 namespace {
 
 /// The widest element `op` moves, in bytes, or 0 when it is no elementwise
@@ -91,31 +116,12 @@ int64_t lanesFor(linalg::LinalgOp op) {
   if (widest == 0)
     return 0;
   unsigned last = op.getNumLoops() - 1;
-  int64_t extent = op.getStaticLoopRanges()[last];
-  if (ShapedType::isDynamic(extent) || extent == 0) // empty: nothing to move
-    return 0;
-  // The most lanes (a power of two) that divide the extent and suit every
-  // operand's layout.
-  int64_t lanes = kVectorBytes / widest;
-  while (lanes > 1 && extent % lanes != 0)
-    lanes /= 2;
+  // Every output is written along the innermost loop.
   AffineExpr innermost = getAffineDimExpr(last, op->getContext());
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type)
-      continue;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    std::optional<unsigned> position = map.getResultPosition(innermost);
-    if (!position) {
-      if (op.isDpsInit(&operand))
-        return 0;
-      continue;
-    }
-    if (*position + 1 != map.getNumResults())
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (!op.getMatchingIndexingMap(&init).getResultPosition(innermost))
       return 0;
-    while (lanes > 1 && !rowsAligned(type, lanes))
-      lanes /= 2;
-  }
+  int64_t lanes = lanesAlong(op, last, widest);
   return lanes < 2 ? 0 : lanes;
 }
 
@@ -180,7 +186,10 @@ std::optional<ReassociationIndices> foldableLoops(linalg::LinalgOp op,
 /// views' sources, at the views' offsets, and drops the views. Upstream's
 /// alias folding would also fold the collapse_shape of folded loops into
 /// them, trading one linear index for a delinearization per access.
-void accessSources(RewriterBase &rewriter, scf::ParallelOp loop) {
+/// Vectors of `lanes` elements get the alignment of their size: each starts
+/// at a multiple of it (lanesFor checked every operand's layout).
+void accessSources(RewriterBase &rewriter, scf::ParallelOp loop,
+                   int64_t lanes) {
   auto source = [](Value base, ValueRange indices) -> memref::SubViewOp {
     auto view = base.getDefiningOp<memref::SubViewOp>();
     if (!view || !llvm::all_of(indices, isZeroInteger))
@@ -199,14 +208,21 @@ void accessSources(RewriterBase &rewriter, scf::ParallelOp loop) {
       return getValueOrCreateConstantIndexOp(rewriter, loc,
                                              view.getMixedOffsets());
     };
+    auto alignment = [&](VectorType type) {
+      if (type.getRank() != 1 || type.getNumElements() != lanes)
+        return llvm::MaybeAlign();
+      return llvm::MaybeAlign(lanes * elementBytes(type.getElementType()));
+    };
     if (auto load = dyn_cast<vector::LoadOp>(access)) {
       if (memref::SubViewOp view = source(load.getBase(), load.getIndices()))
         rewriter.replaceOpWithNewOp<vector::LoadOp>(
-            load, load.getVectorType(), view.getSource(), offsets(view));
+            load, load.getVectorType(), view.getSource(), offsets(view),
+            /*nontemporal=*/false, alignment(load.getVectorType()));
     } else if (auto store = dyn_cast<vector::StoreOp>(access)) {
       if (memref::SubViewOp view = source(store.getBase(), store.getIndices()))
         rewriter.replaceOpWithNewOp<vector::StoreOp>(
-            store, store.getValueToStore(), view.getSource(), offsets(view));
+            store, store.getValueToStore(), view.getSource(), offsets(view),
+            /*nontemporal=*/false, alignment(store.getVectorType()));
     } else if (auto load = dyn_cast<memref::LoadOp>(access)) {
       if (memref::SubViewOp view = source(load.getMemRef(), load.getIndices()))
         rewriter.replaceOpWithNewOp<memref::LoadOp>(load, view.getSource(),
@@ -320,21 +336,7 @@ FailureOr<scf::ParallelOp> buildVectorizedElementwise(RewriterBase &rewriter,
   vector::populateVectorTransferLoweringPatterns(patterns, /*maxTransferRank=*/1);
   if (failed(applyPatternsGreedily(loop, std::move(patterns))))
     return loop.emitError("cannot simplify a vectorized elementwise kernel");
-  accessSources(rewriter, loop);
-  // Every access along the innermost loop starts at a multiple of its size
-  // (lanesFor checked each operand's layout).
-  auto align = [&](Operation *access, VectorType type) {
-    if (type.getRank() == 1 && type.getNumElements() == lanes)
-      access->setAttr("alignment",
-                      rewriter.getI64IntegerAttr(
-                          lanes * elementBytes(type.getElementType())));
-  };
-  loop.walk([&](Operation *access) {
-    if (auto load = dyn_cast<vector::LoadOp>(access))
-      align(load, load.getVectorType());
-    else if (auto store = dyn_cast<vector::StoreOp>(access))
-      align(store, store.getVectorType());
-  });
+  accessSources(rewriter, loop, lanes);
   return loop;
 }
 

@@ -124,6 +124,18 @@ void emitConstant(LLVM::CallOp call, unsigned index) {
   call.erase();
 }
 
+/// env->download(runtime, destination, source, bytes) (`download`) or
+/// env->upload(runtime, destination, source, bytes), at `e`.
+void callEnvCopy(Emitter &e, Value env, bool download, Value destination,
+                 Value source, Value bytes) {
+  auto type = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(e.b.getContext()), {e.ptr, e.ptr, e.ptr, e.i64});
+  LLVM::CallOp::create(e.b, e.loc, type,
+                       ValueRange{envField(e, env, download ? 5 : 6),
+                                  envField(e, env, 0), destination, source,
+                                  bytes});
+}
+
 /// Replaces `@__tc_gpu_download_<type>(bytes, host cell, device element)`
 /// or `@__tc_gpu_upload_<type>(bytes, device element, host cell)` (0-d
 /// descriptors: allocated, aligned, offset) by env->download(runtime, host,
@@ -140,13 +152,7 @@ LogicalResult emitTransfer(LLVM::CallOp call, Value env, bool download) {
     return LLVM::GEPOp::create(b, e.loc, e.ptr, b.getI8Type(),
                                operands[descriptor + 1], ValueRange{offset});
   };
-  Value destination = address(1), source = address(4);
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(e.b.getContext()),
-                                          {e.ptr, e.ptr, e.ptr, e.i64});
-  LLVM::CallOp::create(b, e.loc, type,
-                       ValueRange{envField(e, env, download ? 5 : 6),
-                                  envField(e, env, 0), destination, source,
-                                  bytes});
+  callEnvCopy(e, env, download, address(1), address(4), bytes);
   call.erase();
   return success();
 }
@@ -375,14 +381,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
             module, [&](OpBuilder &b, Location loc, bool download,
                         Value destination, Value source, Value bytes) {
               Emitter e = Emitter::at(b, loc);
-              auto type = LLVM::LLVMFunctionType::get(
-                  LLVM::LLVMVoidType::get(b.getContext()),
-                  {e.ptr, e.ptr, e.ptr, e.i64});
-              LLVM::CallOp::create(
-                  b, loc, type,
-                  ValueRange{envField(e, env, download ? 5 : 6),
-                             envField(e, env, 0), destination, source,
-                             bytes});
+              callEnvCopy(e, env, download, destination, source, bytes);
             })))
       return signalPassFailure();
     // Only the ABI symbols leave the module: its @main and helpers must not

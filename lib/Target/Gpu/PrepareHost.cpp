@@ -101,14 +101,7 @@ struct GpuPrepareHostPass
         return nullptr;
       }
       std::string callee = "__tc_gpu_launch_" + std::to_string(found->second);
-      if (auto declaration = module.lookupSymbol<func::FuncOp>(callee))
-        return declaration;
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(module.getBody());
-      auto declaration = func::FuncOp::create(b, launch.getLoc(), callee,
-                                              b.getFunctionType(types, {}));
-      declaration.setPrivate();
-      return declaration;
+      return declarePlaceholder(module, callee, b.getFunctionType(types, {}));
     };
     if (failed(replaceLaunches(module, env, /*dimsFirst=*/true, calleeFor)))
       return signalPassFailure();

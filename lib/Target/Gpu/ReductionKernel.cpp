@@ -163,37 +163,17 @@ Value reduceWithShuffles(OpBuilder &b, Location loc, Value value, Value tid,
 /// must be its innermost, contiguous dimension), or 1. The body must be
 /// elementwise-mappable ops and constants around the combine.
 int64_t reductionLanes(linalg::LinalgOp op, unsigned k, Operation *combine) {
-  int64_t range = op.getStaticLoopRanges()[k];
-  if (ShapedType::isDynamic(range) || range == 0)
-    return 1;
   for (Operation &inner : op.getBlock()->without_terminator())
     if (&inner != combine && !inner.hasTrait<OpTrait::ConstantLike>() &&
         !OpTrait::hasElementwiseMappableTraits(&inner))
       return 1;
   int64_t widest = elementBytes(combine->getResult(0).getType());
-  for (OpOperand *in : op.getDpsInputOperands())
-    widest = std::max(widest, elementBytes(getElementTypeOrSelf(in->get())));
-  if (widest == 0)
-    return 1;
-  int64_t lanes = kVectorBytes / widest;
-  while (lanes > 1 && range % lanes != 0)
-    lanes /= 2;
-  AffineExpr loop = getAffineDimExpr(k, op.getContext());
   for (OpOperand *in : op.getDpsInputOperands()) {
-    auto type = dyn_cast<MemRefType>(in->get().getType());
-    if (!type)
+    if (!isa<MemRefType>(in->get().getType()))
       return 1;
-    AffineMap map = op.getMatchingIndexingMap(in);
-    std::optional<unsigned> position = map.getResultPosition(loop);
-    if (!position)
-      continue;
-    if (*position + 1 != map.getNumResults() ||
-        elementBytes(type.getElementType()) == 0)
-      return 1;
-    while (lanes > 1 && !rowsAligned(type, lanes))
-      lanes /= 2;
+    widest = std::max(widest, elementBytes(getElementTypeOrSelf(in->get())));
   }
-  return lanes;
+  return lanesAlong(op, k, widest);
 }
 
 /// Clones the ops of `body` (but its terminator) at `b` with `mapping`:

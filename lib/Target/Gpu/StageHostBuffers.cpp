@@ -30,15 +30,12 @@ namespace {
 /// `name(i64 x operands) -> i64 (or nothing)`, declared on first use.
 func::FuncOp declare(ModuleOp module, StringRef name, unsigned operands,
                      bool returnsValue) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Builder b(module.getContext());
   Type i64 = b.getI64Type();
-  auto type = b.getFunctionType(SmallVector<Type>(operands, i64),
-                                returnsValue ? TypeRange{i64} : TypeRange{});
-  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
-  fn.setPrivate();
-  return fn;
+  return declarePlaceholder(
+      module, name,
+      b.getFunctionType(SmallVector<Type>(operands, i64),
+                        returnsValue ? TypeRange{i64} : TypeRange{}));
 }
 
 /// The buffer whose aligned address `pointer` is (through index casts).

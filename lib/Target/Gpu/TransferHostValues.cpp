@@ -40,6 +40,16 @@ bool isHostCell(Value buffer) {
   return false;
 }
 
+func::FuncOp declarePlaceholder(ModuleOp module, StringRef name,
+                                FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto declaration = func::FuncOp::create(b, module.getLoc(), name, type);
+  declaration.setPrivate();
+  return declaration;
+}
+
 namespace {
 
 /// The device element a host access reaches, as the 0-d view the
@@ -71,16 +81,12 @@ func::FuncOp placeholder(ModuleOp module, bool download, Type element,
   std::string name;
   llvm::raw_string_ostream os(name);
   os << (download ? kDownloadPrefix : kUploadPrefix) << element;
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  Type index = b.getIndexType();
+  Builder b(module.getContext());
   auto type = b.getFunctionType(
-      {index, download ? hostType : deviceType, download ? deviceType : hostType},
+      {b.getIndexType(), download ? hostType : deviceType,
+       download ? deviceType : hostType},
       {});
-  auto declaration = func::FuncOp::create(b, module.getLoc(), name, type);
-  declaration.setPrivate();
-  return declaration;
+  return declarePlaceholder(module, name, type);
 }
 
 struct GpuTransferHostValuesPass

@@ -31,6 +31,14 @@ int64_t elementBytes(Type type);
 /// static offset and outer strides that it divides).
 bool rowsAligned(MemRefType type, int64_t lanes);
 
+/// Lanes for vectors along loop `loop` of `op` (on buffers) whose widest
+/// element is `widest` bytes: kVectorBytes / widest, halved until they
+/// divide the loop's static extent and suit (rowsAligned) every buffer
+/// operand that varies along the loop, which must do so along its
+/// innermost dimension with plain elements. 1 (no vectors) otherwise, and
+/// for a dynamic or empty loop.
+int64_t lanesAlong(linalg::LinalgOp op, unsigned loop, int64_t widest);
+
 /// Replaces `op` (on buffers, every loop parallel) by an scf.parallel over
 /// its loops whose innermost loop steps by L lanes, each iteration one
 /// vector.load per operand read along that loop (a scalar load and a

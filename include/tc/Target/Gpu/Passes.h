@@ -48,6 +48,12 @@ bool isHostCell(Value buffer);
 constexpr llvm::StringLiteral kDownloadPrefix = "__tc_gpu_download_";
 constexpr llvm::StringLiteral kUploadPrefix = "__tc_gpu_upload_";
 
+/// The private declaration `name` : `type` in `module` (the placeholders
+/// the host code calls until --tc-gpu-emit-entry or the emulation lowers
+/// them), created at the module's end on first use.
+func::FuncOp declarePlaceholder(ModuleOp module, StringRef name,
+                                FunctionType type);
+
 /// Whether `callee` names a download or upload placeholder.
 inline bool isHostValueCopy(StringRef callee) {
   return callee.starts_with(kDownloadPrefix) || callee.starts_with(kUploadPrefix);
