@@ -94,7 +94,7 @@ def close_enough(got, want, rtol, atol):
 
 def run_case_in_process(tc, work, case, device):
     """(status, detail) of one case run through `import tc` in this process
-    (one CUDA context for all the cases a worker runs)."""
+    (one process for all the cases a worker runs)."""
     cwd = os.path.join(work, "cases", case["dir"])
     inputs, expected, rtol, atol = {}, [], 1e-3, 1e-5
     for arg in case["args"]:
@@ -472,11 +472,11 @@ def latency_table(args, tc_run, env, results):
     if args.no_peers:
         for row in rows:
             row += ["not run (--no-peers)"] * len(peers)
-    # The compiles run the smallest models first: within the budget, the
-    # figures of several models beat one model's long autotuning.
+    # Smallest models first: within the budget, the compiles of several
+    # models beat one model's long autotuning.
     by_size = sorted(rows, key=lambda row: (os.path.getsize(row[2]), row[1]))
     for label, measure, share in [] if args.no_peers else peers:
-        for row in by_size if "compile" in label or "autotune" in label else rows:
+        for row in by_size:
             if args.device == "cpu":
                 row.append("(dry run)")
             elif elapsed() > args.budget * share:
