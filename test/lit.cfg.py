@@ -28,6 +28,10 @@ config.substitutions.append(("%pyonnx", config.python_executable))
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.tc_src_root, "python"))
 llvm_config.with_environment("TC_RUNTIME_LIB", os.path.join(config.tc_obj_root, "lib", "libTcRuntime.so"))
 llvm_config.with_environment("TC_COMPILE", os.path.join(config.tc_tools_dir, "tc-compile"))
+# The runtime's hand-written fake modules and fake NVIDIA driver
+# (test/unittests/Runtime: ninja TcRuntimeFakeModules).
+config.substitutions.append(
+    ("%tc_fake_modules", os.path.join(config.tc_obj_root, "test", "unittests", "Runtime")))
 config.substitutions.append(("%models", os.path.join(config.tc_src_root, "test", "Frontend", "Onnx", "Inputs", "models.py")))
 
 # The real exported models live beside the repository on our machines

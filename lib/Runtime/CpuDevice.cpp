@@ -96,11 +96,17 @@ tc_status tc_device_create(tc_runtime *runtime, const char *spec,
   if (text == "auto") {
     // The first GPU with a working driver, else the CPU; the CPU's threads
     // stay as the fallback for modules without code for that GPU.
-    if (countCudaDevices() > 0 && createCudaDriver(0, driver) != nullptr)
-      driver.reset();
-    if (!driver && countHipDevices() > 0 &&
-        createHipDriver(0, driver) != nullptr)
-      driver.reset();
+    // (A GPU that is there but cannot be opened is passed over quietly.)
+    if (countCudaDevices() > 0)
+      if (tc_status status = createCudaDriver(0, driver)) {
+        tc_status_free(status);
+        driver.reset();
+      }
+    if (!driver && countHipDevices() > 0)
+      if (tc_status status = createHipDriver(0, driver)) {
+        tc_status_free(status);
+        driver.reset();
+      }
   } else if (text != "cpu") {
     bool recognized = false;
     for (const char *kind : {"cuda", "hip"}) {

@@ -2,8 +2,9 @@
 //
 // libcuda.so.1 is opened with dlopen and its entry points looked up by name
 // (the driver API's C ABI is stable; the _v2 names are those of 64-bit
-// device pointers). One primary context per device, one stream per device
-// for copies and launches.
+// device pointers). One primary context per GPU, retained on first use and
+// kept until the process exits (as the CUDA runtime does); one stream per
+// opened device for its copies and launches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include <dlfcn.h>
 
+#include <map>
 #include <mutex>
 
 using namespace tc::rt;
@@ -37,7 +39,6 @@ struct CudaApi {
   CUresult (*cuDeviceGetName)(char *, int, CUdevice);
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleUnload)(CUmodule);
@@ -82,7 +83,6 @@ const CudaApi &api() {
     bind(cuda.cuDeviceGetName, "cuDeviceGetName");
     bind(cuda.cuDeviceGetAttribute, "cuDeviceGetAttribute");
     bind(cuda.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    bind(cuda.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
     bind(cuda.cuCtxSetCurrent, "cuCtxSetCurrent");
     bind(cuda.cuModuleLoadData, "cuModuleLoadData");
     bind(cuda.cuModuleUnload, "cuModuleUnload");
@@ -127,16 +127,33 @@ tc_status check(CUresult result, const std::string &what) {
                     what + ": " + describe(result));
 }
 
+/// The primary context of `device`, retained the first time a process asks
+/// and never released. Releasing the last reference destroys the context
+/// (its modules and memory with it), and making one again costs tens to
+/// hundreds of milliseconds, during which other processes on the GPU wait:
+/// a context per opened device made every `tc.load` and tc-run pay that.
+tc_status primaryContext(CUdevice device, const std::string &spec,
+                         CUcontext &out) {
+  static std::mutex mutex;
+  static std::map<CUdevice, CUcontext> contexts;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = contexts.find(device);
+  if (it == contexts.end()) {
+    CUcontext context = nullptr;
+    if (tc_status s = check(api().cuDevicePrimaryCtxRetain(&context, device),
+                            spec + ": cannot create a context"))
+      return s;
+    it = contexts.emplace(device, context).first;
+  }
+  out = it->second;
+  return nullptr;
+}
+
 class CudaDriver : public GpuDriver {
 public:
   ~CudaDriver() override {
-    const CudaApi &cuda = api();
-    if (stream) {
-      cuda.cuCtxSetCurrent(context);
-      cuda.cuStreamDestroy(stream);
-    }
-    if (context)
-      cuda.cuDevicePrimaryCtxRelease(device);
+    if (stream && activate() == nullptr)
+      api().cuStreamDestroy(stream);
   }
 
   tc_status open(int ordinal) {
@@ -151,8 +168,7 @@ public:
     cuda.cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, device);
     archText = "sm_" + std::to_string(major) + std::to_string(minor);
     descriptionText = specText + " (" + name + ", " + archText + ")";
-    if (tc_status s = check(cuda.cuDevicePrimaryCtxRetain(&context, device),
-                            specText + ": cannot create a context"))
+    if (tc_status s = primaryContext(device, specText, context))
       return s;
     if (tc_status s = activate())
       return s;

@@ -3,7 +3,9 @@
 // libamdhip64.so is opened with dlopen and its module API looked up by name
 // (the same calls the CUDA driver API has: load a code object, get a
 // function, launch with a parameter array). HIP keeps a current device per
-// thread, which activate() sets before each run. An image built for another
+// thread, which activate() sets before each run; the HIP runtime makes each
+// device's context once per process, so opening a device again is cheap
+// (unlike CUDA's primary contexts, there is nothing to retain). An image built for another
 // GPU fails to load (hipErrorNoBinaryForGpu), which is how the runtime picks
 // the HSACO that fits: it tries the module's ROCm images in turn.
 //

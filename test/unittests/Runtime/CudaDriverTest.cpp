@@ -1,0 +1,147 @@
+//===- CudaDriverTest.cpp - lib/Runtime/Cuda against a fake libcuda.so.1 --===//
+//
+// The driver API calls CudaDriver makes, seen from the driver's side
+// (FakeCuda/fake_cuda.h): contexts, streams, modules and memory come and go
+// in balance, and each failure the driver reports reaches the caller as a
+// status that names it. The whole path runs through the public API with a
+// hand-written GPU module (FakeModules/gpu_scale.c: y = x * 2 + 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCuda/fake_cuda.h"
+#include "TestUtil.h"
+
+#include <vector>
+
+using namespace tc::test;
+
+namespace {
+
+fake_cuda_state &fake() { return *fake_cuda_state_get(); }
+
+/// Runs gpu_scale on `device` over x = 0, 1, ..., n - 1; "" or the error.
+std::string runScale(tc_device *device, tc_module *module, int64_t n,
+                     std::vector<float> *y = nullptr) {
+  std::vector<float> x(n);
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i);
+  tc_tensor *input = nullptr;
+  if (std::string error = describe(tc_tensor_create_copy(
+          TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &input));
+      !error.empty())
+    return error;
+  Owned<tc_tensor> owned(input);
+  tc_tensor *output = nullptr;
+  std::string error =
+      describe(tc_module_run(module, device, &input, 1, &output, 1));
+  if (!error.empty())
+    return error;
+  Owned<tc_tensor> result(output);
+  if (y) {
+    const float *data = static_cast<const float *>(tc_tensor_data(output));
+    y->assign(data, data + tc_tensor_num_elements(output));
+  }
+  return "";
+}
+
+TEST(CudaDriverTest, RunsAModelAndReleasesWhatItTook) {
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
+  int launchesBefore = fake().launches;
+  {
+    Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+    ASSERT_NE(device, nullptr);
+    EXPECT_STREQ(tc_device_spec(device.get()), "cuda:0");
+    for (int64_t n : {5, 300, 0}) {
+      std::vector<float> y;
+      ASSERT_EQ(runScale(device.get(), module.get(), n, &y), "") << n;
+      ASSERT_EQ(static_cast<int64_t>(y.size()), n);
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_EQ(y[i], 2.0f * i + 1) << i;
+    }
+    // Two kernels per non-empty run; the sm_80 image was refused and the
+    // sm_90 one loaded, once.
+    EXPECT_EQ(fake().launches - launchesBefore, 4);
+    EXPECT_EQ(fake().modules_live, 1);
+    EXPECT_EQ(fake().streams_live, 1);
+  }
+  // The device gave back its module, its memory and its stream.
+  EXPECT_EQ(fake().modules_live, 0);
+  EXPECT_EQ(fake().allocations_live, 0);
+  EXPECT_EQ(fake().streams_live, 0);
+}
+
+TEST(CudaDriverTest, ThePrimaryContextLivesAsLongAsTheProcess) {
+  // Making a context costs the real driver tens to hundreds of
+  // milliseconds and serializes processes sharing a GPU: a device opened
+  // per model (tc.load, tc-run) must not remake it each time.
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
+  for (int round = 0; round < 4; ++round) {
+    Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+    ASSERT_EQ(runScale(device.get(), module.get(), 8), "");
+  }
+  Owned<tc_device> second = makeDevice(runtime.get(), "cuda:1");
+  ASSERT_EQ(runScale(second.get(), module.get(), 8), "");
+  second.reset();
+  EXPECT_EQ(fake().retains[0], 1);
+  EXPECT_EQ(fake().retains[1], 1);
+  EXPECT_EQ(fake().contexts_destroyed, 0);
+  EXPECT_LE(fake().contexts_created, 2);
+}
+
+TEST(CudaDriverTest, AModuleWithoutCodeForThisGpuSaysWhichTargetToAdd) {
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale_sm80");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  std::string error = runScale(device.get(), module.get(), 4);
+  TC_EXPECT_CONTAINS(error, "UNAVAILABLE");
+  TC_EXPECT_CONTAINS(error, "cuda:0 (Fake H200, sm_90)");
+  TC_EXPECT_CONTAINS(error, "--target=cuda:sm_90");
+  EXPECT_EQ(fake().modules_live, 0);
+}
+
+TEST(CudaDriverTest, OutOfMemoryIsReportedAsSuch) {
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  fake().memory_limit = 1024;
+  std::string error = runScale(device.get(), module.get(), 1000);
+  fake().memory_limit = 0;
+  TC_EXPECT_CONTAINS(error, "OUT_OF_MEMORY");
+  // (4000 bytes asked for, rounded up to the runtime's block size.)
+  TC_EXPECT_CONTAINS(error, "allocating 4096 bytes on cuda:0 (Fake H200, "
+                            "sm_90): CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  // The next run, with memory to spare, works.
+  EXPECT_EQ(runScale(device.get(), module.get(), 1000), "");
+}
+
+TEST(CudaDriverTest, ALaunchFailureNamesTheKernelAndTheDriverError) {
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  fake().fail_launches = 1;
+  std::string error = runScale(device.get(), module.get(), 4);
+  fake().fail_launches = 0;
+  TC_EXPECT_CONTAINS(error, "kernel 'scale'");
+  TC_EXPECT_CONTAINS(error, "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory "
+                            "access was encountered");
+  EXPECT_EQ(runScale(device.get(), module.get(), 4), "");
+}
+
+TEST(CudaDriverTest, AGpuThatDoesNotExistListsTheOnesThatDo) {
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  tc_device *device = nullptr;
+  Error error = take(tc_device_create(runtime.get(), "cuda:2", &device));
+  EXPECT_EQ(error.code, TC_STATUS_UNAVAILABLE);
+  TC_EXPECT_CONTAINS(error.message, "this machine has 2 NVIDIA GPUs");
+  EXPECT_EQ(device, nullptr);
+}
+
+TEST(CudaDriverTest, AutoPicksTheGpu) {
+  Owned<tc_runtime> runtime = makeRuntime(1);
+  Owned<tc_device> device = makeDevice(runtime.get(), "auto");
+  EXPECT_STREQ(tc_device_spec(device.get()), "cuda:0");
+}
+
+} // namespace

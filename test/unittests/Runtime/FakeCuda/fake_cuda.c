@@ -1,0 +1,294 @@
+/*===- fake_cuda.c - a libcuda.so.1 over host memory, for tests -----------===*
+ *
+ * See fake_cuda.h. Only the entry points CudaDriver.cpp binds exist; their
+ * signatures are the driver API's (64-bit device pointers, the _v2 names).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "fake_cuda.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_INVALID_HANDLE = 400,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+};
+
+#define NUM_DEVICES 2
+
+static fake_cuda_state state;
+static int initialized;
+
+/* A primary context: alive while retained. A handle kept past the last
+ * release stays current but fails every call, as a destroyed one does. */
+typedef struct context {
+  int device;
+  int alive;
+} context;
+static context contexts[NUM_DEVICES];
+static __thread context *current;
+
+typedef struct module {
+  int magic;
+} module;
+#define MODULE_MAGIC 0x6d6f64
+
+typedef struct kernel {
+  int doubles; /* "scale": y = x * 2; "shift": y = x + 1 */
+} kernel;
+static kernel scale_kernel = {1}, shift_kernel = {0};
+
+EXPORT fake_cuda_state *fake_cuda_state_get(void) { return &state; }
+
+/* Memory, modules and launches need a live current context. */
+static int need_context(void) {
+  if (!initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  return current && current->alive ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+EXPORT int cuInit(unsigned flags) {
+  if (flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  initialized = 1;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuDeviceGetCount(int *count) {
+  *count = NUM_DEVICES;
+  return initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+EXPORT int cuDeviceGet(int *device, int ordinal) {
+  if (ordinal < 0 || ordinal >= NUM_DEVICES)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuDeviceGetName(char *name, int length, int device) {
+  (void)device;
+  strncpy(name, "Fake H200", (size_t)length);
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuDeviceGetAttribute(int *value, int attribute, int device) {
+  (void)device;
+  /* Compute capability 9.0. */
+  *value = attribute == 75 ? 9 : attribute == 76 ? 0 : 0;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuDevicePrimaryCtxRetain(void **out, int device) {
+  if (device < 0 || device >= NUM_DEVICES)
+    return CUDA_ERROR_INVALID_DEVICE;
+  if (state.retains[device]++ == 0) {
+    ++state.contexts_created;
+    contexts[device].device = device;
+    contexts[device].alive = 1;
+  }
+  *out = &contexts[device];
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuDevicePrimaryCtxRelease_v2(int device) {
+  if (device < 0 || device >= NUM_DEVICES || state.retains[device] == 0)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (--state.retains[device] == 0) {
+    ++state.contexts_destroyed;
+    contexts[device].alive = 0;
+  }
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuCtxSetCurrent(void *ctx) {
+  current = ctx;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuModuleLoadData(void **out, const void *image) {
+  int status = need_context();
+  if (status)
+    return status;
+  const char *text = image;
+  if (strncmp(text, "FAKECUBIN ", 10) != 0)
+    return CUDA_ERROR_INVALID_IMAGE;
+  if (strncmp(text + 10, "sm_90", 5) != 0)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  module *m = malloc(sizeof(module));
+  m->magic = MODULE_MAGIC;
+  ++state.modules_loaded;
+  ++state.modules_live;
+  *out = m;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuModuleUnload(void *handle) {
+  int status = need_context();
+  if (status)
+    return status;
+  module *m = handle;
+  if (!m || m->magic != MODULE_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  m->magic = 0;
+  free(m);
+  --state.modules_live;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuModuleGetFunction(void **out, void *handle, const char *name) {
+  module *m = handle;
+  if (!m || m->magic != MODULE_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (strcmp(name, "scale") == 0)
+    *out = &scale_kernel;
+  else if (strcmp(name, "shift") == 0)
+    *out = &shift_kernel;
+  else
+    return CUDA_ERROR_NOT_FOUND;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemAlloc_v2(unsigned long long *out, size_t bytes) {
+  int status = need_context();
+  if (status)
+    return status;
+  if (bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (state.memory_limit && bytes > state.memory_limit)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  void *p = malloc(bytes);
+  if (!p)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  ++state.allocations_live;
+  *out = (unsigned long long)(uintptr_t)p;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemFree_v2(unsigned long long pointer) {
+  int status = need_context();
+  if (status)
+    return status;
+  free((void *)(uintptr_t)pointer);
+  --state.allocations_live;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
+                                size_t bytes, void *stream) {
+  (void)stream;
+  int status = need_context();
+  if (!status)
+    memcpy((void *)(uintptr_t)device, host, bytes);
+  return status;
+}
+
+EXPORT int cuMemcpyDtoHAsync_v2(void *host, unsigned long long device,
+                                size_t bytes, void *stream) {
+  (void)stream;
+  int status = need_context();
+  if (!status)
+    memcpy(host, (const void *)(uintptr_t)device, bytes);
+  return status;
+}
+
+EXPORT int cuStreamCreate(void **out, unsigned flags) {
+  (void)flags;
+  int status = need_context();
+  if (status)
+    return status;
+  *out = malloc(1);
+  ++state.streams_live;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamDestroy_v2(void *stream) {
+  int status = need_context();
+  if (status)
+    return status;
+  free(stream);
+  --state.streams_live;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamSynchronize(void *stream) {
+  (void)stream;
+  return need_context();
+}
+
+/* params: float *in, float *out, int64_t n (what the fake GPU module
+ * passes); one thread per element. */
+EXPORT int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
+                          unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                          unsigned shared, void *stream, void **params,
+                          void **extra) {
+  (void)shared;
+  (void)stream;
+  (void)extra;
+  int status = need_context();
+  if (status)
+    return status;
+  if (!gx || !gy || !gz || !bx || !by || !bz || !params)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (state.fail_launches)
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  const kernel *k = function;
+  const float *in = *(float **)params[0];
+  float *out = *(float **)params[1];
+  int64_t n = *(int64_t *)params[2];
+  int64_t threads = (int64_t)gx * gy * gz * bx * by * bz;
+  for (int64_t i = 0; i < n && i < threads; ++i)
+    out[i] = k->doubles ? in[i] * 2 : in[i] + 1;
+  ++state.launches;
+  return CUDA_SUCCESS;
+}
+
+static const char *error_name(int result) {
+  switch (result) {
+  case CUDA_SUCCESS: return "CUDA_SUCCESS";
+  case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+  case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+  case CUDA_ERROR_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
+  case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+  case CUDA_ERROR_INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
+  case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
+  case CUDA_ERROR_NO_BINARY_FOR_GPU: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+  case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+  case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+  case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  default: return NULL;
+  }
+}
+
+EXPORT int cuGetErrorName(int result, const char **name) {
+  *name = error_name(result);
+  return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT int cuGetErrorString(int result, const char **text) {
+  switch (result) {
+  case CUDA_ERROR_OUT_OF_MEMORY: *text = "out of memory"; break;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    *text = "no kernel image is available for execution on the device";
+    break;
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+    *text = "an illegal memory access was encountered";
+    break;
+  case CUDA_ERROR_INVALID_CONTEXT: *text = "invalid device context"; break;
+  default: *text = error_name(result); break;
+  }
+  return *text ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}

@@ -1,0 +1,78 @@
+/* A hand-written module with CPU and NVIDIA entry points: y = x * 2 + 1
+ * over x: f32[?n], on the GPU through two kernels ("scale" then "shift")
+ * and a temporary. Its images are the text that FakeCuda/fake_cuda.c
+ * takes for cubins: one for sm_80 (which the fake "H200" refuses) before
+ * one for sm_90, so the runtime must try them in turn. Built a second time
+ * with ONLY_SM80 (fake_gpu_scale_sm80.so): no image the fake GPU can run. */
+#include "tc-runtime/module_abi.h"
+
+#include <stdlib.h>
+
+const uint32_t tc_module_abi_version = TC_MODULE_ABI_VERSION;
+const char tc_module_metadata_v1[] = "tc-module 1\n"
+                                     "name gpu_scale\n"
+                                     "input x f32 1 ?n\n"
+                                     "output y f32 1 ?n\n"
+                                     "target cpu x86-64\n"
+                                     "target cuda:sm_80\n"
+#ifndef ONLY_SM80
+                                     "target cuda:sm_90\n"
+#endif
+    ;
+
+int32_t tc_module_run_v1(const tc_run_env_v1 *env, void *const *inputs,
+                         const int64_t *input_dims, void **output_allocations,
+                         void **output_data, int64_t *output_dims) {
+  (void)env;
+  int64_t n = input_dims[0];
+  float *y = malloc(n ? (size_t)n * 4 : 4);
+  if (!y)
+    return TC_RUN_OUT_OF_MEMORY;
+  const float *x = inputs[0];
+  for (int64_t i = 0; i < n; ++i)
+    y[i] = x[i] * 2 + 1;
+  output_allocations[0] = output_data[0] = y;
+  output_dims[0] = n;
+  return TC_RUN_OK;
+}
+
+const uint32_t tc_module_gpu_kernel_count_v1 = 2;
+const char *const tc_module_gpu_kernels_v1[] = {"scale", "shift"};
+static const char sm80[] = "FAKECUBIN sm_80";
+static const char sm90[] = "FAKECUBIN sm_90";
+#ifdef ONLY_SM80
+const uint32_t tc_module_gpu_image_count_v1 = 1;
+#else
+const uint32_t tc_module_gpu_image_count_v1 = 2;
+#endif
+const tc_gpu_image_v1 tc_module_gpu_images_v1[] = {
+    {"cuda:sm_80", "cubin", sm80, sizeof(sm80)},
+    {"cuda:sm_90", "cubin", sm90, sizeof(sm90)},
+};
+
+int32_t tc_module_gpu_run_v2(const tc_gpu_env_v2 *env, void *const *inputs,
+                             const int64_t *input_dims,
+                             void **output_allocations, void **output_data,
+                             int64_t *output_dims) {
+  int64_t n = input_dims[0];
+  int64_t bytes = n ? n * 4 : 4;
+  void *temp = env->alloc(env->runtime, bytes);
+  void *out = env->alloc(env->runtime, bytes);
+  if (!temp || !out) {
+    if (temp)
+      env->release(env->runtime, temp);
+    if (out)
+      env->release(env->runtime, out);
+    return TC_RUN_OUT_OF_MEMORY;
+  }
+  uint32_t dims[6] = {(uint32_t)((n + 127) / 128), 1, 1, 128, 1, 1};
+  void *in = inputs[0];
+  void *scale[3] = {&in, &temp, &n};
+  env->launch(env->runtime, 0, dims, scale, 3);
+  void *shift[3] = {&temp, &out, &n};
+  env->launch(env->runtime, 1, dims, shift, 3);
+  env->release(env->runtime, temp);
+  output_allocations[0] = output_data[0] = out;
+  output_dims[0] = n;
+  return TC_RUN_OK;
+}
