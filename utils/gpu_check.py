@@ -108,18 +108,38 @@ def run_case_in_process(tc, work, case, device):
             rtol = float(value)
         elif flag == "--atol":
             atol = float(value)
+    def describe(e):
+        return str(e).strip().splitlines()[-1][:200] if str(e).strip() else type(e).__name__
+
+    def wrong(outputs):
+        for k, want in enumerate(expected):
+            if k >= len(outputs):
+                return f"output {k} missing"
+            why = close_enough(outputs[k], want, rtol, atol)
+            if why:
+                return f"output {k}: {why}"
+        return ""
     try:
-        model = tc.load(os.path.join(cwd, "model.so"), device=device, threads=1)
+        model = tc.load(os.path.join(cwd, "model.so"), device=device, threads=1,
+                        gpu_graphs=True)
         outputs = model(**inputs)
     except Exception as e:  # an error is retried with tc-run for its verdict
-        return "error", str(e).strip().splitlines()[-1][:200] if str(e).strip() else type(e).__name__
-    for k, want in enumerate(expected):
-        if k >= len(outputs):
-            return "mismatch", f"output {k} missing"
-        why = close_enough(outputs[k], want, rtol, atol)
-        if why:
-            return "mismatch", f"output {k}: {why}"
-    return "pass", "in process"
+        return "error", describe(e)
+    why = wrong(outputs)
+    if why:
+        return "mismatch", why
+    # The run launched its kernels; the second records them into a graph
+    # (where the host code allows) and launches it, as the third does. A
+    # failure there is the graphs' own: reported, not retried.
+    try:
+        for _ in range(2):
+            outputs = model(**inputs)
+    except Exception as e:
+        return "graph-error", describe(e)
+    why = wrong(outputs)
+    if why:
+        return "graph-mismatch", why
+    return "pass", "in process, and replayed from a graph"
 
 
 def case_worker(args):
@@ -208,14 +228,15 @@ def check_cases(args, tc_run, env, results):
     # in one CUDA context (a tc-run process costs a context and a module
     # load, about 0.4 s on an H200). What they do not pass (errors,
     # mismatches, random draws, a crashed worker's rest) goes through
-    # tc-run, whose verdict counts.
+    # tc-run, whose verdict counts; a failure of the graph replay is the
+    # graphs' own and counts as the worker found it.
     done = {}
     budget = args.cases_budget or args.budget * 0.45
     if os.path.isdir(os.path.join(args.dir, "python", "tc")) and not args.no_workers:
         plain = [c for c in cases if not c.get("random")]
         done = {name: result for name, result in
                 run_workers(args, work, plain, budget * 0.8).items()
-                if result[0] == "pass"}
+                if result[0] == "pass" or result[0].startswith("graph-")}
         print(f"conformance cases in process on {args.device}: {len(done)} of "
               f"{len(plain)} pass ({elapsed():.0f} s); the rest through tc-run")
 
@@ -258,6 +279,13 @@ def check_models(args, tc_run, env, results):
                                                 "--rtol=1e-3", "--atol=1e-4"] +
                                   inputs + compares)
             ref = verdict(rc, out, err, len(compares))
+            # Replayed from a graph (--gpu-graphs: from the second run on, a
+            # run replays a graph; --compare sees the last timed run).
+            rc, out, err = run_tc(tc_run, env, [so, f"--device={args.device}",
+                                                "--gpu-graphs", "--warmup=1",
+                                                "--benchmark=2", "--rtol=1e-3",
+                                                "--atol=1e-4"] + inputs + compares)
+            graphs = verdict(rc, out, err, len(compares))
             # Against tc's own CPU results.
             cpu_dir = tempfile.mkdtemp(prefix="tc-cpu-")
             rc_cpu, _, err_cpu = run_tc(tc_run, env, [so, "--device=cpu",
@@ -274,12 +302,13 @@ def check_models(args, tc_run, env, results):
                 vs_cpu = ("error", "cpu run: " + (err_cpu.strip().splitlines() or ["?"])[-1])
             shutil.rmtree(cpu_dir, ignore_errors=True)
             label = f"{name}/{os.path.basename(ds)}"
-            results.write(f"model\t{label}\t{ref[0]}\t{ref[1]}\t{vs_cpu[0]}\t{vs_cpu[1]}\n")
-            rows.append((label, ref, vs_cpu))
+            results.write(f"model\t{label}\t{ref[0]}\t{ref[1]}\t{vs_cpu[0]}\t{vs_cpu[1]}"
+                          f"\t{graphs[0]}\t{graphs[1]}\n")
+            rows.append((label, ref, vs_cpu, graphs))
     print(f"shared models on {args.device} ({elapsed():.0f} s):")
-    for label, ref, vs_cpu in rows:
+    for label, ref, vs_cpu, graphs in rows:
         print(f"  {label}: vs reference {ref[0]} ({ref[1]}); vs tc cpu {vs_cpu[0]} "
-              f"({vs_cpu[1]})")
+              f"({vs_cpu[1]}); graph replay vs reference {graphs[0]} ({graphs[1]})")
     return rows
 
 
@@ -323,9 +352,11 @@ def batch_of(feeds):
     return first.shape[0] if first is not None and first.ndim else 1
 
 
-def time_tc(tc_run, env, args, so, feeds, work):
+def time_tc(tc_run, env, args, so, feeds, work, graphs=False):
     import numpy as np
     argv = [so, f"--device={args.device}", f"--benchmark={args.runs}", "--warmup=10"]
+    if graphs:
+        argv.append("--gpu-graphs")
     for name, value in feeds.items():
         path = os.path.join(work, f"{name}.npy")
         np.save(path, value)
@@ -458,10 +489,12 @@ def latency_table(args, tc_run, env, results):
             feeds = batch_inputs(model_dir, None)
             runs.append((batch_of(feeds), feeds))
         for batch, feeds in runs:
+            so = os.path.join(model_dir, "model.so")
             rows.append([name, batch, onnx_path, feeds,
-                         time_tc(tc_run, env, args, os.path.join(model_dir, "model.so"),
-                                 feeds, work)])
-            print(f"  tc {name} batch {batch}: {rows[-1][-1]} ({elapsed():.0f} s)", flush=True)
+                         time_tc(tc_run, env, args, so, feeds, work),
+                         time_tc(tc_run, env, args, so, feeds, work, graphs=True)])
+            print(f"  tc {name} batch {batch}: {rows[-1][-2]}, with graphs {rows[-1][-1]} "
+                  f"({elapsed():.0f} s)", flush=True)
     # The peers column by column, cheapest first, so that tc's figures and
     # the cheap peers always land and the compiles stop at the budget.
     peers = [("ORT CUDA", lambda path, feeds: time_ort(path, feeds, args.runs), 1.0),
@@ -492,13 +525,13 @@ def latency_table(args, tc_run, env, results):
     def fmt(x):
         return f"{x:.3f}" if isinstance(x, float) else str(x)
     print(f"\nlatency, median ms over {args.runs} runs, fp32, on {args.device}, each "
-          f"from host arrays to host arrays (tc/ORT and tc/compile: below 1 means "
-          f"tc is faster):")
-    print("| model | batch | tc | ORT CUDA | torch eager | torch.compile | max-autotune "
-          "| tc/ORT | tc/compile |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          f"from host arrays to host arrays; tc graphs: tc-run --gpu-graphs "
+          f"(tc/ORT and tc/compile: below 1 means tc is faster):")
+    print("| model | batch | tc | tc graphs | ORT CUDA | torch eager | torch.compile "
+          "| max-autotune | tc/ORT | tc/compile |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        tc, ort_ms, compiled = row[2], row[3], row[5] if len(row) > 5 else ""
+        tc, ort_ms, compiled = row[2], row[4], row[6] if len(row) > 6 else ""
         ratio = lambda a, b: f"{a / b:.2f}" if isinstance(a, float) and isinstance(b, float) else ""
         print("| " + " | ".join(fmt(x) for x in row) +
               f" | {ratio(tc, ort_ms)} | {ratio(tc, compiled)} |")
@@ -560,7 +593,8 @@ def main():
         latency_table(args, tc_run, env, results)
     print(f"\ngpu check took {elapsed():.0f} s; results in {out_dir}/gpu-check.tsv")
     bad = sum(v for k, v in counts.items() if k != "pass")
-    bad += sum(1 for _, ref, cpu in rows if ref[0] != "pass" or cpu[0] != "pass")
+    bad += sum(1 for _, ref, cpu, graphs in rows
+               if ref[0] != "pass" or cpu[0] != "pass" or graphs[0] != "pass")
     return 1 if bad else 0
 
 

@@ -136,9 +136,20 @@ typedef struct tc_runtime_options {
    * included: 0 = all hardware threads, 1 = run everything on the thread
    * that calls tc_module_run. */
   int32_t num_threads;
+  /* GPU devices (cuda:N, hip:N, auto on a GPU): 1 = replay runs as graphs
+   * (CUDA graphs, HIP graphs), 0 = launch each kernel from the host. With
+   * 1, the second run of a module at the same input shapes records its
+   * kernel launches into a graph, and later runs at those shapes copy the
+   * inputs in, launch the graph with one call and copy the outputs out:
+   * the host work and launch latency of each kernel are gone, which is most
+   * of a small model's time (torch.compile's "reduce-overhead"). A module
+   * whose host code needs values computed on the GPU (a shape given as
+   * data, a loop's condition) is never replayed; each recorded shape keeps
+   * its device memory (at most 16 shapes per device). */
+  int32_t gpu_graphs;
 } tc_runtime_options;
 
-/* Fills `options` with the defaults (num_threads = 0). */
+/* Fills `options` with the defaults (num_threads = 0, gpu_graphs = 0). */
 TC_API void tc_runtime_options_init(tc_runtime_options *options);
 
 /* Creates a runtime; `options` may be NULL for the defaults and is copied.

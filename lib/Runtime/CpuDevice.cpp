@@ -57,7 +57,7 @@ extern "C" {
 
 void tc_runtime_options_init(tc_runtime_options *options) {
   if (options)
-    options->num_threads = 0;
+    *options = tc_runtime_options{};
 }
 
 tc_status tc_runtime_create(const tc_runtime_options *options,
@@ -73,6 +73,10 @@ tc_status tc_runtime_create(const tc_runtime_options *options,
                       "num_threads is " + std::to_string(resolved.num_threads) +
                           " (expected 0 for all hardware threads, or a "
                           "positive count)");
+  if (resolved.gpu_graphs != 0 && resolved.gpu_graphs != 1)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "gpu_graphs is " + std::to_string(resolved.gpu_graphs) +
+                          " (expected 0 or 1)");
   keepFreedMemory();
   tc_runtime *runtime = new (std::nothrow) tc_runtime{resolved};
   if (!runtime)
@@ -134,7 +138,8 @@ tc_status tc_device_create(tc_runtime *runtime, const char *spec,
     return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a device");
   device->spec = driver ? driver->spec() : "cpu";
   if (driver)
-    device->gpu = std::make_unique<GpuDevice>(std::move(driver));
+    device->gpu = std::make_unique<GpuDevice>(
+        std::move(driver), runtime->options.gpu_graphs != 0);
   if (wantsPool)
     device->pool = std::make_unique<ThreadPool>(
         resolveThreadCount(runtime->options.num_threads));

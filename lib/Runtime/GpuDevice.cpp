@@ -21,6 +21,12 @@ struct RunState {
   const tc_module *module;
   tc_status error = nullptr;
   std::vector<void *> live; // device allocations made through env->alloc
+  // Graphs (GpuDevice.h): whether the host code needed a value from the
+  // GPU; while a graph is recorded, every block handed out.
+  bool needsHost = false;
+  bool recording = false;
+  std::vector<void *> touched;
+  int launches = 0;
 };
 
 void *envAlloc(void *runtime, int64_t bytes) {
@@ -34,8 +40,11 @@ void *envAlloc(void *runtime, int64_t bytes) {
   }
   void *pointer = state->device->allocate(static_cast<size_t>(bytes),
                                           &state->error);
-  if (pointer)
+  if (pointer) {
     state->live.push_back(pointer);
+    if (state->recording)
+      state->touched.push_back(pointer);
+  }
   return pointer;
 }
 
@@ -64,6 +73,7 @@ void envLaunch(void *runtime, uint32_t kernel, const uint32_t *dims,
   // work; the drivers refuse such a launch (CUDA_ERROR_INVALID_VALUE).
   if (std::find(dims, dims + 6, 0u) != dims + 6)
     return;
+  ++state->launches;
   if (tc_status s = state->device->driver().launch(
           state->kernels->functions[kernel], dims, params)) {
     state->error = makeStatus(tc_status_code(s),
@@ -81,6 +91,12 @@ void *envConstant(void *runtime, uint32_t index, const void *host,
   std::vector<void *> &constants = state->kernels->constants;
   if (index >= constants.size())
     constants.resize(index + 1, nullptr);
+  if (!constants[index] && state->recording) {
+    // An upload recorded into a graph would not happen now: this run (and
+    // the shape) goes without one.
+    state->needsHost = true;
+    return nullptr;
+  }
   if (!constants[index]) {
     GpuDriver &gpu = state->device->driver();
     void *device = nullptr;
@@ -109,21 +125,25 @@ void envDownload(void *runtime, void *host, const void *device, int64_t bytes) {
   auto *state = static_cast<RunState *>(runtime);
   if (bytes <= 0)
     return;
-  if (!state->error) {
+  state->needsHost = true;
+  if (!state->error && !state->recording) {
     GpuDriver &gpu = state->device->driver();
     state->error = gpu.copyToHost(host, device, static_cast<size_t>(bytes));
     if (!state->error)
       state->error = gpu.synchronize();
   }
   // After an error the host code still runs to its end: zeros keep its
-  // loops short and its allocations small.
-  if (state->error)
+  // loops short and its allocations small (as they do while recording,
+  // which is then abandoned).
+  if (state->error || state->recording)
     std::memset(host, 0, static_cast<size_t>(bytes));
 }
 
 void envUpload(void *runtime, void *device, const void *host, int64_t bytes) {
   auto *state = static_cast<RunState *>(runtime);
-  if (state->error || bytes <= 0)
+  if (bytes > 0)
+    state->needsHost = true;
+  if (state->error || bytes <= 0 || state->recording)
     return;
   GpuDriver &gpu = state->device->driver();
   // The host memory is the module's stack: the copy must be done with it.
@@ -154,11 +174,18 @@ tc_status tc::rt::unavailableGpu(const char *kind, const char *vendor,
                  : std::string()));
 }
 
-GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver)
-    : gpu(std::move(driver)) {}
+tc_status GpuDriver::unsupportedGraphs() const {
+  return makeStatus(TC_STATUS_UNAVAILABLE,
+                    "the driver of " + description() + " has no graphs");
+}
+
+GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver, bool graphs)
+    : gpu(std::move(driver)), graphs(graphs) {}
 
 GpuDevice::~GpuDevice() {
   if (gpu->activate() == nullptr) {
+    for (auto &[key, recording] : recordings)
+      forget(recording);
     for (auto &[id, entry] : loaded) {
       for (void *constant : entry.constants)
         if (constant)
@@ -193,6 +220,18 @@ void *GpuDevice::allocate(size_t bytes, tc_status *error) {
       !freeBlocks.empty()) {
     // Cached blocks of other sizes may be what is missing.
     tc_status_free(status);
+    releaseCache();
+    status = gpu->alloc(rounded, &pointer);
+  }
+  bool recorded = std::any_of(recordings.begin(), recordings.end(),
+                              [](auto &entry) { return entry.second.graph; });
+  if (status && tc_status_code(status) == TC_STATUS_OUT_OF_MEMORY && recorded) {
+    // Then the memory of the graphs: shapes record again after a clean run.
+    tc_status_free(status);
+    for (auto &[key, recording] : recordings) {
+      forget(recording);
+      recording.clean = false;
+    }
     releaseCache();
     status = gpu->alloc(rounded, &pointer);
   }
@@ -279,6 +318,171 @@ tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
                         (gpu->arch().empty() ? "<arch>" : gpu->arch()) + tried);
 }
 
+tc_status GpuDevice::copyOutputs(const tc_module *module,
+                                 const std::vector<void *> &deviceData,
+                                 const std::vector<int64_t> &outputDims,
+                                 std::vector<void *> &allocations,
+                                 std::vector<void *> &outputData) {
+  size_t offset = 0;
+  tc_status error = nullptr;
+  for (size_t i = 0; i < deviceData.size() && !error; ++i) {
+    const ArgSignature &arg = module->signature.outputs[i];
+    int32_t rank = static_cast<int32_t>(arg.dims.size());
+    int64_t count = 0;
+    size_t bytes = 0;
+    error = checkShape(arg.dtype, rank, outputDims.data() + offset, &count, &bytes);
+    offset += rank;
+    if (error)
+      break;
+    void *host = std::malloc(bytes ? bytes : 1);
+    if (!host) {
+      error = makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                         "cannot allocate " + std::to_string(bytes) +
+                             " bytes for output '" + arg.name + "'");
+      break;
+    }
+    allocations[i] = outputData[i] = host;
+    if (bytes && deviceData[i])
+      error = gpu->copyToHost(host, deviceData[i], bytes);
+  }
+  if (!error)
+    error = gpu->synchronize();
+  if (error)
+    for (void *&host : allocations) {
+      std::free(host);
+      host = nullptr;
+    }
+  return error;
+}
+
+GpuDevice::Recording *GpuDevice::recordingFor(const tc_module *module,
+                                              tc_tensor *const *inputs,
+                                              size_t numInputs) {
+  if (!graphs || !gpu->supportsGraphs())
+    return nullptr;
+  std::pair<uint64_t, std::vector<int64_t>> key{module->id, {}};
+  for (size_t i = 0; i < numInputs; ++i) {
+    // The rank first: [2, 3] then [4] differs from [2] then [3, 4].
+    key.second.push_back(static_cast<int64_t>(inputs[i]->dims.size()));
+    key.second.insert(key.second.end(), inputs[i]->dims.begin(),
+                      inputs[i]->dims.end());
+  }
+  auto found = recordings.find(key);
+  if (found != recordings.end())
+    return &found->second;
+  // Each shape with a graph keeps its memory: a model called at many
+  // shapes records the first few.
+  constexpr size_t kMaxRecordings = 16;
+  if (recordings.size() >= kMaxRecordings)
+    return nullptr;
+  return &recordings[key];
+}
+
+void GpuDevice::forget(Recording &recording) {
+  if (recording.graph)
+    gpu->destroyGraph(recording.graph);
+  for (void *block : recording.blocks)
+    recycle(block);
+  recording.graph = nullptr;
+  recording.blocks.clear();
+  recording.inputs.clear();
+  recording.outputs.clear();
+}
+
+tc_status GpuDevice::record(const tc_module *module, Loaded *kernels,
+                            tc_tensor *const *inputs, size_t numInputs,
+                            Recording &recording) {
+  RunState state{this, kernels, module};
+  state.recording = true;
+  auto abandon = [&](tc_status status) {
+    for (void *pointer : state.live)
+      recycle(pointer);
+    recording.refused = true;
+    return status;
+  };
+  // The inputs' buffers: replays copy each run's inputs into them.
+  std::vector<void *> inputData(numInputs);
+  std::vector<int64_t> inputDims;
+  for (size_t i = 0; i < numInputs; ++i) {
+    inputDims.insert(inputDims.end(), inputs[i]->dims.begin(),
+                     inputs[i]->dims.end());
+    inputData[i] = envAlloc(&state, static_cast<int64_t>(inputs[i]->byteSize));
+    if (!inputData[i])
+      return abandon(state.error);
+  }
+  if (tc_status s = gpu->beginCapture())
+    return abandon(s);
+  size_t numOutputs = module->signature.outputs.size();
+  std::vector<void *> deviceAllocations(numOutputs, nullptr);
+  std::vector<void *> deviceData(numOutputs, nullptr);
+  size_t rankSum = 0;
+  for (const ArgSignature &arg : module->signature.outputs)
+    rankSum += arg.dims.size();
+  std::vector<int64_t> outputDims(rankSum, -1);
+  tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
+                    envConstant, envDownload, envUpload};
+  auto runFn = reinterpret_cast<tc_module_gpu_run_v2_fn>(module->gpuRunFn);
+  int32_t code = runFn(&env, inputData.data(), inputDims.data(),
+                       deviceAllocations.data(), deviceData.data(),
+                       outputDims.data());
+  void *graph = nullptr;
+  tc_status error = gpu->endCapture(&graph);
+  if (!error && state.error)
+    std::swap(error, state.error);
+  tc_status_free(state.error);
+  state.error = nullptr;
+  // (A run without kernels has no launches to save.)
+  if (error || state.needsHost || code != TC_RUN_OK || state.launches == 0) {
+    if (graph)
+      gpu->destroyGraph(graph);
+    return abandon(error);
+  }
+  // Every block the graph touches stays its own: those released during the
+  // run leave the cache, the others (inputs, outputs) never go back.
+  std::sort(state.touched.begin(), state.touched.end());
+  state.touched.erase(std::unique(state.touched.begin(), state.touched.end()),
+                      state.touched.end());
+  for (void *block : state.touched) {
+    auto range = freeBlocks.equal_range(blockSizes[block]);
+    for (auto it = range.first; it != range.second; ++it)
+      if (it->second == block) {
+        freeBlocks.erase(it);
+        break;
+      }
+  }
+  recording.graph = graph;
+  recording.blocks = std::move(state.touched);
+  recording.inputs = std::move(inputData);
+  recording.outputs = std::move(deviceData);
+  recording.outputDims = std::move(outputDims);
+  return nullptr;
+}
+
+tc_status GpuDevice::replay(const tc_module *module, tc_tensor *const *inputs,
+                            size_t numInputs, Recording &recording,
+                            std::vector<void *> &allocations,
+                            std::vector<void *> &outputData,
+                            std::vector<int64_t> &outputDims) {
+  tc_status error = nullptr;
+  for (size_t i = 0; i < numInputs && !error; ++i)
+    if (inputs[i]->byteSize)
+      error = gpu->copyToDevice(recording.inputs[i], inputs[i]->data,
+                                inputs[i]->byteSize);
+  if (!error)
+    error = gpu->launchGraph(recording.graph);
+  if (!error) {
+    outputDims = recording.outputDims;
+    error = copyOutputs(module, recording.outputs, outputDims, allocations,
+                        outputData);
+  }
+  if (error) {
+    // Not again: the next run at this shape launches kernels one by one.
+    forget(recording);
+    recording.refused = true;
+  }
+  return error;
+}
+
 tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
                          size_t numInputs, std::vector<void *> &allocations,
                          std::vector<void *> &outputData,
@@ -291,6 +495,16 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
   Loaded *kernels = nullptr;
   if (tc_status s = load(module, &kernels))
     return s;
+
+  Recording *recording = recordingFor(module, inputs, numInputs);
+  if (recording && !recording->graph && recording->clean &&
+      !recording->refused) {
+    // A failed recording is no failed run: it runs as usual below.
+    tc_status_free(record(module, kernels, inputs, numInputs, *recording));
+  }
+  if (recording && recording->graph)
+    return replay(module, inputs, numInputs, *recording, allocations,
+                  outputData, outputDims);
 
   RunState state{this, kernels, module};
   auto releaseAll = [&] {
@@ -334,38 +548,15 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
     }
     return syncError;
   }
+  if (recording) {
+    // Host code that needed the GPU's values may launch differently next
+    // time: never recorded.
+    recording->clean = !state.needsHost;
+    recording->refused |= state.needsHost;
+  }
   // Outputs back to host memory the caller owns.
-  size_t offset = 0;
-  tc_status error = nullptr;
-  for (size_t i = 0; i < numOutputs && !error; ++i) {
-    const ArgSignature &arg = module->signature.outputs[i];
-    int32_t rank = static_cast<int32_t>(arg.dims.size());
-    int64_t count = 0;
-    size_t bytes = 0;
-    error = checkShape(arg.dtype, rank, outputDims.data() + offset, &count, &bytes);
-    offset += rank;
-    if (error)
-      break;
-    void *host = std::malloc(bytes ? bytes : 1);
-    if (!host) {
-      error = makeStatus(TC_STATUS_OUT_OF_MEMORY,
-                         "cannot allocate " + std::to_string(bytes) +
-                             " bytes for output '" + arg.name + "'");
-      break;
-    }
-    allocations[i] = outputData[i] = host;
-    if (bytes && deviceData[i])
-      error = gpu->copyToHost(host, deviceData[i], bytes);
-  }
-  if (!error)
-    error = gpu->synchronize();
+  tc_status error =
+      copyOutputs(module, deviceData, outputDims, allocations, outputData);
   releaseAll();
-  if (error) {
-    for (void *&host : allocations) {
-      std::free(host);
-      host = nullptr;
-    }
-    return error;
-  }
-  return nullptr;
+  return error;
 }

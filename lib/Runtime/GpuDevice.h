@@ -7,6 +7,16 @@
 // module's GPU entry point: inputs copied in, launches through the
 // environment, outputs copied back into host memory the caller owns.
 //
+// With graphs on (tc_runtime_options.gpu_graphs), a module's runs at one
+// set of input shapes go through three stages. The first runs the entry
+// point as usual and notes whether its host code needed a value from the
+// GPU (a download or upload). If not, the host code's launches and
+// allocations depend on the shapes alone, so the second run records them
+// into a graph (stream capture) with buffers of its own, which it then
+// keeps out of the memory cache; that run and every later one copies the
+// inputs into those buffers, launches the graph and copies the outputs
+// back, without running the host code at all.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_LIB_RUNTIME_GPUDEVICE_H
@@ -26,7 +36,8 @@ namespace tc::rt {
 
 class GpuDevice {
 public:
-  explicit GpuDevice(std::unique_ptr<GpuDriver> driver);
+  /// `graphs`: replay runs as graphs where the driver has them.
+  explicit GpuDevice(std::unique_ptr<GpuDriver> driver, bool graphs = false);
   ~GpuDevice();
 
   GpuDriver &driver() { return *gpu; }
@@ -56,15 +67,43 @@ public:
     std::vector<void *> constants;
   };
 
+  /// The runs of one module at one set of input shapes, for graphs.
+  struct Recording {
+    bool clean = false;   // a run here needed no value on the host
+    bool refused = false; // one did, or recording failed: never a graph
+    void *graph = nullptr;
+    std::vector<void *> inputs, outputs; // what the graph reads and writes
+    std::vector<int64_t> outputDims;
+    std::vector<void *> blocks; // all it touches, kept out of the cache
+  };
+
 private:
   tc_status load(const tc_module *module, Loaded **out);
   void releaseCache();
+  Recording *recordingFor(const tc_module *module, tc_tensor *const *inputs,
+                          size_t numInputs);
+  tc_status record(const tc_module *module, Loaded *kernels,
+                   tc_tensor *const *inputs, size_t numInputs,
+                   Recording &recording);
+  tc_status replay(const tc_module *module, tc_tensor *const *inputs,
+                   size_t numInputs, Recording &recording,
+                   std::vector<void *> &allocations,
+                   std::vector<void *> &outputData,
+                   std::vector<int64_t> &outputDims);
+  void forget(Recording &recording);
+  tc_status copyOutputs(const tc_module *module,
+                        const std::vector<void *> &deviceData,
+                        const std::vector<int64_t> &outputDims,
+                        std::vector<void *> &allocations,
+                        std::vector<void *> &outputData);
 
   std::unique_ptr<GpuDriver> gpu;
+  bool graphs;
   std::mutex mutex; // one run at a time on a device
   std::map<uint64_t, Loaded> loaded;
   std::multimap<size_t, void *> freeBlocks;
   std::unordered_map<void *, size_t> blockSizes;
+  std::map<std::pair<uint64_t, std::vector<int64_t>>, Recording> recordings;
 };
 
 } // namespace tc::rt

@@ -55,6 +55,24 @@ public:
   virtual tc_status launch(void *function, const uint32_t *dims,
                            void **params) = 0;
   virtual tc_status synchronize() = 0;
+
+  /// Graphs (CUDA graphs, HIP graphs): the launches made on the device's
+  /// stream between beginCapture and endCapture are recorded, not run, into
+  /// an executable graph that launchGraph replays on the stream with one
+  /// call. A driver library without them says so with supportsGraphs().
+  virtual bool supportsGraphs() const { return false; }
+  virtual tc_status beginCapture() { return unsupportedGraphs(); }
+  /// Ends the capture begun last; *out_graph is the executable graph (or
+  /// nullptr with an error, the capture ended either way).
+  virtual tc_status endCapture(void **out_graph) {
+    *out_graph = nullptr;
+    return unsupportedGraphs();
+  }
+  virtual tc_status launchGraph(void *) { return unsupportedGraphs(); }
+  virtual void destroyGraph(void *) {}
+
+private:
+  tc_status unsupportedGraphs() const;
 };
 
 /// The status for a GPU that cannot be opened: `kind` "cuda" or "hip",

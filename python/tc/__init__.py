@@ -40,7 +40,7 @@ class _ArgInfo(ctypes.Structure):
 
 
 class _Options(ctypes.Structure):
-    _fields_ = [("num_threads", ctypes.c_int32)]
+    _fields_ = [("num_threads", ctypes.c_int32), ("gpu_graphs", ctypes.c_int32)]
 
 
 def _find(env, candidates):
@@ -119,12 +119,12 @@ def compile(model, output=None, *flags):
 class Model:
     """A loaded model.so bound to one device."""
 
-    def __init__(self, path, device="cpu", threads=0):
+    def __init__(self, path, device="cpu", threads=0, gpu_graphs=False):
         global _lib
         if _lib is None:
             _lib = _library()
         self._runtime, self._device, self._module = (ctypes.c_void_p() for _ in range(3))
-        _check(_lib.tc_runtime_create(ctypes.byref(_Options(threads)),
+        _check(_lib.tc_runtime_create(ctypes.byref(_Options(threads, 1 if gpu_graphs else 0)),
                                       ctypes.byref(self._runtime)))
         _check(_lib.tc_device_create(self._runtime, device.encode(),
                                      ctypes.byref(self._device)))
@@ -204,6 +204,8 @@ class Model:
                 release(handle)
 
 
-def load(path, device="cpu", threads=0):
-    """Loads a model.so; threads=0 uses every core."""
-    return Model(path, device, threads)
+def load(path, device="cpu", threads=0, gpu_graphs=False):
+    """Loads a model.so; threads=0 uses every core. gpu_graphs=True replays
+    runs on a GPU as graphs (one launch per run from the second run at a
+    shape; tc_runtime_options.gpu_graphs)."""
+    return Model(path, device, threads, gpu_graphs)

@@ -16,7 +16,9 @@ class FakeCudaState(ctypes.Structure):
                 ("modules_loaded", ctypes.c_int),
                 ("modules_live", ctypes.c_int),
                 ("allocations_live", ctypes.c_int),
-                ("launches", ctypes.c_int)]
+                ("launches", ctypes.c_int),
+                ("graph_launches", ctypes.c_int),
+                ("graphs_live", ctypes.c_int)]
 
 
 module = sys.argv[1] + "/fake_gpu_scale.so"
@@ -40,3 +42,13 @@ try:
     tc.load(module, device="cuda:3")
 except tc.TcError as e:
     print("error:", e)
+
+# Graphs: run 2 records a graph and launches it, as runs 3 to 5 do; each
+# run computes on its own input.
+model = tc.load(module, device="cuda:0", gpu_graphs=True)
+right = 0
+for run in range(5):
+    (y,) = model(x + run)
+    right += np.array_equal(y, (x + run) * 2 + 1)
+print("graphs:", right, "runs right,", state.graph_launches, "graph launches,",
+      state.graphs_live, "graph live")

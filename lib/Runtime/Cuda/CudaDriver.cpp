@@ -27,6 +27,9 @@ using CUcontext = void *;
 using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
+using CUgraph = void *;
+using CUgraphExec = void *;
+constexpr int kCaptureModeRelaxed = 2; // CU_STREAM_CAPTURE_MODE_RELAXED
 constexpr int kComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_*
 constexpr int kComputeCapabilityMinor = 76;
 
@@ -55,6 +58,15 @@ struct CudaApi {
                              void **, void **);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  // Graphs (CUDA 11.4 and newer drivers); null where the driver lacks them.
+  CUresult (*cuStreamBeginCapture)(CUstream, int);
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph,
+                                          unsigned long long);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
+  bool hasGraphs = false;
 };
 
 /// The driver API, loaded and initialized once per process.
@@ -99,6 +111,20 @@ const CudaApi &api() {
     bind(cuda.cuGetErrorString, "cuGetErrorString");
     if (!ok)
       return;
+    auto optional = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(cuda.library, name));
+      return fn ? 1 : 0;
+    };
+    int graphEntries =
+        optional(cuda.cuStreamBeginCapture, "cuStreamBeginCapture_v2") +
+        optional(cuda.cuStreamEndCapture, "cuStreamEndCapture") +
+        optional(cuda.cuGraphInstantiateWithFlags,
+                 "cuGraphInstantiateWithFlags") +
+        optional(cuda.cuGraphLaunch, "cuGraphLaunch") +
+        optional(cuda.cuGraphExecDestroy, "cuGraphExecDestroy") +
+        optional(cuda.cuGraphDestroy, "cuGraphDestroy");
+    cuda.hasGraphs = graphEntries == 6;
     if (CUresult r = cuda.cuInit(0)) {
       const char *name = nullptr;
       cuda.cuGetErrorName(r, &name);
@@ -228,6 +254,30 @@ public:
   tc_status synchronize() override {
     return check(api().cuStreamSynchronize(stream), specText);
   }
+
+  bool supportsGraphs() const override { return api().hasGraphs; }
+  tc_status beginCapture() override {
+    // Relaxed: the run may allocate (cuMemAlloc) while it is captured.
+    return check(api().cuStreamBeginCapture(stream, kCaptureModeRelaxed),
+                 "capturing a graph on " + specText);
+  }
+  tc_status endCapture(void **out) override {
+    const CudaApi &cuda = api();
+    *out = nullptr;
+    CUgraph graph = nullptr;
+    if (tc_status s = check(cuda.cuStreamEndCapture(stream, &graph),
+                            "capturing a graph on " + specText))
+      return s;
+    tc_status s = check(cuda.cuGraphInstantiateWithFlags(out, graph, 0),
+                        "instantiating a graph on " + specText);
+    cuda.cuGraphDestroy(graph); // the executable graph does not need it
+    return s;
+  }
+  tc_status launchGraph(void *graph) override {
+    return check(api().cuGraphLaunch(graph, stream),
+                 "launching a graph on " + specText);
+  }
+  void destroyGraph(void *graph) override { api().cuGraphExecDestroy(graph); }
 
 private:
   CUdevice device = 0;

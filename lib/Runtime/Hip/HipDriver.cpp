@@ -26,6 +26,9 @@ using hipError_t = int;
 using hipModule_t = void *;
 using hipFunction_t = void *;
 using hipStream_t = void *;
+using hipGraph_t = void *;
+using hipGraphExec_t = void *;
+constexpr int kCaptureModeRelaxed = 2; // hipStreamCaptureModeRelaxed
 
 struct HipApi {
   void *library = nullptr;
@@ -49,6 +52,15 @@ struct HipApi {
                                       unsigned, hipStream_t, void **, void **);
   const char *(*hipGetErrorName)(hipError_t);
   const char *(*hipGetErrorString)(hipError_t);
+  // Graphs; null where the runtime lacks them.
+  hipError_t (*hipStreamBeginCapture)(hipStream_t, int);
+  hipError_t (*hipStreamEndCapture)(hipStream_t, hipGraph_t *);
+  hipError_t (*hipGraphInstantiate)(hipGraphExec_t *, hipGraph_t, void **,
+                                    char *, size_t);
+  hipError_t (*hipGraphLaunch)(hipGraphExec_t, hipStream_t);
+  hipError_t (*hipGraphExecDestroy)(hipGraphExec_t);
+  hipError_t (*hipGraphDestroy)(hipGraph_t);
+  bool hasGraphs = false;
 };
 
 const HipApi &api() {
@@ -92,6 +104,19 @@ const HipApi &api() {
     bind(hip.hipGetErrorString, "hipGetErrorString");
     if (!ok)
       return;
+    auto optional = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(hip.library, name));
+      return fn ? 1 : 0;
+    };
+    int graphEntries =
+        optional(hip.hipStreamBeginCapture, "hipStreamBeginCapture") +
+        optional(hip.hipStreamEndCapture, "hipStreamEndCapture") +
+        optional(hip.hipGraphInstantiate, "hipGraphInstantiate") +
+        optional(hip.hipGraphLaunch, "hipGraphLaunch") +
+        optional(hip.hipGraphExecDestroy, "hipGraphExecDestroy") +
+        optional(hip.hipGraphDestroy, "hipGraphDestroy");
+    hip.hasGraphs = graphEntries == 6;
     if (hipError_t r = hip.hipInit(0))
       hip.error = std::string("hipInit failed: ") + hip.hipGetErrorName(r);
   });
@@ -180,6 +205,29 @@ public:
   tc_status synchronize() override {
     return check(api().hipStreamSynchronize(stream), specText);
   }
+
+  bool supportsGraphs() const override { return api().hasGraphs; }
+  tc_status beginCapture() override {
+    return check(api().hipStreamBeginCapture(stream, kCaptureModeRelaxed),
+                 "capturing a graph on " + specText);
+  }
+  tc_status endCapture(void **out) override {
+    const HipApi &hip = api();
+    *out = nullptr;
+    hipGraph_t graph = nullptr;
+    if (tc_status s = check(hip.hipStreamEndCapture(stream, &graph),
+                            "capturing a graph on " + specText))
+      return s;
+    tc_status s = check(hip.hipGraphInstantiate(out, graph, nullptr, nullptr, 0),
+                        "instantiating a graph on " + specText);
+    hip.hipGraphDestroy(graph);
+    return s;
+  }
+  tc_status launchGraph(void *graph) override {
+    return check(api().hipGraphLaunch(graph, stream),
+                 "launching a graph on " + specText);
+  }
+  void destroyGraph(void *graph) override { api().hipGraphExecDestroy(graph); }
 
 private:
   int ordinal = 0;

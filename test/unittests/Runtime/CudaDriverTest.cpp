@@ -19,12 +19,13 @@ namespace {
 
 fake_cuda_state &fake() { return *fake_cuda_state_get(); }
 
-/// Runs gpu_scale on `device` over x = 0, 1, ..., n - 1; "" or the error.
+/// Runs gpu_scale on `device` over x = start, start + 1, ..., start + n - 1;
+/// "" or the error.
 std::string runScale(tc_device *device, tc_module *module, int64_t n,
-                     std::vector<float> *y = nullptr) {
+                     std::vector<float> *y = nullptr, float start = 0) {
   std::vector<float> x(n);
   for (int64_t i = 0; i < n; ++i)
-    x[i] = static_cast<float>(i);
+    x[i] = start + static_cast<float>(i);
   tc_tensor *input = nullptr;
   if (std::string error = describe(tc_tensor_create_copy(
           TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &input));
@@ -64,6 +65,8 @@ TEST(CudaDriverTest, RunsAModelAndReleasesWhatItTook) {
     EXPECT_EQ(fake().launches - launchesBefore, 4);
     EXPECT_EQ(fake().modules_live, 1);
     EXPECT_EQ(fake().streams_live, 1);
+    // Graphs are off by default.
+    EXPECT_EQ(fake().graph_launches, 0);
   }
   // The device gave back its module, its memory and its stream.
   EXPECT_EQ(fake().modules_live, 0);
@@ -136,6 +139,105 @@ TEST(CudaDriverTest, AGpuThatDoesNotExistListsTheOnesThatDo) {
   EXPECT_EQ(error.code, TC_STATUS_UNAVAILABLE);
   TC_EXPECT_CONTAINS(error.message, "this machine has 2 NVIDIA GPUs");
   EXPECT_EQ(device, nullptr);
+}
+
+Owned<tc_runtime> runtimeWithGraphs() {
+  tc_runtime_options options;
+  tc_runtime_options_init(&options);
+  EXPECT_EQ(options.gpu_graphs, 0);
+  options.num_threads = 1;
+  options.gpu_graphs = 1;
+  tc_runtime *runtime = nullptr;
+  EXPECT_EQ(describe(tc_runtime_create(&options, &runtime)), "");
+  return Owned<tc_runtime>(runtime);
+}
+
+/// Checks y = x * 2 + 1 for runScale's x.
+void expectScaled(const std::vector<float> &y, int64_t n, float start) {
+  ASSERT_EQ(static_cast<int64_t>(y.size()), n);
+  for (int64_t i = 0; i < n; ++i)
+    EXPECT_EQ(y[i], 2 * (start + i) + 1) << i;
+}
+
+TEST(CudaDriverTest, GraphsReplayRunsAtTheShapesTheyRecorded) {
+  Owned<tc_runtime> runtime = runtimeWithGraphs();
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
+  int graphLaunches = fake().graph_launches, launches = fake().launches;
+  {
+    Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+    // Run 1 launches its kernels; run 2 records them, then launches the
+    // graph, as runs 3 to 5 do. Each run's own input is what they read.
+    for (int round = 0; round < 5; ++round) {
+      std::vector<float> y;
+      ASSERT_EQ(runScale(device.get(), module.get(), 300, &y, 10.0f * round), "");
+      expectScaled(y, 300, 10.0f * round);
+      EXPECT_EQ(fake().graph_launches - graphLaunches, round == 0 ? 0 : round);
+      EXPECT_EQ(fake().launches - launches, 2 * (round + 1));
+    }
+    EXPECT_EQ(fake().graphs_live, 1);
+    // Another shape starts over: a run, then a graph of its own.
+    for (int round = 0; round < 3; ++round) {
+      std::vector<float> y;
+      ASSERT_EQ(runScale(device.get(), module.get(), 7, &y, -3.0f * round), "");
+      expectScaled(y, 7, -3.0f * round);
+    }
+    EXPECT_EQ(fake().graph_launches - graphLaunches, 4 + 2);
+    EXPECT_EQ(fake().graphs_live, 2);
+    // The first shape's graph is still there.
+    std::vector<float> y;
+    ASSERT_EQ(runScale(device.get(), module.get(), 300, &y, 1.5f), "");
+    expectScaled(y, 300, 1.5f);
+    EXPECT_EQ(fake().graph_launches - graphLaunches, 7);
+  }
+  EXPECT_EQ(fake().graphs_live, 0);
+  EXPECT_EQ(fake().allocations_live, 0);
+}
+
+TEST(CudaDriverTest, HostCodeThatReadsTheGpuIsNeverReplayed) {
+  Owned<tc_runtime> runtime = runtimeWithGraphs();
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale_readback");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  int graphLaunches = fake().graph_launches;
+  for (int round = 0; round < 4; ++round) {
+    std::vector<float> y;
+    ASSERT_EQ(runScale(device.get(), module.get(), 9, &y, 1.0f * round), "");
+    expectScaled(y, 9, 1.0f * round);
+  }
+  EXPECT_EQ(fake().graph_launches, graphLaunches);
+  EXPECT_EQ(fake().graphs_live, 0);
+}
+
+TEST(CudaDriverTest, AFailedGraphLaunchIsReportedAndNotRetried) {
+  Owned<tc_runtime> runtime = runtimeWithGraphs();
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  ASSERT_EQ(runScale(device.get(), module.get(), 4), "");
+  ASSERT_EQ(runScale(device.get(), module.get(), 4), "");
+  EXPECT_EQ(fake().graphs_live, 1);
+  fake().fail_launches = 1;
+  std::string error = runScale(device.get(), module.get(), 4);
+  fake().fail_launches = 0;
+  TC_EXPECT_CONTAINS(error, "launching a graph on cuda:0: "
+                            "CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_EQ(fake().graphs_live, 0);
+  int graphLaunches = fake().graph_launches;
+  std::vector<float> y;
+  ASSERT_EQ(runScale(device.get(), module.get(), 4, &y, 2.0f), "");
+  expectScaled(y, 4, 2.0f);
+  ASSERT_EQ(runScale(device.get(), module.get(), 4, &y, 3.0f), "");
+  expectScaled(y, 4, 3.0f);
+  EXPECT_EQ(fake().graph_launches, graphLaunches);
+}
+
+TEST(CudaDriverTest, GraphsTakeZeroOrOne) {
+  tc_runtime_options options;
+  tc_runtime_options_init(&options);
+  options.gpu_graphs = 2;
+  tc_runtime *runtime = nullptr;
+  Error error = take(tc_runtime_create(&options, &runtime));
+  EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
+  TC_EXPECT_CONTAINS(error.message, "gpu_graphs is 2 (expected 0 or 1)");
+  EXPECT_EQ(runtime, nullptr);
 }
 
 TEST(CudaDriverTest, AutoPicksTheGpu) {

@@ -25,6 +25,8 @@ enum {
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+  CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
 };
 
 #define NUM_DEVICES 2
@@ -50,6 +52,34 @@ typedef struct kernel {
   int doubles; /* "scale": y = x * 2; "shift": y = x + 1 */
 } kernel;
 static kernel scale_kernel = {1}, shift_kernel = {0};
+
+/* A launch, run now or recorded into a graph. */
+typedef struct launch {
+  const kernel *k;
+  const float *in;
+  float *out;
+  int64_t n;
+} launch;
+
+typedef struct graph {
+  launch *launches;
+  int count;
+} graph;
+
+typedef struct stream {
+  graph *capture; /* non-null while capturing */
+  int invalidated;
+} stream;
+
+/* Copies and synchronization are not captured (here): they invalidate the
+ * capture, as an unsupported operation does in the real driver. */
+static int refuse_if_capturing(void *handle) {
+  stream *s = handle;
+  if (!s || !s->capture)
+    return CUDA_SUCCESS;
+  s->invalidated = 1;
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
 
 EXPORT fake_cuda_state *fake_cuda_state_get(void) { return &state; }
 
@@ -189,8 +219,9 @@ EXPORT int cuMemFree_v2(unsigned long long pointer) {
 
 EXPORT int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
                                 size_t bytes, void *stream) {
-  (void)stream;
   int status = need_context();
+  if (!status)
+    status = refuse_if_capturing(stream);
   if (!status)
     memcpy((void *)(uintptr_t)device, host, bytes);
   return status;
@@ -198,8 +229,9 @@ EXPORT int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
 
 EXPORT int cuMemcpyDtoHAsync_v2(void *host, unsigned long long device,
                                 size_t bytes, void *stream) {
-  (void)stream;
   int status = need_context();
+  if (!status)
+    status = refuse_if_capturing(stream);
   if (!status)
     memcpy(host, (const void *)(uintptr_t)device, bytes);
   return status;
@@ -210,7 +242,7 @@ EXPORT int cuStreamCreate(void **out, unsigned flags) {
   int status = need_context();
   if (status)
     return status;
-  *out = malloc(1);
+  *out = calloc(1, sizeof(stream));
   ++state.streams_live;
   return CUDA_SUCCESS;
 }
@@ -225,18 +257,23 @@ EXPORT int cuStreamDestroy_v2(void *stream) {
 }
 
 EXPORT int cuStreamSynchronize(void *stream) {
-  (void)stream;
-  return need_context();
+  int status = need_context();
+  return status ? status : refuse_if_capturing(stream);
+}
+
+static void run(const launch *l) {
+  for (int64_t i = 0; i < l->n; ++i)
+    l->out[i] = l->k->doubles ? l->in[i] * 2 : l->in[i] + 1;
+  ++state.launches;
 }
 
 /* params: float *in, float *out, int64_t n (what the fake GPU module
  * passes); one thread per element. */
 EXPORT int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
                           unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                          unsigned shared, void *stream, void **params,
+                          unsigned shared, void *stream_handle, void **params,
                           void **extra) {
   (void)shared;
-  (void)stream;
   (void)extra;
   int status = need_context();
   if (status)
@@ -245,14 +282,90 @@ EXPORT int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
     return CUDA_ERROR_INVALID_VALUE;
   if (state.fail_launches)
     return CUDA_ERROR_ILLEGAL_ADDRESS;
-  const kernel *k = function;
-  const float *in = *(float **)params[0];
-  float *out = *(float **)params[1];
-  int64_t n = *(int64_t *)params[2];
+  launch l = {function, *(float **)params[0], *(float **)params[1],
+              *(int64_t *)params[2]};
   int64_t threads = (int64_t)gx * gy * gz * bx * by * bz;
-  for (int64_t i = 0; i < n && i < threads; ++i)
-    out[i] = k->doubles ? in[i] * 2 : in[i] + 1;
-  ++state.launches;
+  if (l.n > threads)
+    l.n = threads;
+  stream *s = stream_handle;
+  if (s && s->capture) {
+    /* The parameters' values are copied when the launch is recorded. */
+    graph *g = s->capture;
+    g->launches = realloc(g->launches, sizeof(launch) * (size_t)(g->count + 1));
+    g->launches[g->count++] = l;
+  } else {
+    run(&l);
+  }
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamBeginCapture_v2(void *handle, int mode) {
+  int status = need_context();
+  if (status)
+    return status;
+  stream *s = handle;
+  if (!s || s->capture || mode < 0 || mode > 2)
+    return CUDA_ERROR_INVALID_VALUE;
+  s->capture = calloc(1, sizeof(graph));
+  s->invalidated = 0;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuStreamEndCapture(void *handle, void **out) {
+  stream *s = handle;
+  if (!s || !s->capture)
+    return CUDA_ERROR_INVALID_VALUE;
+  graph *g = s->capture;
+  s->capture = NULL;
+  *out = NULL;
+  if (s->invalidated) {
+    free(g->launches);
+    free(g);
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  *out = g;
+  return CUDA_SUCCESS;
+}
+
+/* The executable graph is a copy: the template may be destroyed. */
+EXPORT int cuGraphInstantiateWithFlags(void **out, void *handle,
+                                       unsigned long long flags) {
+  if (flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  const graph *g = handle;
+  graph *exec = calloc(1, sizeof(graph));
+  exec->count = g->count;
+  exec->launches = malloc(sizeof(launch) * (size_t)(g->count + 1));
+  memcpy(exec->launches, g->launches, sizeof(launch) * (size_t)g->count);
+  ++state.graphs_live;
+  *out = exec;
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuGraphDestroy(void *handle) {
+  graph *g = handle;
+  free(g->launches);
+  free(g);
+  return CUDA_SUCCESS;
+}
+
+EXPORT int cuGraphExecDestroy(void *handle) {
+  --state.graphs_live;
+  return cuGraphDestroy(handle);
+}
+
+EXPORT int cuGraphLaunch(void *handle, void *stream_handle) {
+  int status = need_context();
+  if (!status)
+    status = refuse_if_capturing(stream_handle);
+  if (status)
+    return status;
+  if (state.fail_launches)
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  const graph *g = handle;
+  for (int i = 0; i < g->count; ++i)
+    run(&g->launches[i]);
+  ++state.graph_launches;
   return CUDA_SUCCESS;
 }
 
@@ -269,6 +382,10 @@ static const char *error_name(int result) {
   case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
   case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
   case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED:
+    return "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";
+  case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED:
+    return "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED";
   default: return NULL;
   }
 }

@@ -7,7 +7,9 @@
  * as the real driver does (CUDA_ERROR_NO_BINARY_FOR_GPU). It keeps the
  * driver's rules that the runtime must respect: a primary context exists
  * while it is retained, and memory, modules and launches need a current,
- * live context. Tests read and steer it through fake_cuda_state().
+ * live context; a stream being captured records launches instead of
+ * running them, and refuses copies and synchronization (which invalidates
+ * the capture). Tests read and steer it through fake_cuda_state().
  *
  *===----------------------------------------------------------------------===*/
 
@@ -29,7 +31,9 @@ typedef struct fake_cuda_state {
   int modules_loaded;
   int modules_live;
   int allocations_live;
-  int launches;
+  int launches;        /* kernels run, from the host or from a graph */
+  int graph_launches;  /* cuGraphLaunch calls */
+  int graphs_live;     /* executable graphs not destroyed */
   /* Steering. */
   size_t memory_limit; /* cuMemAlloc of more fails (out of memory); 0: none */
   int fail_launches;   /* launches fail with CUDA_ERROR_ILLEGAL_ADDRESS */

@@ -2,8 +2,11 @@
  * over x: f32[?n], on the GPU through two kernels ("scale" then "shift")
  * and a temporary. Its images are the text that FakeCuda/fake_cuda.c
  * takes for cubins: one for sm_80 (which the fake "H200" refuses) before
- * one for sm_90, so the runtime must try them in turn. Built a second time
- * with ONLY_SM80 (fake_gpu_scale_sm80.so): no image the fake GPU can run. */
+ * one for sm_90, so the runtime must try them in turn. Built again with
+ * ONLY_SM80 (fake_gpu_scale_sm80.so: no image the fake GPU can run) and
+ * with READS_BACK (fake_gpu_scale_readback.so: the host code downloads a
+ * value it checks, as data-dependent shapes do, so its runs cannot be
+ * replayed from a graph). */
 #include "tc-runtime/module_abi.h"
 
 #include <stdlib.h>
@@ -72,6 +75,15 @@ int32_t tc_module_gpu_run_v2(const tc_gpu_env_v2 *env, void *const *inputs,
   void *shift[3] = {&temp, &out, &n};
   env->launch(env->runtime, 1, dims, shift, 3);
   env->release(env->runtime, temp);
+#ifdef READS_BACK
+  float first = 0;
+  if (n)
+    env->download(env->runtime, &first, out, 4);
+  if (first != first) { /* NaN */
+    env->release(env->runtime, out);
+    return TC_RUN_INVALID_VALUE;
+  }
+#endif
   output_allocations[0] = output_data[0] = out;
   output_dims[0] = n;
   return TC_RUN_OK;
