@@ -37,6 +37,16 @@ static Value evaluate(OpBuilder &b, Location loc, AffineExpr expr,
   return arith::MulIOp::create(b, loc, lhs, rhs);
 }
 
+bool isSimpleAffine(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  return binary &&
+         (binary.getKind() == AffineExprKind::Add ||
+          binary.getKind() == AffineExprKind::Mul) &&
+         isSimpleAffine(binary.getLHS()) && isSimpleAffine(binary.getRHS());
+}
+
 SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
                              ArrayRef<Value> loops) {
   SmallVector<Value> values;

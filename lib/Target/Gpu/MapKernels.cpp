@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Gpu/ContractionFusion.h"
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/ElementwiseKernel.h"
 
@@ -277,15 +278,47 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       if (!op->getParentOfType<linalg::LinalgOp>())
         ops.push_back(op);
     });
-    for (linalg::LinalgOp op : ops) {
+    for (linalg::LinalgOp op : ops)
       if (!op.hasPureBufferSemantics()) {
         op.emitError("expected a linalg op on buffers (run after bufferization)");
         return signalPassFailure();
       }
-      // Contractions stage their operands in shared memory; reductions
-      // take a block per output element.
-      if (succeeded(buildTiledContraction(rewriter, op)) ||
-          succeeded(buildBlockReduction(rewriter, op, minBlockReduction)))
+    // Ops with reduction loops first, so that the fill before a
+    // contraction and the elementwise op after it can go into its kernel
+    // (ContractionFusion.h) before they would become kernels of their own.
+    // Contractions stage their operands in shared memory; reductions take
+    // a block per output element; other contractions with a fusion run one
+    // thread per output.
+    DenseSet<Operation *> done, fused;
+    for (linalg::LinalgOp op : ops) {
+      if (op.getNumReductionLoops() == 0 || fused.contains(op))
+        continue;
+      ContractionFusion fusion = findContractionFusion(op, fused);
+      hoistEpilogueOperands(rewriter, op, fusion);
+      bool built = succeeded(buildTiledContraction(rewriter, op, fusion));
+      if (!built && succeeded(buildBlockReduction(rewriter, op, minBlockReduction))) {
+        done.insert(op);
+        continue;
+      }
+      if (!built && !fusion.empty()) {
+        FailureOr<scf::ParallelOp> loop =
+            buildFusedContractionLoops(rewriter, op, fusion);
+        if (succeeded(loop)) {
+          (*loop)->setAttr(kKernelMarker, rewriter.getUnitAttr());
+          built = true;
+        }
+      }
+      if (!built)
+        continue;
+      done.insert(op);
+      for (linalg::LinalgOp taken : {fusion.init, fusion.epilogue})
+        if (taken)
+          fused.insert(taken);
+    }
+    for (Operation *op : fused)
+      rewriter.eraseOp(op);
+    for (linalg::LinalgOp op : ops) {
+      if (done.contains(op) || fused.contains(op))
         continue;
       // Elementwise ops along contiguous rows: a vector per thread.
       if (FailureOr<scf::ParallelOp> loop =

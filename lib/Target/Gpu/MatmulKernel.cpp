@@ -41,18 +41,6 @@ struct Roles {
   OpOperand *a, *b;
 };
 
-/// Whether indicesAt can evaluate `expr`: dims and constants combined by
-/// additions and multiplications (a convolution's `oh * stride + kh`).
-bool isSimpleAffine(AffineExpr expr) {
-  if (isa<AffineDimExpr, AffineConstantExpr>(expr))
-    return true;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  return binary &&
-         (binary.getKind() == AffineExprKind::Add ||
-          binary.getKind() == AffineExprKind::Mul) &&
-         isSimpleAffine(binary.getLHS()) && isSimpleAffine(binary.getRHS());
-}
-
 std::optional<Roles> matchRoles(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
@@ -130,7 +118,8 @@ std::optional<Roles> matchRoles(linalg::LinalgOp op) {
 
 } // namespace
 
-LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
+LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    const ContractionFusion &fusion) {
   std::optional<Roles> roles = matchRoles(op);
   if (!roles)
     return failure();
@@ -163,6 +152,7 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
                            AffineMap(), workgroup);
   };
   Value output = op.getDpsInitOperand(0)->get();
+  Type element = getElementTypeOrSelf(output.getType());
   // Shared tiles: A [E rows of M][T of K], B [T of K][E columns of N], the
   // accumulators [E][E].
   auto launch = mlir::gpu::LaunchOp::create(
@@ -239,13 +229,27 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j)
       inside.push_back(both(less(rows[i], mSize), less(columns[j], nSize)));
-  // The accumulators start from the output (linalg accumulates into it).
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  // The accumulators start from the output (linalg accumulates into it),
+  // or from the value the fused init op would have stored there.
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
-      Value start = guardedLoad(op.getDpsInitOperand(0),
-                                loopsAt(rows[i], columns[j], nullptr),
-                                inside[i * R + j]);
-      memref::StoreOp::create(rewriter, loc, start, cTile,
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element},
+                                      inside[i * R + j], /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+        Value start = fusedStartValue(
+            rewriter, loc, op, fusion,
+            indicesAt(rewriter, loc, outMap, loopsAt(rows[i], columns[j], nullptr)));
+        scf::YieldOp::create(rewriter, loc, start);
+        rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc,
+                             arith::ConstantOp::create(
+                                 rewriter, loc, rewriter.getZeroAttr(element))
+                                 .getResult());
+      }
+      memref::StoreOp::create(rewriter, loc, branch.getResult(0), cTile,
                               ValueRange{localRows[i], localColumns[j]});
     }
   auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile);
@@ -312,10 +316,9 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op)
       rewriter.setInsertionPointToStart(&store.getThenRegion().front());
       Value result = memref::LoadOp::create(rewriter, loc, cTile,
                                             ValueRange{localRows[i], localColumns[j]});
-      memref::StoreOp::create(
-          rewriter, loc, result, output,
-          indicesAt(rewriter, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                    loopsAt(rows[i], columns[j], nullptr)));
+      storeFusedResult(rewriter, loc, op, fusion, result,
+                       indicesAt(rewriter, loc, outMap,
+                                 loopsAt(rows[i], columns[j], nullptr)));
     }
   mlir::gpu::TerminatorOp::create(rewriter, loc);
   rewriter.eraseOp(op);

@@ -10,6 +10,8 @@
 #ifndef TC_TARGET_GPU_COOPERATIVEKERNELS_H
 #define TC_TARGET_GPU_COOPERATIVEKERNELS_H
 
+#include "tc/Target/Gpu/ContractionFusion.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -39,9 +41,12 @@ constexpr int64_t kMatmulRegisterTile = 2;
 /// (batch) become grid z. The op's own body combines the elements (casts,
 /// integer or float multiply-add). Every value that lives across a barrier
 /// is in shared memory (the accumulators too), the form
-/// --tc-gpu-emulate-kernels can run. Returns failure, with `op` unchanged,
-/// when it does not fit.
-LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op);
+/// --tc-gpu-emulate-kernels can run. The accumulators start from, and the
+/// results are stored through, `fusion` (ContractionFusion.h; the caller
+/// erases its ops). Returns failure, with `op` unchanged, when it does not
+/// fit.
+LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    const ContractionFusion &fusion = {});
 
 /// Lanes that exchange values by gpu.shuffle in the block reductions: a
 /// warp on NVIDIA; on AMD a wave32, or half a wave64 (xor offsets below 32
@@ -76,6 +81,10 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
                       ArrayRef<unsigned> dims, ArrayRef<Value> sizes,
                       MutableArrayRef<Value> loops);
+
+/// Whether indicesAt can evaluate `expr`: dims and constants combined by
+/// additions and multiplications (a convolution's `oh * stride + kh`).
+bool isSimpleAffine(AffineExpr expr);
 
 /// The indices an operand read through `map` (each result dims and
 /// constants under additions and multiplications) takes at the loop values

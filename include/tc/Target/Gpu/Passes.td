@@ -44,7 +44,11 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
     16 x 16 tiles of their operands in shared memory, and reductions along
     one loop of at least `min-block-reduction` elements a block per output
     element that folds strided shares and combines them in a tree over
-    shared memory (CooperativeKernels.h). Loops and conditionals of the host
+    shared memory (CooperativeKernels.h). A contraction's kernel also does
+    the work of the op that fills its output just before it and of the
+    elementwise op that reads its result just after it (a bias, an
+    activation, a residual add; ContractionFusion.h), those ops then
+    making no kernel of their own. Loops and conditionals of the host
     that access buffer elements outside linalg (scatters lowered to scf,
     the counts of NonZero) without allocating run in one thread of one
     block, scalar results handed back through device cells. Upstream's

@@ -1,0 +1,82 @@
+//===- ContractionFusion.h - elementwise work inside a contraction kernel -===//
+//
+// A convolution or matmul reaches --tc-gpu-map-kernels as three ops on
+// buffers: one that fills its output with a start value (the bias
+// broadcast, or zeros), the contraction accumulating into that output, and
+// an elementwise op reading the result (the activation, a residual add).
+// Each would be a kernel of its own, the output written and read back in
+// between. A contraction's kernel can do both itself: start its
+// accumulators from the fill's value, and apply the elementwise op to each
+// result before storing it. mobilenet_v2's 52 convolutions and its Gemm
+// take 3 kernels each without this.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TC_TARGET_GPU_CONTRACTIONFUSION_H
+#define TC_TARGET_GPU_CONTRACTIONFUSION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tc::gpu {
+
+/// What a contraction's kernel takes over (either may be null).
+struct ContractionFusion {
+  /// Writes every element of the contraction's output just before it, from
+  /// its inputs alone (all loops parallel, the output indexed by them in
+  /// order, its old value unread).
+  linalg::LinalgOp init;
+  /// Reads the contraction's output just after it, at its own loop values
+  /// (elementwise, all loops parallel, that input and its own output both
+  /// indexed by them in order), and writes another buffer or the same.
+  linalg::LinalgOp epilogue;
+  /// Whether the contraction's own result must still be stored: its
+  /// output is read by something other than the two ops, or the epilogue
+  /// writes elsewhere while the output lives on.
+  bool storeOutput = true;
+
+  bool empty() const { return !init && !epilogue; }
+};
+
+/// The fill and epilogue `contraction` (a linalg op on buffers with
+/// reduction loops and one output) can take, neither of them in `claimed`
+/// (ops already taken by another contraction). Only ops next to the
+/// contraction in its block, with nothing but memory-effect-free ops
+/// between them, qualify: the work then moves into the contraction's
+/// kernel without passing another op that reads or writes memory.
+ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
+                                        const DenseSet<Operation *> &claimed);
+
+/// Moves the ops between `contraction` and the fusion's epilogue (views,
+/// constants, allocations: findContractionFusion allows nothing else
+/// there) before the contraction, so that the epilogue's operands are
+/// defined where its kernel will read them.
+void hoistEpilogueOperands(RewriterBase &rewriter, linalg::LinalgOp contraction,
+                           const ContractionFusion &fusion);
+
+/// The start value of the accumulator of output `indices` (the
+/// contraction output's indices): the init op's body at those indices, or
+/// the output's element there without one.
+Value fusedStartValue(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
+                      const ContractionFusion &fusion, ValueRange indices);
+
+/// Stores `result` of output `indices`: into the contraction's output when
+/// it must be stored, and through the epilogue's body into its output.
+void storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
+                      const ContractionFusion &fusion, Value result,
+                      ValueRange indices);
+
+/// The one-thread-per-output lowering of a contraction with a fusion: one
+/// scf.parallel over its parallel loops, each iteration starting its
+/// accumulator (fusedStartValue), running the reduction loops as scf.for
+/// with the accumulator carried in a register, then storing
+/// (storeFusedResult). Replaces `contraction`; the caller erases the fused
+/// ops. Fails, with nothing changed, for a body that reads loop indices.
+FailureOr<scf::ParallelOp> buildFusedContractionLoops(
+    RewriterBase &rewriter, linalg::LinalgOp contraction,
+    const ContractionFusion &fusion);
+
+} // namespace mlir::tc::gpu
+
+#endif // TC_TARGET_GPU_CONTRACTIONFUSION_H

@@ -1,0 +1,147 @@
+// RUN: tc-opt %s --tc-gpu-map-kernels --split-input-file | FileCheck %s
+
+// A matmul between its fill and a bias-add + relu (a Gemm and its
+// activation): one shared-memory kernel whose accumulators start at the
+// fill's zero and whose results go through the epilogue into %y. The
+// accumulator buffer is read by nothing else: never stored.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-SAME: %[[Y:[a-z0-9]+]]: memref<64x48xf32>)
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<64x48xf32>
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup
+// CHECK-NOT: memref.store {{.*}}, %[[ACC]]
+// CHECK: memref.load %{{.*}} : memref<48xf32>
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: linalg.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @matmul_bias_relu(%x: memref<64x32xf32>, %w: memref<32x48xf32>, %bias: memref<48xf32>, %y: memref<64x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<64x48xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x48xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x32xf32>, memref<32x48xf32>) outs(%acc : memref<64x48xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%acc, %bias : memref<64x48xf32>, memref<48xf32>) outs(%y : memref<64x48xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.addf %p, %q : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %acc : memref<64x48xf32>
+  return
+}
+
+// -----
+
+// A depthwise-like contraction (one output column: too narrow for the
+// shared-memory kernel) starting from a broadcast bias, its clip in place:
+// one thread per output, the accumulator starting at the bias and carried
+// through the reduction loop in a register, clipped, stored once.
+// CHECK-LABEL: func.func @rowsum_bias_clip
+// CHECK-SAME: %[[B:[a-z0-9]+]]: memref<40xf32>, %[[Y:[a-z0-9]+]]: memref<40x1xf32>)
+// CHECK: scf.parallel
+// CHECK:   scf.parallel
+// CHECK:     %[[START:.*]] = memref.load %[[B]]
+// CHECK:     scf.for {{.*}} iter_args(%{{.*}} = %[[START]])
+// CHECK:       arith.addf
+// CHECK:       scf.yield
+// CHECK:     arith.minimumf
+// CHECK:     memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT: memref.store
+// CHECK: mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK-NOT: scf.parallel
+// CHECK-NOT: linalg.
+#x = affine_map<(i, j, k) -> (i, k)>
+#o = affine_map<(i, j, k) -> (i, j)>
+#id2 = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (i)>
+func.func @rowsum_bias_clip(%x: memref<40x9xf32>, %b: memref<40xf32>, %y: memref<40x1xf32>) {
+  %six = arith.constant 6.0 : f32
+  linalg.generic {indexing_maps = [#col, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : memref<40xf32>) outs(%y : memref<40x1xf32>) {
+  ^bb0(%p: f32, %out: f32):
+    linalg.yield %p : f32
+  }
+  linalg.generic {indexing_maps = [#x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<40x9xf32>) outs(%y : memref<40x1xf32>) {
+  ^bb0(%p: f32, %acc: f32):
+    %0 = arith.addf %p, %acc : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%y : memref<40x1xf32>) outs(%y : memref<40x1xf32>) {
+  ^bb0(%p: f32, %out: f32):
+    %0 = arith.minimumf %p, %six : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// The matmul's own output is the function's argument, which the caller
+// reads: it is stored beside the epilogue's result. An epilogue that reads
+// the output transposed is no epilogue (its element is another thread's).
+// CHECK-LABEL: func.func @output_lives_on
+// CHECK-SAME: %[[ACC:[a-z0-9]+]]: memref<64x64xf32>, %[[Y:[a-z0-9]+]]: memref<64x64xf32>, %[[Z:[a-z0-9]+]]: memref<64x64xf32>)
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK: gpu.terminator
+// CHECK: scf.parallel
+// CHECK: memref.store %{{.*}}, %[[Z]]
+#a3 = affine_map<(i, j, k) -> (i, k)>
+#b3 = affine_map<(i, j, k) -> (k, j)>
+#c3 = affine_map<(i, j, k) -> (i, j)>
+#i3 = affine_map<(i, j) -> (i, j)>
+#t3 = affine_map<(i, j) -> (j, i)>
+func.func @output_lives_on(%x: memref<64x32xf32>, %w: memref<32x64xf32>, %acc: memref<64x64xf32>, %y: memref<64x64xf32>, %z: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x32xf32>, memref<32x64xf32>) outs(%acc : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#i3, #i3], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<64x64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %0 = arith.negf %p : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#t3, #i3], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<64x64xf32>) outs(%z : memref<64x64xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    linalg.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+// A write to memory between the fill and the contraction (a copy) keeps
+// them apart: the fill stays a kernel of its own.
+// CHECK-LABEL: func.func @not_next_to_each_other
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: gpu.launch
+#a4 = affine_map<(i, j, k) -> (i, k)>
+#b4 = affine_map<(i, j, k) -> (k, j)>
+#c4 = affine_map<(i, j, k) -> (i, j)>
+func.func @not_next_to_each_other(%x: memref<64x32xf32>, %w: memref<32x64xf32>, %acc: memref<64x64xf32>, %s: memref<8xf32>, %t: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  memref.copy %s, %t : memref<8xf32> to memref<8xf32>
+  linalg.generic {indexing_maps = [#a4, #b4, #c4], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x32xf32>, memref<32x64xf32>) outs(%acc : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
