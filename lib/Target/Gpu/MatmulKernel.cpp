@@ -116,35 +116,39 @@ std::optional<Roles> matchRoles(linalg::LinalgOp op) {
   return r;
 }
 
-} // namespace
+/// The extents of the roles: M, N, K and batch, linearized (values at the
+/// insertion point).
+struct Extents {
+  Value m, n, k, batches;
+};
 
-LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                    const ContractionFusion &fusion) {
-  std::optional<Roles> roles = matchRoles(op);
-  if (!roles)
-    return failure();
-  Roles r = *roles;
+Extents extentsOf(RewriterBase &rewriter, Location loc, const Roles &r,
+                  ArrayRef<Value> sizes) {
+  auto product = [&](ArrayRef<unsigned> dims) {
+    Value result = indexConstant(rewriter, loc, 1);
+    for (unsigned d : dims)
+      result = rewriter.createOrFold<arith::MulIOp>(loc, result, sizes[d]);
+    return result;
+  };
+  return {product(r.m), product(r.n), product(r.k), product(r.batch)};
+}
+
+/// The kernel for `op` with R x R outputs per thread, at the insertion
+/// point (`op` stays).
+void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r,
+                     const ContractionFusion &fusion, ArrayRef<Value> sizes,
+                     const Extents &extents, int64_t R) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  constexpr int64_t T = kMatmulTile, R = kMatmulRegisterTile, E = T * R;
+  const int64_t T = kMatmulTile, E = T * R;
   auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
-  SmallVector<Value> sizes;
-  for (Range range : op.createLoopRanges(rewriter, loc))
-    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
   Value tile = index(T), one = index(1);
   auto ceilDiv = [&](Value v) {
     Value up = arith::AddIOp::create(rewriter, loc, v, index(E - 1));
     return arith::DivUIOp::create(rewriter, loc, up, index(E)).getResult();
   };
-  auto product = [&](ArrayRef<unsigned> dims) {
-    Value result = one;
-    for (unsigned d : dims)
-      result = rewriter.createOrFold<arith::MulIOp>(loc, result, sizes[d]);
-    return result;
-  };
-  Value batches = product(r.batch);
-  Value mSize = product(r.m), nSize = product(r.n), kSize = product(r.k);
+  Value batches = extents.batches;
+  Value mSize = extents.m, nSize = extents.n, kSize = extents.k;
 
   auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
   auto shared = [&](Value operand, int64_t rows, int64_t columns) {
@@ -321,6 +325,66 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                  loopsAt(rows[i], columns[j], nullptr)));
     }
   mlir::gpu::TerminatorOp::create(rewriter, loc);
+}
+
+} // namespace
+
+LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    const ContractionFusion &fusion) {
+  std::optional<Roles> roles = matchRoles(op);
+  if (!roles)
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> sizes;
+  for (Range range : op.createLoopRanges(rewriter, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  Extents extents = extentsOf(rewriter, loc, *roles, sizes);
+  auto emit = [&](int64_t registerTile) {
+    emitTiledKernel(rewriter, op, *roles, fusion, sizes, extents, registerTile);
+  };
+  // The wide tile's shared memory (accumulators, A and B: 24 KB of f32)
+  // must stay under the 48 KB every GPU gives a block statically.
+  unsigned widest = 0;
+  for (OpOperand &operand : op->getOpOperands())
+    widest = std::max(widest, getElementTypeOrSelf(operand.get().getType())
+                                  .getIntOrFloatBitWidth());
+  if (widest > 32) {
+    emit(kMatmulRegisterTile);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  // Wide tiles where both sides fill them and the blocks still cover the
+  // GPU; decided at compile time for static extents, else at run time.
+  const int64_t E = kMatmulTile * kMatmulWideRegisterTile;
+  auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+  auto tilesOf = [&](Value extent) {
+    Value up = rewriter.createOrFold<arith::AddIOp>(loc, extent, index(E - 1));
+    return rewriter.createOrFold<arith::DivUIOp>(loc, up, index(E));
+  };
+  auto atLeast = [&](Value a, int64_t b) {
+    return rewriter.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                                a, index(b));
+  };
+  Value blocks = rewriter.createOrFold<arith::MulIOp>(
+      loc, rewriter.createOrFold<arith::MulIOp>(loc, tilesOf(extents.m),
+                                                tilesOf(extents.n)),
+      extents.batches);
+  Value wide = rewriter.createOrFold<arith::AndIOp>(
+      loc,
+      rewriter.createOrFold<arith::AndIOp>(loc, atLeast(extents.m, E),
+                                           atLeast(extents.n, E)),
+      atLeast(blocks, kMatmulWideBlocks));
+  if (std::optional<int64_t> known = getConstantIntValue(wide)) {
+    emit(*known ? kMatmulWideRegisterTile : kMatmulRegisterTile);
+  } else {
+    auto choice = scf::IfOp::create(rewriter, loc, TypeRange{}, wide,
+                                    /*withElseRegion=*/true);
+    rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+    emit(kMatmulWideRegisterTile);
+    rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
+    emit(kMatmulRegisterTile);
+  }
   rewriter.eraseOp(op);
   return success();
 }

@@ -24,6 +24,16 @@ constexpr int64_t kMatmulTile = 16;
 /// kMatmulTile x kMatmulTile threads computes a tile of
 /// (kMatmulTile kMatmulRegisterTile)^2 outputs.
 constexpr int64_t kMatmulRegisterTile = 2;
+/// The same for large contractions: 4 x 4 outputs per thread, 64 x 64 per
+/// block, twice the multiply-adds per element read from shared memory. Taken
+/// when M and N are both at least 64 and there are at least
+/// kMatmulWideBlocks such blocks (enough to cover a GPU's multiprocessors
+/// twice: 132 on an H200); decided at compile time for static extents, by
+/// a branch in the host code otherwise (both kernels are built). Elements
+/// wider than 32 bits keep the small tile (the wide one's shared memory
+/// would pass 48 KB).
+constexpr int64_t kMatmulWideRegisterTile = 4;
+constexpr int64_t kMatmulWideBlocks = 256;
 
 /// Replaces `op` (on buffers) by one gpu.launch when it is a contraction:
 /// a multiply-add body, two inputs read through maps of dims and constants

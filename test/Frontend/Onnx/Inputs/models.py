@@ -79,6 +79,18 @@ def matmul():
                  [w, c, wt])
 
 
+def dense_relu():
+    """y = Relu(x @ W + b) over x[?n, 64], W 64 x 1024: a Gemm whose number
+    of rows decides at run time which GPU matmul tile runs."""
+    rng = np.random.default_rng(0)
+    w = const("w", rng.standard_normal((64, 1024)) / 8, np.float32)
+    b = const("b", rng.standard_normal((1024,)), np.float32)
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["xw"], name="xw"),
+             helper.make_node("Add", ["xw", "b"], ["z"], name="bias"),
+             helper.make_node("Relu", ["z"], ["y"], name="relu")]
+    return model(nodes, [vi("x", F, ["n", 64])], [vi("y", F, ["n", 1024])], [w, b])
+
+
 def conv_pool():
     w = const("w", np.ones((8, 3, 3, 3)), np.float32)
     b = const("b", np.zeros((8,)), np.float32)
