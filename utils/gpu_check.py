@@ -363,6 +363,9 @@ def time_tc(tc_run, env, args, so, feeds, work, graphs=False):
         argv.append(f"--input={name}={path}")
     rc, out, err = run_tc(tc_run, env, argv, timeout=300)
     m = re.search(r"median ([0-9.]+) ms", out)
+    replays = re.search(r"gpu graphs: (\d+) of", out)
+    if graphs and args.device != "cpu" and (not replays or replays.group(1) == "0"):
+        return "no graph replayed"
     return float(m.group(1)) if rc == 0 and m else f"error: {(err or out).strip()[-120:]}"
 
 

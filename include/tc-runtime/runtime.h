@@ -194,6 +194,10 @@ TC_API const char *tc_device_spec(const tc_device *device);
 /* The number of CPU threads that run work on `device`, the caller
  * included (0 for a GPU device). */
 TC_API int32_t tc_device_num_threads(const tc_device *device);
+/* How many runs on `device` replayed a graph (tc_runtime_options.gpu_graphs)
+ * so far, the run that recorded one included: 0 on the CPU, with graphs
+ * off, or for modules whose host code needs values from the GPU. */
+TC_API int64_t tc_device_graph_runs(const tc_device *device);
 
 /*===----------------------------- modules ------------------------------===*/
 

@@ -157,4 +157,8 @@ int32_t tc_device_num_threads(const tc_device *device) {
   return device && device->pool ? device->pool->numThreads() : 0;
 }
 
+int64_t tc_device_graph_runs(const tc_device *device) {
+  return device && device->gpu ? device->gpu->graphRuns() : 0;
+}
+
 } // extern "C"

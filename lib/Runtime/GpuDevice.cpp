@@ -20,12 +20,12 @@ struct RunState {
   GpuDevice::Loaded *kernels;
   const tc_module *module;
   tc_status error = nullptr;
-  std::vector<void *> live; // device allocations made through env->alloc
+  std::vector<void *> live = {}; // device allocations made through env->alloc
   // Graphs (GpuDevice.h): whether the host code needed a value from the
   // GPU; while a graph is recorded, every block handed out.
   bool needsHost = false;
   bool recording = false;
-  std::vector<void *> touched;
+  std::vector<void *> touched = {};
   int launches = 0;
 };
 
@@ -470,6 +470,8 @@ tc_status GpuDevice::replay(const tc_module *module, tc_tensor *const *inputs,
                                 inputs[i]->byteSize);
   if (!error)
     error = gpu->launchGraph(recording.graph);
+  if (!error)
+    ++replayedRuns;
   if (!error) {
     outputDims = recording.outputDims;
     error = copyOutputs(module, recording.outputs, outputDims, allocations,

@@ -24,6 +24,7 @@
 
 #include "GpuDriver.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -53,6 +54,9 @@ public:
                 size_t numInputs, std::vector<void *> &allocations,
                 std::vector<void *> &outputData,
                 std::vector<int64_t> &outputDims, int32_t *moduleCode);
+
+  /// Runs that replayed a graph (tc_device_graph_runs).
+  int64_t graphRuns() const { return replayedRuns; }
 
   // Device memory with the free-block cache; used by the run's environment.
   void *allocate(size_t bytes, tc_status *error);
@@ -99,6 +103,7 @@ private:
 
   std::unique_ptr<GpuDriver> gpu;
   bool graphs;
+  std::atomic<int64_t> replayedRuns{0};
   std::mutex mutex; // one run at a time on a device
   std::map<uint64_t, Loaded> loaded;
   std::multimap<size_t, void *> freeBlocks;

@@ -89,6 +89,8 @@ def _library():
     lib.tc_tensor_dtype.restype = ctypes.c_int
     lib.tc_tensor_byte_size.argtypes = [p]
     lib.tc_tensor_byte_size.restype = ctypes.c_size_t
+    lib.tc_device_graph_runs.argtypes = [p]
+    lib.tc_device_graph_runs.restype = ctypes.c_int64
     return lib
 
 
@@ -135,6 +137,11 @@ class Model:
                                      _lib.tc_module_num_inputs(self._module))
         self.outputs = self._describe(_lib.tc_module_output_info,
                                       _lib.tc_module_num_outputs(self._module))
+
+    @property
+    def graph_runs(self):
+        """How many runs replayed a graph (gpu_graphs=True on a GPU)."""
+        return _lib.tc_device_graph_runs(self._device)
 
     def _describe(self, query, count):
         described = []

@@ -7,4 +7,4 @@
 // CHECK: loads 10 contexts made 1 destroyed 0 retained 1
 // CHECK: streams 0 modules 0 allocations 0
 // CHECK: error: device 'cuda:3' does not exist: this machine has 2 NVIDIA GPUs
-// CHECK: graphs: 5 runs right, 4 graph launches, 1 graph live
+// CHECK: graphs: 5 runs right, 4 graph launches, 1 graph live, 4 graph runs

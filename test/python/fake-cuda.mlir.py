@@ -51,4 +51,4 @@ for run in range(5):
     (y,) = model(x + run)
     right += np.array_equal(y, (x + run) * 2 + 1)
 print("graphs:", right, "runs right,", state.graph_launches, "graph launches,",
-      state.graphs_live, "graph live")
+      state.graphs_live, "graph live,", model.graph_runs, "graph runs")

@@ -447,8 +447,15 @@ int main(int argc, char **argv) {
     session.inputs.push_back(tensor.get());
   std::vector<TensorPtr> results = runOnce(session);
   // --output and --compare then see the last timed run.
-  if (options.benchmark)
+  if (options.benchmark) {
     results = benchmark(session, options.warmup, options.benchmark);
+    // Whether --gpu-graphs took: a model whose host code needs values
+    // from the GPU runs without.
+    if (options.gpuGraphs && std::string(tc_device_spec(device)) != "cpu")
+      std::printf("gpu graphs: %lld of %lld runs replayed a graph\n",
+                  static_cast<long long>(tc_device_graph_runs(device)),
+                  static_cast<long long>(1 + options.warmup + options.benchmark));
+  }
 
   bool failed = false;
   for (size_t i = 0; i < outputs.size(); ++i) {
