@@ -5,7 +5,8 @@
 # shared models, the conformance cases that validate offline) on the GPU,
 # compares them with the reference outputs and with tc's own CPU results,
 # and prints a latency table beside ONNX Runtime's CUDA provider and
-# torch.compile (default and max-autotune) on the same ONNX graphs.
+# torch.compile (default, reduce-overhead and max-autotune) on the same ONNX
+# graphs, tc with and without --gpu-graphs.
 # Finishes within 10 minutes (--budget). Full results go to $OUT (or
 # DIR/results).
 #   here:   .venv/bin/python utils/gpu_check_prepare.py        (-> gpu-check/)
