@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -39,22 +40,106 @@ bool isElementwise(linalg::LinalgOp op, int64_t rank) {
 
 /// The linalg op next to `from` (after it when `forward`) with only
 /// memory-effect-free ops and allocations between them; null otherwise.
+/// After `from`, deallocations may sit between too: they free buffers the
+/// op after them cannot read, and they stay where they are (after the
+/// contraction's kernel, which does that op's work).
 linalg::LinalgOp neighbour(Operation *from, bool forward) {
   for (Operation *op = forward ? from->getNextNode() : from->getPrevNode(); op;
        op = forward ? op->getNextNode() : op->getPrevNode()) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       return linalgOp;
-    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp, memref::AllocaOp>(op))
+    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp, memref::AllocaOp>(op) &&
+        !(forward && isa<memref::DeallocOp>(op)))
       return {};
   }
   return {};
 }
 
-/// Whether anything but `known` (and deallocations) may read `buffer`:
-/// its uses and those of views made of it, when it is an allocation or a
-/// view of one (an arena's); anything else (an argument, a view into a
-/// caller's buffer) may be read after the function.
-bool readElsewhere(Value buffer, ArrayRef<Operation *> known) {
+/// Whether the memory of `buffer` cannot be that of a buffer read at
+/// `point` whose last use the memory plan saw before the epilogue: a
+/// function's argument, an allocation of its own (made at run time, when
+/// hoisted before the contraction, while its inputs are still held), or a
+/// view of the plan's arena placed (where its allocation was, so where its
+/// live range starts) before `point`. The plan may give a buffer whose
+/// range starts later the memory of one whose last use came before (a
+/// contraction's input), which the contraction's kernel still reads when
+/// it writes the epilogue's output.
+bool takenBefore(Value buffer, Operation *point) {
+  Value root = buffer;
+  while (Operation *def = root.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view || isa<memref::ViewOp>(def))
+      break;
+    root = view.getViewSource();
+  }
+  Operation *def = root.getDefiningOp();
+  if (!def || isa<memref::AllocOp, memref::AllocaOp>(def))
+    return true;
+  Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*point);
+  return ancestor && def->isBeforeInBlock(ancestor);
+}
+
+/// The memory plan's arena a buffer is a view of, and the bytes of it the
+/// view covers (the whole view where a chain of views narrows it: a
+/// superset); the arena is null for other buffers, the bytes unknown for a
+/// view at a run-time offset.
+struct ArenaSpan {
+  Value arena;
+  std::optional<std::pair<int64_t, int64_t>> bytes;
+};
+
+ArenaSpan arenaSpan(Value buffer) {
+  Value root = buffer;
+  while (Operation *def = root.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      ArenaSpan span{view.getSource(), std::nullopt};
+      auto type = view.getType();
+      std::optional<int64_t> offset = getConstantIntValue(view.getByteShift());
+      if (offset && type.hasStaticShape() &&
+          type.getElementType().isIntOrFloat())
+        span.bytes = {*offset, *offset + type.getNumElements() *
+                                             std::max<int64_t>(
+                                                 type.getElementTypeBitWidth() / 8, 1)};
+      return span;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    root = view.getViewSource();
+  }
+  return {};
+}
+
+/// Whether `written`, an arena view, shares no byte with the buffers `ops`
+/// read (known offsets in the same arena, or other allocations).
+bool disjointFromReads(Value written, ArrayRef<linalg::LinalgOp> ops) {
+  ArenaSpan target = arenaSpan(written);
+  if (!target.arena || !target.bytes)
+    return false;
+  for (linalg::LinalgOp op : ops) {
+    if (!op)
+      continue;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!isa<MemRefType>(input->get().getType()))
+        continue;
+      ArenaSpan read = arenaSpan(input->get());
+      if (read.arena != target.arena)
+        continue;
+      if (!read.bytes || (read.bytes->first < target.bytes->second &&
+                          target.bytes->first < read.bytes->second))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// Whether anything but `known` (and deallocations) may read what the
+/// fused ops leave in `buffer`: its uses and those of views made of it,
+/// when it is an allocation or a view of one (an arena's); anything else
+/// (an argument, a view into a caller's buffer) may be read after the
+/// function. In a function's body (no loop around it), uses before
+/// `first`, the first fused op, only saw earlier contents.
+bool readElsewhere(Value buffer, ArrayRef<Operation *> known, Operation *first) {
   Operation *def = buffer.getDefiningOp();
   if (!def)
     return true;
@@ -62,6 +147,11 @@ bool readElsewhere(Value buffer, ArrayRef<Operation *> known) {
     def = view.getSource().getDefiningOp();
   if (!isa_and_present<memref::AllocOp, memref::AllocaOp>(def))
     return true;
+  bool straightLine = isa<FunctionOpInterface>(first->getParentOp());
+  auto earlier = [&](Operation *user) {
+    Operation *ancestor = first->getBlock()->findAncestorOpInBlock(*user);
+    return straightLine && ancestor && ancestor->isBeforeInBlock(first);
+  };
   SmallVector<Value> pending{buffer};
   while (!pending.empty()) {
     Value value = pending.pop_back_val();
@@ -69,10 +159,13 @@ bool readElsewhere(Value buffer, ArrayRef<Operation *> known) {
       if (llvm::is_contained(known, user) || isa<memref::DeallocOp>(user))
         continue;
       auto view = dyn_cast<ViewLikeOpInterface>(user);
-      if (!view || view.getViewSource() != value)
+      if (view && view.getViewSource() == value) {
+        for (Value result : user->getResults())
+          pending.push_back(result);
+        continue;
+      }
+      if (!earlier(user))
         return true;
-      for (Value result : user->getResults())
-        pending.push_back(result);
     }
   }
   return false;
@@ -146,7 +239,11 @@ ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
         ++readers;
         identity &= epilogue.getMatchingIndexingMap(input).isIdentity();
       }
-    if (readers == 1 && identity)
+    Value written = epilogue.getDpsInitOperand(0)->get();
+    Operation *first = fusion.init ? fusion.init : contraction;
+    if (readers == 1 && identity &&
+        (written == output || takenBefore(written, first) ||
+         disjointFromReads(written, {contraction, fusion.init, epilogue})))
       fusion.epilogue = epilogue;
   }
   if (fusion.epilogue) {
@@ -154,7 +251,8 @@ ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
     SmallVector<Operation *> known{contraction, fusion.epilogue};
     if (fusion.init)
       known.push_back(fusion.init);
-    fusion.storeOutput = !inPlace && readElsewhere(output, known);
+    Operation *first = fusion.init ? fusion.init : contraction;
+    fusion.storeOutput = !inPlace && readElsewhere(output, known, first);
   }
   return fusion;
 }
@@ -166,7 +264,8 @@ void hoistEpilogueOperands(RewriterBase &rewriter, linalg::LinalgOp contraction,
   Operation *epilogue = fusion.epilogue;
   for (Operation *op = contraction->getNextNode(); op && op != epilogue;) {
     Operation *next = op->getNextNode();
-    rewriter.moveOpBefore(op, contraction);
+    if (!isa<memref::DeallocOp>(op))
+      rewriter.moveOpBefore(op, contraction);
     op = next;
   }
 }

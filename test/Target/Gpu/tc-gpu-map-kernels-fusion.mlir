@@ -145,3 +145,69 @@ func.func @not_next_to_each_other(%x: memref<64x32xf32>, %w: memref<32x64xf32>, 
   }
   return
 }
+
+// -----
+
+// Views of the memory plan's arena. The first relu's output is placed
+// after the matmul and shares its bytes with the matmul's input %xa, whose
+// last use the matmul is: the matmul's kernel would write the relu's
+// results while other blocks still read %xa, so no epilogue. The second
+// relu's output is placed before the fill: fused.
+// CHECK-LABEL: func.func @arena_views
+// CHECK: %[[XA:.*]] = memref.view %{{.*}}[%c32768{{.*}}][] : memref<65536xi8> to memref<64x32xf32>
+// CHECK: %[[ACC:.*]] = memref.view %{{.*}}[%c0{{.*}}][] : memref<65536xi8> to memref<64x64xf32>
+// CHECK: %[[Y2:.*]] = memref.view %{{.*}}[%c16384{{.*}}][] : memref<65536xi8> to memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: gpu.terminator
+// CHECK: %[[Y:.*]] = memref.view %{{.*}}[%c32768{{.*}}][] : memref<65536xi8> to memref<64x64xf32>
+// CHECK: scf.parallel
+// CHECK: arith.maximumf
+// CHECK: {{memref|vector}}.store %{{.*}}, %[[Y]]
+// CHECK: gpu.launch
+// CHECK-NOT: memref.store %{{.*}}, %[[ACC]]
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %[[Y2]]
+// CHECK: gpu.terminator
+#a5 = affine_map<(i, j, k) -> (i, k)>
+#b5 = affine_map<(i, j, k) -> (k, j)>
+#c5 = affine_map<(i, j, k) -> (i, j)>
+#i5 = affine_map<(i, j) -> (i, j)>
+func.func @arena_views(%x: memref<64x32xf32>, %w: memref<32x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %arena = memref.alloc() : memref<65536xi8>
+  %c32768 = arith.constant 32768 : index
+  %xa = memref.view %arena[%c32768][] : memref<65536xi8> to memref<64x32xf32>
+  memref.copy %x, %xa : memref<64x32xf32> to memref<64x32xf32>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %arena[%c0][] : memref<65536xi8> to memref<64x64xf32>
+  %c16384 = arith.constant 16384 : index
+  %y2 = memref.view %arena[%c16384][] : memref<65536xi8> to memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#a5, #b5, #c5], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xa, %w : memref<64x32xf32>, memref<32x64xf32>) outs(%acc : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  %y = memref.view %arena[%c32768][] : memref<65536xi8> to memref<64x64xf32>
+  linalg.generic {indexing_maps = [#i5, #i5], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<64x64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %0 = arith.maximumf %p, %zero : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#a5, #b5, #c5], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x32xf32>, memref<32x64xf32>) outs(%acc : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#i5, #i5], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<64x64xf32>) outs(%y2 : memref<64x64xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %0 = arith.maximumf %p, %zero : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %arena : memref<65536xi8>
+  return
+}

@@ -44,14 +44,18 @@ struct ContractionFusion {
 /// (ops already taken by another contraction). Only ops next to the
 /// contraction in its block, with nothing but memory-effect-free ops
 /// between them, qualify: the work then moves into the contraction's
-/// kernel without passing another op that reads or writes memory.
+/// kernel without passing another op that reads or writes memory. An
+/// epilogue that writes another buffer than the contraction's output
+/// qualifies only when that buffer's memory is taken before the fill (or
+/// the contraction): the memory plan could otherwise have given it the
+/// memory of an input the kernel still reads.
 ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
                                         const DenseSet<Operation *> &claimed);
 
 /// Moves the ops between `contraction` and the fusion's epilogue (views,
 /// constants, allocations: findContractionFusion allows nothing else
-/// there) before the contraction, so that the epilogue's operands are
-/// defined where its kernel will read them.
+/// there but deallocations, which stay) before the contraction, so that
+/// the epilogue's operands are defined where its kernel will read them.
 void hoistEpilogueOperands(RewriterBase &rewriter, linalg::LinalgOp contraction,
                            const ContractionFusion &fusion);
 
