@@ -34,6 +34,17 @@ config.substitutions.append(
     ("%tc_fake_modules", os.path.join(config.tc_obj_root, "test", "unittests", "Runtime")))
 config.substitutions.append(("%models", os.path.join(config.tc_src_root, "test", "Frontend", "Onnx", "Inputs", "models.py")))
 
+# The CUDA toolkit's stub libcuda.so (link-time only: every call fails with
+# CUDA_ERROR_STUB_LIBRARY), which still exports the real driver's symbols.
+cuda_roots = [os.environ.get("TC_CUDA_PATH", ""), os.environ.get("CUDA_HOME", ""),
+              "/usr/local/cuda"]
+cuda_stub = next((os.path.join(r, "lib64", "stubs", "libcuda.so") for r in cuda_roots
+                  if r and os.path.exists(os.path.join(r, "lib64", "stubs", "libcuda.so"))),
+                 None)
+if cuda_stub:
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", cuda_stub))
+
 # The real exported models live beside the repository on our machines
 # (TC_SHARED_MODELS overrides where to look).
 candidates = [os.environ.get("TC_SHARED_MODELS", ""),

@@ -128,7 +128,15 @@ const CudaApi &api() {
     if (CUresult r = cuda.cuInit(0)) {
       const char *name = nullptr;
       cuda.cuGetErrorName(r, &name);
-      cuda.error = std::string("cuInit failed: ") + (name ? name : "unknown");
+      // CUDA_ERROR_STUB_LIBRARY (34): the toolkit's link-time stub, found
+      // first on the library path of a machine (or container) without the
+      // driver; the stub knows no error names.
+      cuda.error =
+          r == 34 ? std::string("the libcuda.so.1 found is the CUDA toolkit's "
+                                "stub library, not a driver "
+                                "(CUDA_ERROR_STUB_LIBRARY)")
+                  : std::string("cuInit failed: ") +
+                        (name ? name : "CUDA error " + std::to_string(r));
     }
   });
   return cuda;
