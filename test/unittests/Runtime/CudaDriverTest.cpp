@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCuda/fake_cuda.h"
-#include "TestUtil.h"
+#include "GpuScale.h"
 
 #include <vector>
 
@@ -18,32 +18,6 @@ using namespace tc::test;
 namespace {
 
 fake_cuda_state &fake() { return *fake_cuda_state_get(); }
-
-/// Runs gpu_scale on `device` over x = start, start + 1, ..., start + n - 1;
-/// "" or the error.
-std::string runScale(tc_device *device, tc_module *module, int64_t n,
-                     std::vector<float> *y = nullptr, float start = 0) {
-  std::vector<float> x(n);
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = start + static_cast<float>(i);
-  tc_tensor *input = nullptr;
-  if (std::string error = describe(tc_tensor_create_copy(
-          TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &input));
-      !error.empty())
-    return error;
-  Owned<tc_tensor> owned(input);
-  tc_tensor *output = nullptr;
-  std::string error =
-      describe(tc_module_run(module, device, &input, 1, &output, 1));
-  if (!error.empty())
-    return error;
-  Owned<tc_tensor> result(output);
-  if (y) {
-    const float *data = static_cast<const float *>(tc_tensor_data(output));
-    y->assign(data, data + tc_tensor_num_elements(output));
-  }
-  return "";
-}
 
 TEST(CudaDriverTest, RunsAModelAndReleasesWhatItTook) {
   Owned<tc_runtime> runtime = makeRuntime(1);
@@ -141,26 +115,8 @@ TEST(CudaDriverTest, AGpuThatDoesNotExistListsTheOnesThatDo) {
   EXPECT_EQ(device, nullptr);
 }
 
-Owned<tc_runtime> runtimeWithGraphs() {
-  tc_runtime_options options;
-  tc_runtime_options_init(&options);
-  EXPECT_EQ(options.gpu_graphs, 0);
-  options.num_threads = 1;
-  options.gpu_graphs = 1;
-  tc_runtime *runtime = nullptr;
-  EXPECT_EQ(describe(tc_runtime_create(&options, &runtime)), "");
-  return Owned<tc_runtime>(runtime);
-}
-
-/// Checks y = x * 2 + 1 for runScale's x.
-void expectScaled(const std::vector<float> &y, int64_t n, float start) {
-  ASSERT_EQ(static_cast<int64_t>(y.size()), n);
-  for (int64_t i = 0; i < n; ++i)
-    EXPECT_EQ(y[i], 2 * (start + i) + 1) << i;
-}
-
 TEST(CudaDriverTest, GraphsReplayRunsAtTheShapesTheyRecorded) {
-  Owned<tc_runtime> runtime = runtimeWithGraphs();
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
   int graphLaunches = fake().graph_launches, launches = fake().launches;
   {
@@ -194,7 +150,7 @@ TEST(CudaDriverTest, GraphsReplayRunsAtTheShapesTheyRecorded) {
 }
 
 TEST(CudaDriverTest, HostCodeThatReadsTheGpuIsNeverReplayed) {
-  Owned<tc_runtime> runtime = runtimeWithGraphs();
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale_readback");
   Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
   int graphLaunches = fake().graph_launches;
@@ -208,7 +164,7 @@ TEST(CudaDriverTest, HostCodeThatReadsTheGpuIsNeverReplayed) {
 }
 
 TEST(CudaDriverTest, AFailedGraphLaunchIsReportedAndNotRetried) {
-  Owned<tc_runtime> runtime = runtimeWithGraphs();
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
   Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
   ASSERT_EQ(runScale(device.get(), module.get(), 4), "");

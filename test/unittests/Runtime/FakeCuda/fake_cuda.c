@@ -12,6 +12,17 @@
 #include <string.h>
 
 #define EXPORT __attribute__((visibility("default")))
+/* The driver API's entry points: exported here; internal where
+ * FakeHip/fake_hip.c builds the HIP runtime's on them. */
+#ifndef DRIVER_API
+#define DRIVER_API EXPORT
+#endif
+/* The device's name, and the text of the images it loads. */
+#ifndef FAKE_DEVICE_NAME
+#define FAKE_DEVICE_NAME "Fake H200"
+#define FAKE_IMAGE_KIND "FAKECUBIN "
+#define FAKE_IMAGE_ARCH "sm_90"
+#endif
 
 enum {
   CUDA_SUCCESS = 0,
@@ -90,39 +101,39 @@ static int need_context(void) {
   return current && current->alive ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
-EXPORT int cuInit(unsigned flags) {
+DRIVER_API int cuInit(unsigned flags) {
   if (flags)
     return CUDA_ERROR_INVALID_VALUE;
   initialized = 1;
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuDeviceGetCount(int *count) {
+DRIVER_API int cuDeviceGetCount(int *count) {
   *count = NUM_DEVICES;
   return initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
-EXPORT int cuDeviceGet(int *device, int ordinal) {
+DRIVER_API int cuDeviceGet(int *device, int ordinal) {
   if (ordinal < 0 || ordinal >= NUM_DEVICES)
     return CUDA_ERROR_INVALID_DEVICE;
   *device = ordinal;
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuDeviceGetName(char *name, int length, int device) {
+DRIVER_API int cuDeviceGetName(char *name, int length, int device) {
   (void)device;
-  strncpy(name, "Fake H200", (size_t)length);
+  strncpy(name, FAKE_DEVICE_NAME, (size_t)length);
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuDeviceGetAttribute(int *value, int attribute, int device) {
+DRIVER_API int cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
   /* Compute capability 9.0. */
   *value = attribute == 75 ? 9 : attribute == 76 ? 0 : 0;
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuDevicePrimaryCtxRetain(void **out, int device) {
+DRIVER_API int cuDevicePrimaryCtxRetain(void **out, int device) {
   if (device < 0 || device >= NUM_DEVICES)
     return CUDA_ERROR_INVALID_DEVICE;
   if (state.retains[device]++ == 0) {
@@ -134,7 +145,7 @@ EXPORT int cuDevicePrimaryCtxRetain(void **out, int device) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuDevicePrimaryCtxRelease_v2(int device) {
+DRIVER_API int cuDevicePrimaryCtxRelease_v2(int device) {
   if (device < 0 || device >= NUM_DEVICES || state.retains[device] == 0)
     return CUDA_ERROR_INVALID_CONTEXT;
   if (--state.retains[device] == 0) {
@@ -144,19 +155,20 @@ EXPORT int cuDevicePrimaryCtxRelease_v2(int device) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuCtxSetCurrent(void *ctx) {
+DRIVER_API int cuCtxSetCurrent(void *ctx) {
   current = ctx;
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuModuleLoadData(void **out, const void *image) {
+DRIVER_API int cuModuleLoadData(void **out, const void *image) {
   int status = need_context();
   if (status)
     return status;
   const char *text = image;
-  if (strncmp(text, "FAKECUBIN ", 10) != 0)
+  size_t kind = strlen(FAKE_IMAGE_KIND);
+  if (strncmp(text, FAKE_IMAGE_KIND, kind) != 0)
     return CUDA_ERROR_INVALID_IMAGE;
-  if (strncmp(text + 10, "sm_90", 5) != 0)
+  if (strcmp(text + kind, FAKE_IMAGE_ARCH) != 0)
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   module *m = malloc(sizeof(module));
   m->magic = MODULE_MAGIC;
@@ -166,7 +178,7 @@ EXPORT int cuModuleLoadData(void **out, const void *image) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuModuleUnload(void *handle) {
+DRIVER_API int cuModuleUnload(void *handle) {
   int status = need_context();
   if (status)
     return status;
@@ -179,7 +191,7 @@ EXPORT int cuModuleUnload(void *handle) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuModuleGetFunction(void **out, void *handle, const char *name) {
+DRIVER_API int cuModuleGetFunction(void **out, void *handle, const char *name) {
   module *m = handle;
   if (!m || m->magic != MODULE_MAGIC)
     return CUDA_ERROR_INVALID_HANDLE;
@@ -192,7 +204,7 @@ EXPORT int cuModuleGetFunction(void **out, void *handle, const char *name) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuMemAlloc_v2(unsigned long long *out, size_t bytes) {
+DRIVER_API int cuMemAlloc_v2(unsigned long long *out, size_t bytes) {
   int status = need_context();
   if (status)
     return status;
@@ -208,7 +220,7 @@ EXPORT int cuMemAlloc_v2(unsigned long long *out, size_t bytes) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuMemFree_v2(unsigned long long pointer) {
+DRIVER_API int cuMemFree_v2(unsigned long long pointer) {
   int status = need_context();
   if (status)
     return status;
@@ -217,7 +229,7 @@ EXPORT int cuMemFree_v2(unsigned long long pointer) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
+DRIVER_API int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
                                 size_t bytes, void *stream) {
   int status = need_context();
   if (!status)
@@ -227,7 +239,7 @@ EXPORT int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
   return status;
 }
 
-EXPORT int cuMemcpyDtoHAsync_v2(void *host, unsigned long long device,
+DRIVER_API int cuMemcpyDtoHAsync_v2(void *host, unsigned long long device,
                                 size_t bytes, void *stream) {
   int status = need_context();
   if (!status)
@@ -237,7 +249,7 @@ EXPORT int cuMemcpyDtoHAsync_v2(void *host, unsigned long long device,
   return status;
 }
 
-EXPORT int cuStreamCreate(void **out, unsigned flags) {
+DRIVER_API int cuStreamCreate(void **out, unsigned flags) {
   (void)flags;
   int status = need_context();
   if (status)
@@ -247,7 +259,7 @@ EXPORT int cuStreamCreate(void **out, unsigned flags) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuStreamDestroy_v2(void *stream) {
+DRIVER_API int cuStreamDestroy_v2(void *stream) {
   int status = need_context();
   if (status)
     return status;
@@ -256,7 +268,7 @@ EXPORT int cuStreamDestroy_v2(void *stream) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuStreamSynchronize(void *stream) {
+DRIVER_API int cuStreamSynchronize(void *stream) {
   int status = need_context();
   return status ? status : refuse_if_capturing(stream);
 }
@@ -269,7 +281,7 @@ static void run(const launch *l) {
 
 /* params: float *in, float *out, int64_t n (what the fake GPU module
  * passes); one thread per element. */
-EXPORT int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
+DRIVER_API int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
                           unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, void *stream_handle, void **params,
                           void **extra) {
@@ -299,7 +311,7 @@ EXPORT int cuLaunchKernel(void *function, unsigned gx, unsigned gy,
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuStreamBeginCapture_v2(void *handle, int mode) {
+DRIVER_API int cuStreamBeginCapture_v2(void *handle, int mode) {
   int status = need_context();
   if (status)
     return status;
@@ -311,7 +323,7 @@ EXPORT int cuStreamBeginCapture_v2(void *handle, int mode) {
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuStreamEndCapture(void *handle, void **out) {
+DRIVER_API int cuStreamEndCapture(void *handle, void **out) {
   stream *s = handle;
   if (!s || !s->capture)
     return CUDA_ERROR_INVALID_VALUE;
@@ -328,7 +340,7 @@ EXPORT int cuStreamEndCapture(void *handle, void **out) {
 }
 
 /* The executable graph is a copy: the template may be destroyed. */
-EXPORT int cuGraphInstantiateWithFlags(void **out, void *handle,
+DRIVER_API int cuGraphInstantiateWithFlags(void **out, void *handle,
                                        unsigned long long flags) {
   if (flags)
     return CUDA_ERROR_INVALID_VALUE;
@@ -342,19 +354,19 @@ EXPORT int cuGraphInstantiateWithFlags(void **out, void *handle,
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuGraphDestroy(void *handle) {
+DRIVER_API int cuGraphDestroy(void *handle) {
   graph *g = handle;
   free(g->launches);
   free(g);
   return CUDA_SUCCESS;
 }
 
-EXPORT int cuGraphExecDestroy(void *handle) {
+DRIVER_API int cuGraphExecDestroy(void *handle) {
   --state.graphs_live;
   return cuGraphDestroy(handle);
 }
 
-EXPORT int cuGraphLaunch(void *handle, void *stream_handle) {
+DRIVER_API int cuGraphLaunch(void *handle, void *stream_handle) {
   int status = need_context();
   if (!status)
     status = refuse_if_capturing(stream_handle);
@@ -369,7 +381,7 @@ EXPORT int cuGraphLaunch(void *handle, void *stream_handle) {
   return CUDA_SUCCESS;
 }
 
-static const char *error_name(int result) {
+__attribute__((unused)) static const char *error_name(int result) {
   switch (result) {
   case CUDA_SUCCESS: return "CUDA_SUCCESS";
   case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
@@ -390,12 +402,12 @@ static const char *error_name(int result) {
   }
 }
 
-EXPORT int cuGetErrorName(int result, const char **name) {
+DRIVER_API int cuGetErrorName(int result, const char **name) {
   *name = error_name(result);
   return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-EXPORT int cuGetErrorString(int result, const char **text) {
+DRIVER_API int cuGetErrorString(int result, const char **text) {
   switch (result) {
   case CUDA_ERROR_OUT_OF_MEMORY: *text = "out of memory"; break;
   case CUDA_ERROR_NO_BINARY_FOR_GPU:

@@ -1,8 +1,9 @@
-/* A hand-written module with CPU and NVIDIA entry points: y = x * 2 + 1
+/* A hand-written module with CPU and GPU entry points: y = x * 2 + 1
  * over x: f32[?n], on the GPU through two kernels ("scale" then "shift")
  * and a temporary. Its images are the text that FakeCuda/fake_cuda.c
  * takes for cubins: one for sm_80 (which the fake "H200" refuses) before
- * one for sm_90, so the runtime must try them in turn. Built again with
+ * one for sm_90, so the runtime must try them in turn; and FakeHip's
+ * HSACOs, gfx90a (refused by the fake "MI300X") before gfx942. Built again with
  * ONLY_SM80 (fake_gpu_scale_sm80.so: no image the fake GPU can run) and
  * with READS_BACK (fake_gpu_scale_readback.so: the host code downloads a
  * value it checks, as data-dependent shapes do, so its runs cannot be
@@ -20,6 +21,8 @@ const char tc_module_metadata_v1[] = "tc-module 1\n"
                                      "target cuda:sm_80\n"
 #ifndef ONLY_SM80
                                      "target cuda:sm_90\n"
+                                     "target rocm:gfx90a\n"
+                                     "target rocm:gfx942\n"
 #endif
     ;
 
@@ -43,14 +46,18 @@ const uint32_t tc_module_gpu_kernel_count_v1 = 2;
 const char *const tc_module_gpu_kernels_v1[] = {"scale", "shift"};
 static const char sm80[] = "FAKECUBIN sm_80";
 static const char sm90[] = "FAKECUBIN sm_90";
+static const char gfx90a[] = "FAKEHSACO gfx90a";
+static const char gfx942[] = "FAKEHSACO gfx942";
 #ifdef ONLY_SM80
 const uint32_t tc_module_gpu_image_count_v1 = 1;
 #else
-const uint32_t tc_module_gpu_image_count_v1 = 2;
+const uint32_t tc_module_gpu_image_count_v1 = 4;
 #endif
 const tc_gpu_image_v1 tc_module_gpu_images_v1[] = {
     {"cuda:sm_80", "cubin", sm80, sizeof(sm80)},
     {"cuda:sm_90", "cubin", sm90, sizeof(sm90)},
+    {"rocm:gfx90a", "hsaco", gfx90a, sizeof(gfx90a)},
+    {"rocm:gfx942", "hsaco", gfx942, sizeof(gfx942)},
 };
 
 int32_t tc_module_gpu_run_v2(const tc_gpu_env_v2 *env, void *const *inputs,
