@@ -152,6 +152,18 @@ void envUpload(void *runtime, void *device, const void *host, int64_t bytes) {
     state->error = gpu.synchronize();
 }
 
+/// `status` (an allocation or copy that failed) with the name of input
+/// `index` in front: an input too large for the GPU's memory says which.
+tc_status aboutInput(const tc_module *module, size_t index, tc_status status) {
+  if (!status || index >= module->signature.inputs.size())
+    return status;
+  tc_status named = makeStatus(tc_status_code(status),
+                               "input '" + module->signature.inputs[index].name +
+                                   "': " + tc_status_message(status));
+  tc_status_free(status);
+  return named;
+}
+
 } // namespace
 
 tc_status tc::rt::unavailableGpu(const char *kind, const char *vendor,
@@ -466,8 +478,9 @@ tc_status GpuDevice::replay(const tc_module *module, tc_tensor *const *inputs,
   tc_status error = nullptr;
   for (size_t i = 0; i < numInputs && !error; ++i)
     if (inputs[i]->byteSize)
-      error = gpu->copyToDevice(recording.inputs[i], inputs[i]->data,
-                                inputs[i]->byteSize);
+      error = aboutInput(module, i,
+                         gpu->copyToDevice(recording.inputs[i], inputs[i]->data,
+                                           inputs[i]->byteSize));
   if (!error)
     error = gpu->launchGraph(recording.graph);
   if (!error)
@@ -523,13 +536,13 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
     inputData[i] = envAlloc(&state, static_cast<int64_t>(tensor->byteSize));
     if (!inputData[i]) {
       releaseAll();
-      return state.error;
+      return aboutInput(module, i, state.error);
     }
     if (tensor->byteSize)
       if (tc_status s = gpu->copyToDevice(inputData[i], tensor->data,
                                           tensor->byteSize)) {
         releaseAll();
-        return s;
+        return aboutInput(module, i, s);
       }
   }
   size_t numOutputs = module->signature.outputs.size();

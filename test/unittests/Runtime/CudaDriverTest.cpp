@@ -86,8 +86,9 @@ TEST(CudaDriverTest, OutOfMemoryIsReportedAsSuch) {
   std::string error = runScale(device.get(), module.get(), 1000);
   fake().memory_limit = 0;
   TC_EXPECT_CONTAINS(error, "OUT_OF_MEMORY");
-  // (4000 bytes asked for, rounded up to the runtime's block size.)
-  TC_EXPECT_CONTAINS(error, "allocating 4096 bytes on cuda:0 (Fake H200, "
+  // The input is the first to need memory (4000 bytes asked for, rounded
+  // up to the runtime's block size).
+  TC_EXPECT_CONTAINS(error, "input 'x': allocating 4096 bytes on cuda:0 (Fake H200, "
                             "sm_90): CUDA_ERROR_OUT_OF_MEMORY: out of memory");
   // The next run, with memory to spare, works.
   EXPECT_EQ(runScale(device.get(), module.get(), 1000), "");

@@ -60,7 +60,8 @@ TEST(HipDriverTest, ErrorsAreNamedAsHipNamesThem) {
   std::string error = runScale(device.get(), module.get(), 1000);
   fake().memory_limit = 0;
   TC_EXPECT_CONTAINS(error, "OUT_OF_MEMORY");
-  TC_EXPECT_CONTAINS(error, "on hip:0 (Fake MI300X): hipErrorOutOfMemory: "
+  TC_EXPECT_CONTAINS(error, "input 'x': allocating 4096 bytes on hip:0 (Fake "
+                            "MI300X): hipErrorOutOfMemory: "
                             "out of memory");
   fake().fail_launches = 1;
   error = runScale(device.get(), module.get(), 4);
