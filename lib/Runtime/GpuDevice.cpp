@@ -164,6 +164,48 @@ tc_status aboutInput(const tc_module *module, size_t index, tc_status status) {
   return named;
 }
 
+/// Device buffers for `inputs`, allocated through the environment (the run
+/// owns them) and, when `copy`, filled from the host; their extents in
+/// order in `dims`. An allocation or copy that fails names the input.
+tc_status placeInputs(RunState &state, tc_tensor *const *inputs,
+                      size_t numInputs, bool copy, std::vector<void *> &data,
+                      std::vector<int64_t> &dims) {
+  data.assign(numInputs, nullptr);
+  dims.clear();
+  for (size_t i = 0; i < numInputs; ++i) {
+    const tc_tensor *tensor = inputs[i];
+    dims.insert(dims.end(), tensor->dims.begin(), tensor->dims.end());
+    data[i] = envAlloc(&state, static_cast<int64_t>(tensor->byteSize));
+    if (!data[i]) {
+      tc_status error = state.error;
+      state.error = nullptr;
+      return aboutInput(state.module, i, error);
+    }
+    if (copy && tensor->byteSize)
+      if (tc_status s = state.device->driver().copyToDevice(
+              data[i], tensor->data, tensor->byteSize))
+        return aboutInput(state.module, i, s);
+  }
+  return nullptr;
+}
+
+/// Calls the module's GPU entry point on `inputData` through `state`'s
+/// environment: its outputs' device buffers in `deviceData`, their extents
+/// in `outputDims` (sized by the caller); returns the module's code.
+int32_t callEntry(RunState &state, const std::vector<void *> &inputData,
+                  const std::vector<int64_t> &inputDims,
+                  std::vector<void *> &deviceData,
+                  std::vector<int64_t> &outputDims) {
+  size_t numOutputs = state.module->signature.outputs.size();
+  std::vector<void *> deviceAllocations(numOutputs, nullptr);
+  deviceData.assign(numOutputs, nullptr);
+  tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
+                    envConstant, envDownload, envUpload};
+  auto runFn = reinterpret_cast<tc_module_gpu_run_v2_fn>(state.module->gpuRunFn);
+  return runFn(&env, inputData.data(), inputDims.data(),
+               deviceAllocations.data(), deviceData.data(), outputDims.data());
+}
+
 } // namespace
 
 tc_status tc::rt::unavailableGpu(const char *kind, const char *vendor,
@@ -403,7 +445,7 @@ void GpuDevice::forget(Recording &recording) {
 
 tc_status GpuDevice::record(const tc_module *module, Loaded *kernels,
                             tc_tensor *const *inputs, size_t numInputs,
-                            Recording &recording) {
+                            size_t outputRanks, Recording &recording) {
   RunState state{this, kernels, module};
   state.recording = true;
   auto abandon = [&](tc_status status) {
@@ -412,31 +454,16 @@ tc_status GpuDevice::record(const tc_module *module, Loaded *kernels,
     recording.refused = true;
     return status;
   };
-  // The inputs' buffers: replays copy each run's inputs into them.
-  std::vector<void *> inputData(numInputs);
+  // The inputs' buffers, not filled: replays copy each run's inputs in.
+  std::vector<void *> inputData, deviceData;
   std::vector<int64_t> inputDims;
-  for (size_t i = 0; i < numInputs; ++i) {
-    inputDims.insert(inputDims.end(), inputs[i]->dims.begin(),
-                     inputs[i]->dims.end());
-    inputData[i] = envAlloc(&state, static_cast<int64_t>(inputs[i]->byteSize));
-    if (!inputData[i])
-      return abandon(state.error);
-  }
+  if (tc_status s = placeInputs(state, inputs, numInputs, /*copy=*/false,
+                                inputData, inputDims))
+    return abandon(s);
   if (tc_status s = gpu->beginCapture())
     return abandon(s);
-  size_t numOutputs = module->signature.outputs.size();
-  std::vector<void *> deviceAllocations(numOutputs, nullptr);
-  std::vector<void *> deviceData(numOutputs, nullptr);
-  size_t rankSum = 0;
-  for (const ArgSignature &arg : module->signature.outputs)
-    rankSum += arg.dims.size();
-  std::vector<int64_t> outputDims(rankSum, -1);
-  tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
-                    envConstant, envDownload, envUpload};
-  auto runFn = reinterpret_cast<tc_module_gpu_run_v2_fn>(module->gpuRunFn);
-  int32_t code = runFn(&env, inputData.data(), inputDims.data(),
-                       deviceAllocations.data(), deviceData.data(),
-                       outputDims.data());
+  std::vector<int64_t> outputDims(outputRanks, -1);
+  int32_t code = callEntry(state, inputData, inputDims, deviceData, outputDims);
   void *graph = nullptr;
   tc_status error = gpu->endCapture(&graph);
   if (!error && state.error)
@@ -515,7 +542,8 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
   if (recording && !recording->graph && recording->clean &&
       !recording->refused) {
     // A failed recording is no failed run: it runs as usual below.
-    tc_status_free(record(module, kernels, inputs, numInputs, *recording));
+    tc_status_free(record(module, kernels, inputs, numInputs,
+                          outputDims.size(), *recording));
   }
   if (recording && recording->graph)
     return replay(module, inputs, numInputs, *recording, allocations,
@@ -528,32 +556,14 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
     state.live.clear();
   };
   // Inputs go to device memory the run owns.
-  std::vector<void *> inputData(numInputs);
+  std::vector<void *> inputData, deviceData;
   std::vector<int64_t> inputDims;
-  for (size_t i = 0; i < numInputs; ++i) {
-    const tc_tensor *tensor = inputs[i];
-    inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
-    inputData[i] = envAlloc(&state, static_cast<int64_t>(tensor->byteSize));
-    if (!inputData[i]) {
-      releaseAll();
-      return aboutInput(module, i, state.error);
-    }
-    if (tensor->byteSize)
-      if (tc_status s = gpu->copyToDevice(inputData[i], tensor->data,
-                                          tensor->byteSize)) {
-        releaseAll();
-        return aboutInput(module, i, s);
-      }
+  if (tc_status s = placeInputs(state, inputs, numInputs, /*copy=*/true,
+                                inputData, inputDims)) {
+    releaseAll();
+    return s;
   }
-  size_t numOutputs = module->signature.outputs.size();
-  std::vector<void *> deviceAllocations(numOutputs, nullptr);
-  std::vector<void *> deviceData(numOutputs, nullptr);
-  tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
-                    envConstant, envDownload, envUpload};
-  auto runFn = reinterpret_cast<tc_module_gpu_run_v2_fn>(module->gpuRunFn);
-  *moduleCode = runFn(&env, inputData.data(), inputDims.data(),
-                      deviceAllocations.data(), deviceData.data(),
-                      outputDims.data());
+  *moduleCode = callEntry(state, inputData, inputDims, deviceData, outputDims);
   tc_status syncError = gpu->synchronize();
   if (state.error || syncError || *moduleCode != TC_RUN_OK) {
     releaseAll();

@@ -88,7 +88,7 @@ private:
                           size_t numInputs);
   tc_status record(const tc_module *module, Loaded *kernels,
                    tc_tensor *const *inputs, size_t numInputs,
-                   Recording &recording);
+                   size_t outputRanks, Recording &recording);
   tc_status replay(const tc_module *module, tc_tensor *const *inputs,
                    size_t numInputs, Recording &recording,
                    std::vector<void *> &allocations,

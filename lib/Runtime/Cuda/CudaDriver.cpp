@@ -81,10 +81,15 @@ const CudaApi &api() {
       return;
     }
     bool ok = true;
-    auto bind = [&](auto &fn, const char *name) {
+    // Entry points a driver may lack (graphs) are looked up; the others
+    // are bound, the first missing one named.
+    auto lookup = [&](auto &fn, const char *name) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
           dlsym(cuda.library, name));
-      if (!fn && ok) {
+      return fn != nullptr;
+    };
+    auto bind = [&](auto &fn, const char *name) {
+      if (!lookup(fn, name) && ok) {
         cuda.error = std::string("libcuda.so.1 lacks ") + name;
         ok = false;
       }
@@ -111,19 +116,14 @@ const CudaApi &api() {
     bind(cuda.cuGetErrorString, "cuGetErrorString");
     if (!ok)
       return;
-    auto optional = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          dlsym(cuda.library, name));
-      return fn ? 1 : 0;
-    };
     int graphEntries =
-        optional(cuda.cuStreamBeginCapture, "cuStreamBeginCapture_v2") +
-        optional(cuda.cuStreamEndCapture, "cuStreamEndCapture") +
-        optional(cuda.cuGraphInstantiateWithFlags,
+        lookup(cuda.cuStreamBeginCapture, "cuStreamBeginCapture_v2") +
+        lookup(cuda.cuStreamEndCapture, "cuStreamEndCapture") +
+        lookup(cuda.cuGraphInstantiateWithFlags,
                  "cuGraphInstantiateWithFlags") +
-        optional(cuda.cuGraphLaunch, "cuGraphLaunch") +
-        optional(cuda.cuGraphExecDestroy, "cuGraphExecDestroy") +
-        optional(cuda.cuGraphDestroy, "cuGraphDestroy");
+        lookup(cuda.cuGraphLaunch, "cuGraphLaunch") +
+        lookup(cuda.cuGraphExecDestroy, "cuGraphExecDestroy") +
+        lookup(cuda.cuGraphDestroy, "cuGraphDestroy");
     cuda.hasGraphs = graphEntries == 6;
     if (CUresult r = cuda.cuInit(0)) {
       const char *name = nullptr;

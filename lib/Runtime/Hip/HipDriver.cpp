@@ -77,10 +77,15 @@ const HipApi &api() {
       return;
     }
     bool ok = true;
-    auto bind = [&](auto &fn, const char *name) {
+    // Entry points a driver may lack (graphs) are looked up; the others
+    // are bound, the first missing one named.
+    auto lookup = [&](auto &fn, const char *name) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
           dlsym(hip.library, name));
-      if (!fn && ok) {
+      return fn != nullptr;
+    };
+    auto bind = [&](auto &fn, const char *name) {
+      if (!lookup(fn, name) && ok) {
         hip.error = std::string("libamdhip64.so lacks ") + name;
         ok = false;
       }
@@ -104,18 +109,13 @@ const HipApi &api() {
     bind(hip.hipGetErrorString, "hipGetErrorString");
     if (!ok)
       return;
-    auto optional = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          dlsym(hip.library, name));
-      return fn ? 1 : 0;
-    };
     int graphEntries =
-        optional(hip.hipStreamBeginCapture, "hipStreamBeginCapture") +
-        optional(hip.hipStreamEndCapture, "hipStreamEndCapture") +
-        optional(hip.hipGraphInstantiate, "hipGraphInstantiate") +
-        optional(hip.hipGraphLaunch, "hipGraphLaunch") +
-        optional(hip.hipGraphExecDestroy, "hipGraphExecDestroy") +
-        optional(hip.hipGraphDestroy, "hipGraphDestroy");
+        lookup(hip.hipStreamBeginCapture, "hipStreamBeginCapture") +
+        lookup(hip.hipStreamEndCapture, "hipStreamEndCapture") +
+        lookup(hip.hipGraphInstantiate, "hipGraphInstantiate") +
+        lookup(hip.hipGraphLaunch, "hipGraphLaunch") +
+        lookup(hip.hipGraphExecDestroy, "hipGraphExecDestroy") +
+        lookup(hip.hipGraphDestroy, "hipGraphDestroy");
     hip.hasGraphs = graphEntries == 6;
     if (hipError_t r = hip.hipInit(0))
       hip.error = std::string("hipInit failed: ") + hip.hipGetErrorName(r);

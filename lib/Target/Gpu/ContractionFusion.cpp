@@ -80,8 +80,8 @@ bool takenBefore(Value buffer, Operation *point) {
 }
 
 /// The memory plan's arena a buffer is a view of, and the bytes of it the
-/// view covers (the whole view where a chain of views narrows it: a
-/// superset); the arena is null for other buffers, the bytes unknown for a
+/// view covers, sized as --tc-cpu-plan-memory sizes buffers (the whole
+/// view where a chain of views narrows it: a superset); the arena is null for other buffers, the bytes unknown for a
 /// view at a run-time offset.
 struct ArenaSpan {
   Value arena;
