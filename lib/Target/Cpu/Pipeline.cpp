@@ -42,7 +42,8 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
 }
 
 void buildBufferization(OpPassManager &pm, bool checksInKernels,
-                        function_ref<void(OpPassManager &)> beforeChecks) {
+                        function_ref<void(OpPassManager &)> beforeChecks,
+                        function_ref<void(OpPassManager &)> beforePlan) {
   pm.addPass(createCpuReadOnlyInputsPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -52,6 +53,8 @@ void buildBufferization(OpPassManager &pm, bool checksInKernels,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  if (beforePlan)
+    beforePlan(pm);
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());

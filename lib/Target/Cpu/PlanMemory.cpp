@@ -141,12 +141,17 @@ struct CpuPlanMemoryPass : impl::CpuPlanMemoryPassBase<CpuPlanMemoryPass> {
     auto arenaType = MemRefType::get({arenaBytes}, b.getI8Type());
     Value arena = memref::AllocOp::create(b, loc, arenaType,
                                           b.getI64IntegerAttr(kAlignment));
-    for (Buffer &buffer : buffers) {
+    // Each view is numbered (`tc.arena_buffer`) so that CSE cannot merge
+    // the views of two buffers placed at the same offset: where a view
+    // stands is where its buffer's live range starts, which GPU kernel
+    // fusion relies on (ContractionFusion.h).
+    for (auto [number, buffer] : llvm::enumerate(buffers)) {
       b.setInsertionPoint(buffer.alloc);
       Value offset = arith::ConstantIndexOp::create(b, loc, buffer.offset);
-      Value view = memref::ViewOp::create(b, buffer.alloc.getLoc(),
-                                          buffer.alloc.getType(), arena, offset,
-                                          ValueRange{});
+      auto view = memref::ViewOp::create(b, buffer.alloc.getLoc(),
+                                         buffer.alloc.getType(), arena, offset,
+                                         ValueRange{});
+      view->setAttr("tc.arena_buffer", b.getI64IntegerAttr(number));
       buffer.alloc.getResult().replaceAllUsesWith(view);
       buffer.alloc.erase();
     }

@@ -55,6 +55,18 @@ linalg::LinalgOp neighbour(Operation *from, bool forward) {
   return {};
 }
 
+/// The buffer `value` is a view of: an allocation, an argument, or a view
+/// of the memory plan's arena (one buffer of the plan each).
+Value bufferOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view || isa<memref::ViewOp>(def))
+      break;
+    value = view.getViewSource();
+  }
+  return value;
+}
+
 /// Whether the memory of `buffer` cannot be that of a buffer read at
 /// `point` whose last use the memory plan saw before the epilogue: a
 /// function's argument, an allocation of its own (made at run time, when
@@ -65,14 +77,7 @@ linalg::LinalgOp neighbour(Operation *from, bool forward) {
 /// contraction's input), which the contraction's kernel still reads when
 /// it writes the epilogue's output.
 bool takenBefore(Value buffer, Operation *point) {
-  Value root = buffer;
-  while (Operation *def = root.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view || isa<memref::ViewOp>(def))
-      break;
-    root = view.getViewSource();
-  }
-  Operation *def = root.getDefiningOp();
+  Operation *def = bufferOf(buffer).getDefiningOp();
   if (!def || isa<memref::AllocOp, memref::AllocaOp>(def))
     return true;
   Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*point);
@@ -204,6 +209,129 @@ OpOperand *contractionInput(const ContractionFusion &fusion, Value output) {
   return nullptr;
 }
 
+/// The allocation, arena or argument `buffer` is a view of.
+Value rootOf(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    buffer = view.getViewSource();
+  }
+  return buffer;
+}
+
+/// Whether `written`, a buffer a fused kernel writes, cannot share memory
+/// with `source`, whose last use the memory plan saw at `copy`: another
+/// allocation or argument, or another buffer of the same arena placed
+/// before `copy` (the plan kept their live ranges apart) or known to cover
+/// other bytes. Bufferization may well write a contraction's result into
+/// the very buffer its padded input was copied from.
+bool apartFrom(Value written, Value source, Operation *copy) {
+  if (bufferOf(written) == bufferOf(source))
+    return false;
+  ArenaSpan target = arenaSpan(written), read = arenaSpan(source);
+  if (target.arena && target.arena == read.arena) {
+    if (takenBefore(written, copy))
+      return true;
+    return target.bytes && read.bytes &&
+           (read.bytes->second <= target.bytes->first ||
+            target.bytes->second <= read.bytes->first);
+  }
+  return rootOf(written) != rootOf(source);
+}
+
+/// Whether `op` writes a value computed from scalars alone into every
+/// element of `buffer`: linalg.fill, or a map or generic without buffer
+/// inputs that ignores the old value and the loop indices.
+bool fills(linalg::LinalgOp op, Value buffer) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getDpsInitOperand(0)->get() != buffer || !op.getBlock() ||
+      op.getNumLoops() != op.getNumParallelLoops() || readsLoopIndices(op))
+    return false;
+  OpOperand *out = op.getDpsInitOperand(0);
+  if (!op.getMatchingIndexingMap(out).isIdentity() ||
+      !op.getMatchingBlockArgument(out).use_empty())
+    return false;
+  return llvm::none_of(op.getDpsInputOperands(), [](OpOperand *input) {
+    return isa<MemRefType>(input->get().getType());
+  });
+}
+
+/// The extent of dimension `d` of `buffer` as its allocation or view gives
+/// it (null when neither does).
+OpFoldResult extentOf(Value buffer, unsigned d) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(d))
+    return OpBuilder(buffer.getContext()).getIndexAttr(type.getDimSize(d));
+  ValueRange sizes;
+  if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
+    sizes = alloc.getDynamicSizes();
+  else if (auto view = buffer.getDefiningOp<memref::ViewOp>())
+    sizes = view.getSizes();
+  else
+    return {};
+  return sizes[type.getDynamicDimIndex(d)];
+}
+
+/// `operand` of `contraction` as a padded input (PaddedInput), when it
+/// qualifies (findContractionFusion).
+std::optional<PaddedInput> findPaddedInput(linalg::LinalgOp contraction,
+                                           OpOperand *operand,
+                                           const ContractionFusion &fusion,
+                                           const DenseSet<Operation *> &claimed) {
+  Value padded = operand->get();
+  auto type = dyn_cast<MemRefType>(padded.getType());
+  if (!type || !type.getLayout().isIdentity() ||
+      !isa_and_present<memref::AllocOp, memref::ViewOp>(padded.getDefiningOp()))
+    return std::nullopt;
+  PaddedInput pad;
+  pad.operand = operand;
+  memref::SubViewOp interior;
+  for (OpOperand &use : padded.getUses()) {
+    Operation *user = use.getOwner();
+    if (&use == operand || isa<memref::DeallocOp>(user))
+      continue;
+    auto subview = dyn_cast<memref::SubViewOp>(user);
+    auto fill = dyn_cast<linalg::LinalgOp>(user);
+    if (subview && !interior)
+      interior = subview;
+    else if (fill && !pad.fill && fills(fill, padded))
+      pad.fill = fill;
+    else
+      return std::nullopt;
+  }
+  if (!interior || !pad.fill || !interior.hasUnitStride() ||
+      interior.getType().getRank() != type.getRank() || !interior->hasOneUse())
+    return std::nullopt;
+  auto copy = dyn_cast<linalg::CopyOp>(*interior->user_begin());
+  if (!copy || copy.getDpsInitOperand(0)->get() != interior.getResult())
+    return std::nullopt;
+  pad.copy = copy;
+  pad.source = copy.getDpsInputOperand(0)->get();
+  Block *block = contraction->getBlock();
+  if (claimed.contains(pad.fill) || claimed.contains(copy) ||
+      pad.fill->getBlock() != block || copy->getBlock() != block ||
+      !pad.fill->isBeforeInBlock(copy) || !copy->isBeforeInBlock(contraction))
+    return std::nullopt;
+  // Between the copy and the contraction nothing may write the source.
+  Operation *init = fusion.init;
+  for (Operation *op = copy->getNextNode(); op != contraction.getOperation();
+       op = op->getNextNode())
+    if (op != init && !isMemoryEffectFree(op) &&
+        !isa<memref::AllocOp, memref::AllocaOp>(op))
+      return std::nullopt;
+  // Nor may the kernel, which reads it while writing these.
+  SmallVector<Value> written{contraction.getDpsInitOperand(0)->get()};
+  if (linalg::LinalgOp epilogue = fusion.epilogue)
+    written.push_back(epilogue.getDpsInitOperand(0)->get());
+  for (Value buffer : written)
+    if (!apartFrom(buffer, pad.source, copy))
+      return std::nullopt;
+  pad.low = interior.getMixedOffsets();
+  pad.sizes = interior.getMixedSizes();
+  return pad;
+}
+
 } // namespace
 
 ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
@@ -254,7 +382,66 @@ ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
     Operation *first = fusion.init ? fusion.init : contraction;
     fusion.storeOutput = !inPlace && readElsewhere(output, known, first);
   }
+  for (OpOperand *input : contraction.getDpsInputOperands())
+    if (std::optional<PaddedInput> pad =
+            findPaddedInput(contraction, input, fusion, claimed))
+      fusion.pads.push_back(std::move(*pad));
   return fusion;
+}
+
+SmallVector<Operation *> ContractionFusion::fusedOps() const {
+  SmallVector<Operation *> ops;
+  for (linalg::LinalgOp op : {init, epilogue})
+    if (op)
+      ops.push_back(op);
+  for (const PaddedInput &pad : pads)
+    ops.append({pad.fill, pad.copy});
+  return ops;
+}
+
+Value loadFusedInput(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
+                     const ContractionFusion &fusion, OpOperand *input,
+                     ArrayRef<Value> loops) {
+  SmallVector<Value> indices =
+      indicesAt(b, loc, contraction.getMatchingIndexingMap(input), loops);
+  const PaddedInput *pad = llvm::find_if(
+      fusion.pads, [&](const PaddedInput &p) { return p.operand == input; });
+  if (pad == fusion.pads.end())
+    return memref::LoadOp::create(b, loc, input->get(), indices);
+  // Inside the source along dimension d when 0 <= index - low < size
+  // (one unsigned comparison); a dimension the source fills from 0 needs
+  // no test.
+  Value inside;
+  SmallVector<Value> shifted;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    std::optional<int64_t> low = getConstantIntValue(pad->low[d]);
+    Value at = index;
+    if (low != 0)
+      at = arith::SubIOp::create(
+          b, loc, index, getValueOrCreateConstantIndexOp(b, loc, pad->low[d]));
+    shifted.push_back(at);
+    OpFoldResult whole = extentOf(input->get(), d);
+    if (low == 0 && whole && isEqualConstantIntOrValue(whole, pad->sizes[d]))
+      continue;
+    Value within = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, at,
+        getValueOrCreateConstantIndexOp(b, loc, pad->sizes[d]));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, within).getResult()
+                    : within;
+  }
+  if (!inside)
+    return memref::LoadOp::create(b, loc, pad->source, shifted);
+  Type element = getElementTypeOrSelf(input->get().getType());
+  auto branch = scf::IfOp::create(b, loc, TypeRange{element}, inside,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  scf::YieldOp::create(b, loc,
+                       ValueRange{memref::LoadOp::create(b, loc, pad->source, shifted)});
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, evaluateBody(b, loc, pad->fill, indices, nullptr, nullptr));
+  return branch.getResult(0);
 }
 
 void hoistEpilogueOperands(RewriterBase &rewriter, linalg::LinalgOp contraction,
@@ -345,9 +532,7 @@ FailureOr<scf::ParallelOp> buildFusedContractionLoops(
         for (OpOperand *input : contraction.getDpsInputOperands()) {
           Value v = input->get();
           if (isa<MemRefType>(v.getType()))
-            v = memref::LoadOp::create(
-                b, loc, v,
-                indicesAt(b, loc, contraction.getMatchingIndexingMap(input), all));
+            v = loadFusedInput(b, loc, contraction, fusion, input, all);
           mapping.map(contraction.getMatchingBlockArgument(input), v);
         }
         mapping.map(contraction.getMatchingBlockArgument(outOperand),

@@ -311,9 +311,8 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       if (!built)
         continue;
       done.insert(op);
-      for (linalg::LinalgOp taken : {fusion.init, fusion.epilogue})
-        if (taken)
-          fused.insert(taken);
+      for (Operation *taken : fusion.fusedOps())
+        fused.insert(taken);
     }
     for (Operation *op : fused)
       rewriter.eraseOp(op);

@@ -219,9 +219,7 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
                                     /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-    Value loaded = memref::LoadOp::create(
-        rewriter, loc, operand->get(),
-        indicesAt(rewriter, loc, op.getMatchingIndexingMap(operand), loops));
+    Value loaded = loadFusedInput(rewriter, loc, op, fusion, operand, loops);
     scf::YieldOp::create(rewriter, loc, loaded);
     rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
     Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));

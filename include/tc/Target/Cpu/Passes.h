@@ -39,10 +39,13 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// run-time checks (--tc-cpu-lower-checks; those inside loops and linalg
 /// ops only with `checksInKernels`, which GPU targets cannot report).
 /// `beforeChecks` adds passes on buffers whose own checks are lowered with
-/// the others (GPU targets: --tc-gpu-stage-host-buffers).
+/// the others (GPU targets: --tc-gpu-stage-host-buffers); `beforePlan`
+/// passes that arrange the buffers before the arena plan sees their live
+/// ranges (GPU targets: --tc-gpu-keep-pad-sources).
 void buildBufferization(
     OpPassManager &pm, bool checksInKernels = true,
-    function_ref<void(OpPassManager &)> beforeChecks = nullptr);
+    function_ref<void(OpPassManager &)> beforeChecks = nullptr,
+    function_ref<void(OpPassManager &)> beforePlan = nullptr);
 
 /// The part of the CPU pipeline after bufferization and deallocation:
 /// workgroup outlining, vectorization, lowering to loops and to the LLVM

@@ -10,6 +10,11 @@
 // result before storing it. mobilenet_v2's 52 convolutions and its Gemm
 // take 3 kernels each without this.
 //
+// A convolution's input is often padded first: a buffer filled with the
+// padding value, the input copied into its interior, two kernels that
+// write and read the padded copy once more. The contraction's kernel can
+// read the input itself instead, taking the padding value outside it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TC_TARGET_GPU_CONTRACTIONFUSION_H
@@ -21,7 +26,20 @@
 
 namespace mlir::tc::gpu {
 
-/// What a contraction's kernel takes over (either may be null).
+/// An input of a contraction that reads a padded copy of another buffer:
+/// `fill` writes the padding value into every element of the padded
+/// buffer, then `copy` copies `source` into its interior, a view at
+/// offsets `low` (unit strides). Read instead through paddedLoad: the
+/// source's element where the index falls inside it, else the fill's
+/// value.
+struct PaddedInput {
+  OpOperand *operand = nullptr;
+  Value source;
+  SmallVector<OpFoldResult> low, sizes;
+  linalg::LinalgOp fill, copy;
+};
+
+/// What a contraction's kernel takes over (any of them may be absent).
 struct ContractionFusion {
   /// Writes every element of the contraction's output just before it, from
   /// its inputs alone (all loops parallel, the output indexed by them in
@@ -35,8 +53,12 @@ struct ContractionFusion {
   /// output is read by something other than the two ops, or the epilogue
   /// writes elsewhere while the output lives on.
   bool storeOutput = true;
+  /// Inputs read through their padding (the fill and copy of each go).
+  SmallVector<PaddedInput> pads;
 
-  bool empty() const { return !init && !epilogue; }
+  bool empty() const { return !init && !epilogue && pads.empty(); }
+  /// The ops the contraction's kernel does the work of, to be erased.
+  SmallVector<Operation *> fusedOps() const;
 };
 
 /// The fill and epilogue `contraction` (a linalg op on buffers with
@@ -70,6 +92,13 @@ Value fusedStartValue(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
 void storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
                       const ContractionFusion &fusion, Value result,
                       ValueRange indices);
+
+/// `input` (an input operand of `contraction`) at loop values `loops`:
+/// a load through its indexing map, or, for a padded input, the source's
+/// element when inside it and the padding value outside.
+Value loadFusedInput(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
+                     const ContractionFusion &fusion, OpOperand *input,
+                     ArrayRef<Value> loops);
 
 /// The one-thread-per-output lowering of a contraction with a fusion: one
 /// scf.parallel over its parallel loops, each iteration starting its

@@ -28,6 +28,27 @@ def GpuKeepHostArraysPass : Pass<"tc-gpu-keep-host-arrays", "ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GpuKeepPadSourcesPass : Pass<"tc-gpu-keep-pad-sources", "func::FuncOp"> {
+  let summary = "Keep a padded input's source apart from the outputs of "
+                "the contraction reading it";
+  let description = [{
+    Runs after bufferization, before the arena plan
+    (--tc-cpu-plan-memory). A convolution's padded input is a buffer
+    filled with the padding value and a copy of the source into its
+    interior; --tc-gpu-map-kernels lets the contraction's kernel read the
+    source directly instead (ContractionFusion.h), but only when nothing
+    that kernel writes can share memory with the source. The plan sees
+    the source's last use at the copy and may give its memory to the
+    contraction's output, allocated after it. This pass moves the
+    allocations of the contraction's outputs, and of the outputs of the
+    elementwise op that reads its result right after it, above the copy
+    (where their sizes are defined there), so that their live ranges
+    overlap the source's and the plan keeps them apart. The cost is
+    memory: those buffers live a little longer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
   let summary = "Turn every linalg op on buffers into a gpu.launch";
   let description = [{
@@ -47,8 +68,10 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
     shared memory (CooperativeKernels.h). A contraction's kernel also does
     the work of the op that fills its output just before it and of the
     elementwise op that reads its result just after it (a bias, an
-    activation, a residual add; ContractionFusion.h), those ops then
-    making no kernel of their own. Loops and conditionals of the host
+    activation, a residual add; ContractionFusion.h), and reads a padded
+    input's source itself instead of the filled and copied padded buffer
+    (see --tc-gpu-keep-pad-sources), those ops then making no kernel of
+    their own. Loops and conditionals of the host
     that access buffer elements outside linalg (scatters lowered to scf,
     the counts of NonZero) without allocating run in one thread of one
     block, scalar results handed back through device cells. Upstream's
