@@ -296,9 +296,15 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       ContractionFusion fusion = findContractionFusion(op, fused);
       hoistEpilogueOperands(rewriter, op, fusion);
       bool built = succeeded(buildTiledContraction(rewriter, op, fusion));
-      if (!built && succeeded(buildBlockReduction(rewriter, op, minBlockReduction))) {
-        done.insert(op);
-        continue;
+      if (!built) {
+        // A block reduction reads its inputs in vectors: padded ones stay.
+        ContractionFusion unpadded = fusion;
+        unpadded.pads.clear();
+        if (succeeded(buildBlockReduction(rewriter, op, minBlockReduction,
+                                          unpadded))) {
+          fusion = std::move(unpadded);
+          built = true;
+        }
       }
       if (!built && !fusion.empty()) {
         FailureOr<scf::ParallelOp> loop =

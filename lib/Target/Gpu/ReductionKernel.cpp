@@ -207,8 +207,10 @@ void cloneOnVectors(OpBuilder &b, Location loc, Block &body, int64_t lanes,
 } // namespace
 
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  int64_t minReduction) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+                                  int64_t minReduction,
+                                  const ContractionFusion &fusion) {
+  if (!fusion.pads.empty() || !op.hasPureBufferSemantics() ||
+      op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1)
     return failure();
   for (AffineMap map : op.getIndexingMapsArray())
@@ -342,15 +344,14 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&finish.getThenRegion().front());
-    Value output = op.getDpsInitOperand(0)->get();
     SmallVector<Value> at = indices(op.getDpsInitOperand(0));
-    Value initial = memref::LoadOp::create(rewriter, loc, output, at);
+    Value initial = fusedStartValue(rewriter, loc, op, fusion, at);
     // The combine's operands in the body's order: the accumulator first
     // where it was first.
     bool accFirst = combine->getOperand(0) == acc;
     Value result = accFirst ? combineValues(initial, total)
                             : combineValues(total, initial);
-    memref::StoreOp::create(rewriter, loc, result, output, at);
+    storeFusedResult(rewriter, loc, op, fusion, result, at);
   }
   mlir::gpu::TerminatorOp::create(rewriter, loc);
   rewriter.eraseOp(op);

@@ -211,3 +211,46 @@ func.func @arena_views(%x: memref<64x32xf32>, %w: memref<32x64xf32>) {
   memref.dealloc %arena : memref<65536xi8>
   return
 }
+
+// -----
+
+// A normalization's mean: the accumulator copied from a buffer of zeros
+// (bufferization's copy of a fill that CSE shared between reductions), a
+// block reduction over rows of 128, and the division by 128 into another
+// buffer. One kernel: thread 0 of each block starts from the zeros'
+// element, adds the row's total, divides and stores the mean; the
+// accumulator, read by nothing else, is never stored.
+// CHECK-LABEL: func.func @row_mean
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: memref<4x128xf32>, %[[ZEROS:[a-z0-9]+]]: memref<4xf32>, %[[MEAN:[a-z0-9]+]]: memref<4xf32>)
+// CHECK-NOT: scf.parallel
+// CHECK: gpu.launch
+// CHECK: gpu.shuffle
+// CHECK: scf.if
+// CHECK:   %[[START:.*]] = memref.load %[[ZEROS]]
+// CHECK:   %[[SUM:.*]] = arith.addf %{{.*}}, %[[START]]
+// CHECK:   %[[M:.*]] = arith.divf %[[SUM]], %cst
+// CHECK:   memref.store %[[M]], %[[MEAN]]
+// CHECK-NOT: memref.store
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: scf.parallel
+// CHECK: return
+#x = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#id1 = affine_map<(i) -> (i)>
+func.func @row_mean(%x: memref<4x128xf32>, %zeros: memref<4xf32>, %mean: memref<4xf32>) {
+  %n = arith.constant 128.0 : f32
+  %acc = memref.alloc() : memref<4xf32>
+  memref.copy %zeros, %acc : memref<4xf32> to memref<4xf32>
+  linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x128xf32>) outs(%acc : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.addf %a, %o : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%acc : memref<4xf32>) outs(%mean : memref<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.divf %a, %n : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %acc : memref<4xf32>
+  return
+}

@@ -77,10 +77,15 @@ constexpr int32_t kShuffleWidth = 32;
 /// are read in vectors of up to kVectorBytes, the body (elementwise ops
 /// around the combine) run on vectors. Softmax's sums and maxima,
 /// normalizations' means and variances, ReduceSum/Max/Mean over the last
-/// axis. Returns
-/// failure, with `op` unchanged, when it does not fit.
+/// axis. Thread 0 takes the initial value from, and stores the result
+/// through, `fusion` (its init and epilogue; padded inputs are not read
+/// here: pass none), so the fill or copy that sets a normalization's
+/// accumulator and the division that turns a sum into a mean make no
+/// kernels of their own. Returns failure, with `op` unchanged, when it
+/// does not fit.
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  int64_t minReduction);
+                                  int64_t minReduction,
+                                  const ContractionFusion &fusion = {});
 
 /// Helpers both kernels share.
 /// An index constant.
