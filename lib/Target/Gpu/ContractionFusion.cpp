@@ -369,7 +369,18 @@ ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
       }
     Value written = epilogue.getDpsInitOperand(0)->get();
     Operation *first = fusion.init ? fusion.init : contraction;
-    if (readers == 1 && identity &&
+    // The kernel must not write a buffer it reads: bufferization may put
+    // the epilogue's result into the contraction's own input (a pooler's
+    // gathered row, dead after the matmul), which other blocks still read.
+    bool readsWritten = llvm::any_of(
+        SmallVector<linalg::LinalgOp>{contraction, fusion.init},
+        [&](linalg::LinalgOp op) {
+          return op && llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+                   return isa<MemRefType>(in->get().getType()) &&
+                          bufferOf(in->get()) == bufferOf(written);
+                 });
+        });
+    if (readers == 1 && identity && !readsWritten &&
         (written == output || takenBefore(written, first) ||
          disjointFromReads(written, {contraction, fusion.init, epilogue})))
       fusion.epilogue = epilogue;

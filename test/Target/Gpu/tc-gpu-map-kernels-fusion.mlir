@@ -254,3 +254,46 @@ func.func @row_mean(%x: memref<4x128xf32>, %zeros: memref<4xf32>, %mean: memref<
   memref.dealloc %acc : memref<4xf32>
   return
 }
+
+// -----
+
+// The bias and tanh after a matmul write into the matmul's own input %a
+// (bufferization reuses a buffer that dies with the matmul, as for BERT's
+// pooler): other blocks still read %a while one stores its results, so the
+// epilogue stays a kernel of its own; the fill still goes in.
+// CHECK-LABEL: func.func @epilogue_into_input
+// CHECK: %[[A:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[ACC]]
+// CHECK: scf.parallel
+// CHECK: math.tanh
+// CHECK: vector.store %{{.*}}, %[[A]]
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @epilogue_into_input(%x: memref<64x64xf32>, %w: memref<64x64xf32>, %bias: memref<64xf32>, %y: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<64x64xf32>
+  memref.copy %x, %a : memref<64x64xf32> to memref<64x64xf32>
+  %acc = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %w : memref<64x64xf32>, memref<64x64xf32>) outs(%acc : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%acc, %bias : memref<64x64xf32>, memref<64xf32>) outs(%a : memref<64x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.addf %p, %q : f32
+    %1 = math.tanh %0 : f32
+    linalg.yield %1 : f32
+  }
+  memref.copy %a, %y : memref<64x64xf32> to memref<64x64xf32>
+  memref.dealloc %acc : memref<64x64xf32>
+  memref.dealloc %a : memref<64x64xf32>
+  return
+}
