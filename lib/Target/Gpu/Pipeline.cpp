@@ -28,6 +28,10 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // Each accumulation starts from a fill of its own, which its kernel
+  // then does (a copy of one shared fill would be two kernels).
+  pm.addNestedPass<func::FuncOp>(createGpuFillPerUsePass());
+
   // The arena is one device allocation, freed (env->release) with the
   // other temporaries once their last kernel has been launched. Buffers
   // that host helpers (the image decoder) read or write are copied through

@@ -28,6 +28,21 @@ def GpuKeepHostArraysPass : Pass<"tc-gpu-keep-host-arrays", "ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GpuFillPerUsePass : Pass<"tc-gpu-fill-per-use", "func::FuncOp"> {
+  let summary = "Give every op that accumulates into a fill its own fill";
+  let description = [{
+    Runs on tensors, before bufferization. Every op that takes a
+    linalg.fill as its init gets a clone of the fill (with the tensor.empty
+    it fills) just before it; a fill left without uses goes. CSE shares
+    the zero tensors of reductions and matmuls, and bufferization would
+    otherwise copy one shared filled buffer into each op's buffer; now it
+    fills each in place, next to the op, whose kernel takes the fill over
+    (ContractionFusion.h): neither the fill nor a copy is a kernel.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GpuKeepPadSourcesPass : Pass<"tc-gpu-keep-pad-sources", "func::FuncOp"> {
   let summary = "Keep a padded input's source apart from the outputs of "
                 "the contraction reading it";
