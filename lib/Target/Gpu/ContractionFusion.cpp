@@ -209,17 +209,6 @@ OpOperand *contractionInput(const ContractionFusion &fusion, Value output) {
   return nullptr;
 }
 
-/// The allocation, arena or argument `buffer` is a view of.
-Value rootOf(Value buffer) {
-  while (Operation *def = buffer.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      break;
-    buffer = view.getViewSource();
-  }
-  return buffer;
-}
-
 /// Whether `written`, a buffer a fused kernel writes, cannot share memory
 /// with `source`, whose last use the memory plan saw at `copy`: another
 /// allocation or argument, or another buffer of the same arena placed
@@ -273,66 +262,176 @@ OpFoldResult extentOf(Value buffer, unsigned d) {
   return sizes[type.getDynamicDimIndex(d)];
 }
 
+/// Whether `source`, last read by `producer` (which the memory plan saw
+/// as its last use), is still intact when `contraction`'s kernel reads it:
+/// nothing between the two writes memory but ops the kernel takes over,
+/// and nothing the kernel writes can share the source's memory.
+bool sourceKept(linalg::LinalgOp contraction, const ContractionFusion &fusion,
+                Operation *producer, Value source) {
+  SmallVector<Operation *> taken = fusion.fusedOps();
+  for (Operation *op = producer->getNextNode(); op != contraction.getOperation();
+       op = op->getNextNode())
+    if (!llvm::is_contained(taken, op) && !isMemoryEffectFree(op) &&
+        !isa<memref::AllocOp, memref::AllocaOp>(op))
+      return false;
+  SmallVector<Value> written{contraction.getDpsInitOperand(0)->get()};
+  if (linalg::LinalgOp epilogue = fusion.epilogue)
+    written.push_back(epilogue.getDpsInitOperand(0)->get());
+  return llvm::all_of(written, [&](Value buffer) {
+    return apartFrom(buffer, source, producer);
+  });
+}
+
+/// `operand` of `contraction` as a transposed or copied input
+/// (PermutedInput), when it qualifies (findContractionFusion).
+std::optional<PermutedInput>
+findPermutedInput(linalg::LinalgOp contraction, OpOperand *operand,
+                  const InputProducers &producers,
+                  const ContractionFusion &fusion,
+                  const DenseSet<Operation *> &claimed) {
+  PermutedInput input;
+  input.operand = operand;
+  input.source = producers.source;
+  Operation *writer = producers.ops.back();
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(writer)) {
+    llvm::append_range(input.permutation, transpose.getPermutation());
+  } else if (auto copy = dyn_cast<linalg::CopyOp>(writer)) {
+    llvm::append_range(input.permutation,
+                       llvm::seq<int64_t>(0, copy.getRank(copy.getDpsInitOperand(0))));
+  } else {
+    return std::nullopt;
+  }
+  input.producer = cast<linalg::LinalgOp>(writer);
+  if (claimed.contains(writer) ||
+      !sourceKept(contraction, fusion, writer, input.source))
+    return std::nullopt;
+  return input;
+}
+
 /// `operand` of `contraction` as a padded input (PaddedInput), when it
 /// qualifies (findContractionFusion).
 std::optional<PaddedInput> findPaddedInput(linalg::LinalgOp contraction,
                                            OpOperand *operand,
+                                           const InputProducers &producers,
                                            const ContractionFusion &fusion,
                                            const DenseSet<Operation *> &claimed) {
-  Value padded = operand->get();
-  auto type = dyn_cast<MemRefType>(padded.getType());
-  if (!type || !type.getLayout().isIdentity() ||
-      !isa_and_present<memref::AllocOp, memref::ViewOp>(padded.getDefiningOp()))
+  memref::SubViewOp interior = producers.interior;
+  auto fill = dyn_cast<linalg::LinalgOp>(producers.ops.front());
+  auto copy = dyn_cast<linalg::CopyOp>(producers.ops.back());
+  if (!fill || !copy || !interior.hasUnitStride() ||
+      interior.getType().getRank() !=
+          cast<MemRefType>(operand->get().getType()).getRank() ||
+      claimed.contains(fill) || claimed.contains(copy) ||
+      !fills(fill, operand->get()) ||
+      !sourceKept(contraction, fusion, copy, producers.source))
     return std::nullopt;
   PaddedInput pad;
   pad.operand = operand;
-  memref::SubViewOp interior;
-  for (OpOperand &use : padded.getUses()) {
-    Operation *user = use.getOwner();
-    if (&use == operand || isa<memref::DeallocOp>(user))
-      continue;
-    auto subview = dyn_cast<memref::SubViewOp>(user);
-    auto fill = dyn_cast<linalg::LinalgOp>(user);
-    if (subview && !interior)
-      interior = subview;
-    else if (fill && !pad.fill && fills(fill, padded))
-      pad.fill = fill;
-    else
-      return std::nullopt;
-  }
-  if (!interior || !pad.fill || !interior.hasUnitStride() ||
-      interior.getType().getRank() != type.getRank() || !interior->hasOneUse())
-    return std::nullopt;
-  auto copy = dyn_cast<linalg::CopyOp>(*interior->user_begin());
-  if (!copy || copy.getDpsInitOperand(0)->get() != interior.getResult())
-    return std::nullopt;
+  pad.source = producers.source;
+  pad.fill = fill;
   pad.copy = copy;
-  pad.source = copy.getDpsInputOperand(0)->get();
-  Block *block = contraction->getBlock();
-  if (claimed.contains(pad.fill) || claimed.contains(copy) ||
-      pad.fill->getBlock() != block || copy->getBlock() != block ||
-      !pad.fill->isBeforeInBlock(copy) || !copy->isBeforeInBlock(contraction))
-    return std::nullopt;
-  // Between the copy and the contraction nothing may write the source.
-  Operation *init = fusion.init;
-  for (Operation *op = copy->getNextNode(); op != contraction.getOperation();
-       op = op->getNextNode())
-    if (op != init && !isMemoryEffectFree(op) &&
-        !isa<memref::AllocOp, memref::AllocaOp>(op))
-      return std::nullopt;
-  // Nor may the kernel, which reads it while writing these.
-  SmallVector<Value> written{contraction.getDpsInitOperand(0)->get()};
-  if (linalg::LinalgOp epilogue = fusion.epilogue)
-    written.push_back(epilogue.getDpsInitOperand(0)->get());
-  for (Value buffer : written)
-    if (!apartFrom(buffer, pad.source, copy))
-      return std::nullopt;
   pad.low = interior.getMixedOffsets();
   pad.sizes = interior.getMixedSizes();
   return pad;
 }
 
+/// Whether `op` writes every element of `buffer` without reading it: a
+/// linalg op on buffers with that one output, indexed by its loops in
+/// order, all parallel, its old value unread (a fill, a transpose, a
+/// copy), or a memref.copy into it.
+bool writesWhole(Operation *op, Value buffer) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget() == buffer && copy.getSource() != buffer;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      linalgOp.getNumDpsInits() != 1 || !linalgOp.getBlock() ||
+      linalgOp.getDpsInitOperand(0)->get() != buffer ||
+      linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+    return false;
+  OpOperand *out = linalgOp.getDpsInitOperand(0);
+  return linalgOp.getMatchingIndexingMap(out).isIdentity() &&
+         linalgOp.getMatchingBlockArgument(out).use_empty() &&
+         llvm::none_of(linalgOp.getDpsInputOperands(), [&](OpOperand *input) {
+           return bufferOf(input->get()) == bufferOf(buffer);
+         });
+}
+
+/// The buffer a copy (memref.copy or linalg.copy) writes.
+Value copyTarget(Operation *op) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget();
+  if (auto copy = dyn_cast<linalg::CopyOp>(op))
+    return copy.getDpsInitOperand(0)->get();
+  return {};
+}
+
 } // namespace
+
+Value rootOf(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    buffer = view.getViewSource();
+  }
+  return buffer;
+}
+
+std::optional<InputProducers> findInputProducers(linalg::LinalgOp contraction,
+                                                 OpOperand *operand) {
+  Value buffer = operand->get();
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.getLayout().isIdentity() ||
+      !isa_and_present<memref::AllocOp, memref::ViewOp>(buffer.getDefiningOp()))
+    return std::nullopt;
+  Block *block = contraction->getBlock();
+  // What happens to the buffer, in program order: the op and whether it
+  // writes all of it (1), part of it through a view (2), or reads it (0).
+  SmallVector<std::pair<Operation *, int>> events;
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user))
+      continue;
+    if (user->getBlock() != block ||
+        (user == contraction.getOperation() && &use != operand))
+      return std::nullopt;
+    if (auto interior = dyn_cast<memref::SubViewOp>(user)) {
+      for (Operation *copy : interior->getUsers()) {
+        if (copy->getBlock() != block || copyTarget(copy) != interior.getResult())
+          return std::nullopt;
+        events.push_back({copy, 2});
+      }
+      continue;
+    }
+    events.push_back({user, writesWhole(user, buffer) ? 1 : 0});
+  }
+  llvm::sort(events, [](auto a, auto b) { return a.first->isBeforeInBlock(b.first); });
+  auto at = llvm::find_if(events, [&](auto e) { return e.first == contraction; });
+  size_t c = at - events.begin();
+  // After the contraction, the buffer is written whole before it is read
+  // again (another layer's transpose into the same buffer) or not at all.
+  if (c + 1 < events.size() && events[c + 1].second != 1)
+    return std::nullopt;
+  InputProducers producers;
+  if (c >= 1 && events[c - 1].second == 1) {
+    // A transpose or copy, its source its first operand.
+    producers.ops = {events[c - 1].first};
+  } else if (c >= 2 && events[c - 1].second == 2 && events[c - 2].second == 1) {
+    // A pad: a fill, then a copy into the interior.
+    producers.ops = {events[c - 2].first, events[c - 1].first};
+    producers.interior =
+        copyTarget(events[c - 1].first).getDefiningOp<memref::SubViewOp>();
+    auto fill = dyn_cast<linalg::LinalgOp>(producers.ops.front());
+    if (!fill || llvm::any_of(fill.getDpsInputOperands(), [](OpOperand *input) {
+          return isa<MemRefType>(input->get().getType());
+        }))
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  producers.source = producers.ops.back()->getOperand(0);
+  return producers;
+}
 
 ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
                                         const DenseSet<Operation *> &claimed) {
@@ -393,10 +492,34 @@ ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
     Operation *first = fusion.init ? fusion.init : contraction;
     fusion.storeOutput = !inPlace && readElsewhere(output, known, first);
   }
-  for (OpOperand *input : contraction.getDpsInputOperands())
-    if (std::optional<PaddedInput> pad =
-            findPaddedInput(contraction, input, fusion, claimed))
-      fusion.pads.push_back(std::move(*pad));
+  // Inputs read through their producers, nearest the contraction first:
+  // the ops of one may stand between another's and the contraction.
+  SmallVector<OpOperand *> inputs = contraction.getDpsInputOperands();
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (OpOperand *input : inputs) {
+      auto taken = [&](const auto &list) {
+        return llvm::any_of(list, [&](const auto &i) { return i.operand == input; });
+      };
+      if (taken(fusion.pads) || taken(fusion.permuted))
+        continue;
+      std::optional<InputProducers> producers =
+          findInputProducers(contraction, input);
+      if (!producers)
+        continue;
+      if (producers->interior) {
+        if (std::optional<PaddedInput> pad = findPaddedInput(
+                contraction, input, *producers, fusion, claimed)) {
+          fusion.pads.push_back(std::move(*pad));
+          grew = true;
+        }
+      } else if (std::optional<PermutedInput> permuted = findPermutedInput(
+                     contraction, input, *producers, fusion, claimed)) {
+        fusion.permuted.push_back(std::move(*permuted));
+        grew = true;
+      }
+    }
+  }
   return fusion;
 }
 
@@ -407,6 +530,8 @@ SmallVector<Operation *> ContractionFusion::fusedOps() const {
       ops.push_back(op);
   for (const PaddedInput &pad : pads)
     ops.append({pad.fill, pad.copy});
+  for (const PermutedInput &input : permuted)
+    ops.push_back(input.producer);
   return ops;
 }
 
@@ -415,6 +540,16 @@ Value loadFusedInput(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
                      ArrayRef<Value> loops) {
   SmallVector<Value> indices =
       indicesAt(b, loc, contraction.getMatchingIndexingMap(input), loops);
+  const PermutedInput *permuted = llvm::find_if(
+      fusion.permuted, [&](const PermutedInput &p) { return p.operand == input; });
+  if (permuted != fusion.permuted.end()) {
+    // The producer wrote element x of the input from element y of the
+    // source, y[permutation[i]] = x[i].
+    SmallVector<Value> at(indices.size());
+    for (auto [i, index] : llvm::enumerate(indices))
+      at[permuted->permutation[i]] = index;
+    return memref::LoadOp::create(b, loc, permuted->source, at);
+  }
   const PaddedInput *pad = llvm::find_if(
       fusion.pads, [&](const PaddedInput &p) { return p.operand == input; });
   if (pad == fusion.pads.end())

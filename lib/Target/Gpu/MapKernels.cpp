@@ -297,12 +297,12 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       hoistEpilogueOperands(rewriter, op, fusion);
       bool built = succeeded(buildTiledContraction(rewriter, op, fusion));
       if (!built) {
-        // A block reduction reads its inputs in vectors: padded ones stay.
-        ContractionFusion unpadded = fusion;
-        unpadded.pads.clear();
+        // A block reduction reads its inputs in vectors: their producers
+        // stay.
+        ContractionFusion direct = fusion.withoutProducedInputs();
         if (succeeded(buildBlockReduction(rewriter, op, minBlockReduction,
-                                          unpadded))) {
-          fusion = std::move(unpadded);
+                                          direct))) {
+          fusion = std::move(direct);
           built = true;
         }
       }

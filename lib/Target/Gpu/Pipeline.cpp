@@ -35,14 +35,14 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   // The arena is one device allocation, freed (env->release) with the
   // other temporaries once their last kernel has been launched. Buffers
   // that host helpers (the image decoder) read or write are copied through
-  // host memory around their calls. A padded input's source stays apart
-  // from the outputs of the contraction reading it, which may then read
-  // the source itself.
+  // host memory around their calls. A padded or transposed input's
+  // producer moves next to the contraction reading it, which may then
+  // read the producer's source itself.
   cpu::buildBufferization(
       pm, /*checksInKernels=*/false,
       [](OpPassManager &pm) { pm.addPass(createGpuStageHostBuffersPass()); },
       [](OpPassManager &pm) {
-        pm.addNestedPass<func::FuncOp>(createGpuKeepPadSourcesPass());
+        pm.addNestedPass<func::FuncOp>(createGpuPlaceInputProducersPass());
       });
   pm.addPass(createCSEPass());
 

@@ -209,7 +209,8 @@ void cloneOnVectors(OpBuilder &b, Location loc, Block &body, int64_t lanes,
 LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t minReduction,
                                   const ContractionFusion &fusion) {
-  if (!fusion.pads.empty() || !op.hasPureBufferSemantics() ||
+  if (!fusion.pads.empty() || !fusion.permuted.empty() ||
+      !op.hasPureBufferSemantics() ||
       op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1)
     return failure();

@@ -41,7 +41,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// `beforeChecks` adds passes on buffers whose own checks are lowered with
 /// the others (GPU targets: --tc-gpu-stage-host-buffers); `beforePlan`
 /// passes that arrange the buffers before the arena plan sees their live
-/// ranges (GPU targets: --tc-gpu-keep-pad-sources).
+/// ranges (GPU targets: --tc-gpu-place-input-producers).
 void buildBufferization(
     OpPassManager &pm, bool checksInKernels = true,
     function_ref<void(OpPassManager &)> beforeChecks = nullptr,

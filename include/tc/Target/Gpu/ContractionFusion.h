@@ -21,6 +21,7 @@
 #define TC_TARGET_GPU_CONTRACTIONFUSION_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -39,6 +40,46 @@ struct PaddedInput {
   linalg::LinalgOp fill, copy;
 };
 
+/// An input of a contraction that a transpose (or a copy, the identity
+/// permutation) `producer` wrote from `source` and nothing else reads: read
+/// instead at the source's permuted indices. Attention's heads are
+/// transposed copies of slices of Q, K and V, each read by one batch
+/// matmul.
+struct PermutedInput {
+  OpOperand *operand = nullptr;
+  Value source;
+  /// As linalg.transpose's: input dimension i is the source's
+  /// permutation[i].
+  SmallVector<int64_t> permutation;
+  linalg::LinalgOp producer;
+};
+
+/// The allocation, arena or argument `buffer` is a view of (through every
+/// view-like op, memref.view included).
+Value rootOf(Value buffer);
+
+/// The ops that write the value a contraction reads through one of its
+/// inputs, and the buffer they read it from.
+struct InputProducers {
+  /// A transpose or copy; or, for a pad, a fill and a copy into `interior`.
+  SmallVector<Operation *> ops;
+  Value source;
+  memref::SubViewOp interior;
+};
+
+/// The producers of what `operand` of `contraction` reads: the buffer (an
+/// allocation or a buffer of the arena, identity layout) is, in the
+/// contraction's block, last written before it by a transpose or copy of
+/// all of it (read from operand 0), or by a fill and then a copy into a
+/// view of its interior (a pad); nothing else touches it in between, the
+/// contraction reads it through `operand` only, and after the contraction
+/// it is written whole before anything reads it again (bufferization
+/// reuses such buffers layer after layer). std::nullopt otherwise. Both
+/// --tc-gpu-place-input-producers (on allocations, memref.copy) and the
+/// fusion (on the arena, linalg.copy) use it.
+std::optional<InputProducers> findInputProducers(linalg::LinalgOp contraction,
+                                                 OpOperand *operand);
+
 /// What a contraction's kernel takes over (any of them may be absent).
 struct ContractionFusion {
   /// Writes every element of the contraction's output just before it, from
@@ -55,14 +96,26 @@ struct ContractionFusion {
   bool storeOutput = true;
   /// Inputs read through their padding (the fill and copy of each go).
   SmallVector<PaddedInput> pads;
+  /// Inputs read through their transpose or copy (which go).
+  SmallVector<PermutedInput> permuted;
 
-  bool empty() const { return !init && !epilogue && pads.empty(); }
+  bool empty() const {
+    return !init && !epilogue && pads.empty() && permuted.empty();
+  }
+  /// This fusion without the inputs read through their producers (for a
+  /// kernel that reads its inputs by other means).
+  ContractionFusion withoutProducedInputs() const {
+    ContractionFusion fusion = *this;
+    fusion.pads.clear();
+    fusion.permuted.clear();
+    return fusion;
+  }
   /// The ops the contraction's kernel does the work of, to be erased.
   SmallVector<Operation *> fusedOps() const;
 };
 
-/// The fill and epilogue `contraction` (a linalg op on buffers with
-/// reduction loops and one output) can take, neither of them in `claimed`
+/// The fill, epilogue and input producers `contraction` (a linalg op on
+/// buffers with reduction loops and one output) can take, none in `claimed`
 /// (ops already taken by another contraction). Only ops next to the
 /// contraction in its block, with nothing but memory-effect-free ops
 /// between them, qualify: the work then moves into the contraction's
@@ -70,7 +123,18 @@ struct ContractionFusion {
 /// epilogue that writes another buffer than the contraction's output
 /// qualifies only when that buffer's memory is taken before the fill (or
 /// the contraction): the memory plan could otherwise have given it the
-/// memory of an input the kernel still reads.
+/// memory of an input the kernel still reads; nor may it be a buffer the
+/// contraction reads.
+///
+/// An input is read through its producer (PaddedInput, PermutedInput)
+/// when the buffer is read by nothing but the contraction, its producing
+/// ops are in the contraction's block before it, nothing between the last
+/// of them and the contraction writes memory (but ops the kernel takes
+/// over), and no buffer the kernel writes can share memory with the
+/// producer's source, whose last use the memory plan saw at the producer:
+/// a different allocation, a buffer of the arena placed before the
+/// producer (--tc-gpu-place-input-producers arranges that), or bytes known
+/// to be disjoint.
 ContractionFusion findContractionFusion(linalg::LinalgOp contraction,
                                         const DenseSet<Operation *> &claimed);
 
@@ -94,8 +158,9 @@ void storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
                       ValueRange indices);
 
 /// `input` (an input operand of `contraction`) at loop values `loops`:
-/// a load through its indexing map, or, for a padded input, the source's
-/// element when inside it and the padding value outside.
+/// a load through its indexing map; for a padded input, the source's
+/// element when inside it and the padding value outside; for a permuted
+/// one, the source's element at the permuted indices.
 Value loadFusedInput(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
                      const ContractionFusion &fusion, OpOperand *input,
                      ArrayRef<Value> loops);

@@ -78,8 +78,8 @@ constexpr int32_t kShuffleWidth = 32;
 /// around the combine) run on vectors. Softmax's sums and maxima,
 /// normalizations' means and variances, ReduceSum/Max/Mean over the last
 /// axis. Thread 0 takes the initial value from, and stores the result
-/// through, `fusion` (its init and epilogue; padded inputs are not read
-/// here: pass none), so the fill or copy that sets a normalization's
+/// through, `fusion` (its init and epilogue; inputs read through their
+/// producers are not supported here: pass none), so the fill or copy that sets a normalization's
 /// accumulator and the division that turns a sum into a mean make no
 /// kernels of their own. Returns failure, with `op` unchanged, when it
 /// does not fit.

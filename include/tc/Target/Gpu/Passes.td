@@ -43,23 +43,28 @@ def GpuFillPerUsePass : Pass<"tc-gpu-fill-per-use", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def GpuKeepPadSourcesPass : Pass<"tc-gpu-keep-pad-sources", "func::FuncOp"> {
-  let summary = "Keep a padded input's source apart from the outputs of "
-                "the contraction reading it";
+def GpuPlaceInputProducersPass
+    : Pass<"tc-gpu-place-input-producers", "func::FuncOp"> {
+  let summary = "Move the pads and transposes of a contraction's inputs "
+                "next to it, its outputs' allocations above them";
   let description = [{
     Runs after bufferization, before the arena plan
-    (--tc-cpu-plan-memory). A convolution's padded input is a buffer
-    filled with the padding value and a copy of the source into its
-    interior; --tc-gpu-map-kernels lets the contraction's kernel read the
-    source directly instead (ContractionFusion.h), but only when nothing
-    that kernel writes can share memory with the source. The plan sees
-    the source's last use at the copy and may give its memory to the
-    contraction's output, allocated after it. This pass moves the
-    allocations of the contraction's outputs, and of the outputs of the
-    elementwise op that reads its result right after it, above the copy
-    (where their sizes are defined there), so that their live ranges
-    overlap the source's and the plan keeps them apart. The cost is
-    memory: those buffers live a little longer.
+    (--tc-cpu-plan-memory). --tc-gpu-map-kernels lets a contraction's
+    kernel read a padded or transposed input's source itself instead of
+    the buffer the pad (a fill and a copy into its interior) or the
+    transpose wrote (ContractionFusion.h), but only when nothing that
+    kernel writes, and nothing between the producer and the contraction,
+    can share memory with the source. The plan sees the source's last use
+    at the producer and may give its memory to any buffer allocated
+    after. This pass moves each such producer (of an allocation only it
+    writes and only the contraction reads) down to just before the
+    contraction, or before the fill of the contraction's output right
+    before it, when nothing in between touches the produced buffer or
+    writes the source, and moves the allocations of the contraction's
+    outputs and of the outputs of the elementwise op that reads its result
+    right after it above the producers (where their sizes are defined
+    there). The results are unchanged; the plan keeps the source apart
+    from everything live until the contraction.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
@@ -85,7 +90,7 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
     elementwise op that reads its result just after it (a bias, an
     activation, a residual add; ContractionFusion.h), and reads a padded
     input's source itself instead of the filled and copied padded buffer
-    (see --tc-gpu-keep-pad-sources), those ops then making no kernel of
+    (see --tc-gpu-place-input-producers), those ops then making no kernel of
     their own. Loops and conditionals of the host
     that access buffer elements outside linalg (scatters lowered to scf,
     the counts of NonZero) without allocating run in one thread of one

@@ -1,0 +1,18 @@
+// How many kernels the real exported models take on a GPU: each is a
+// launch and a trip through memory, and the fusion of fills, epilogues,
+// pads, transposes and reduction fills and divisions into the kernels of
+// the ops beside them (ContractionFusion.h) is what keeps the counts low.
+// A change that loses a fusion fails here; one that gains one updates the
+// number (and docs/gpu.md). The kernels themselves are checked for
+// numerics by shared-models-emulation.mlir.
+// REQUIRES: shared-models
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tc-compile %shared_models/mobilenet_v2/model.onnx --target=cuda:sm_90 --emit=gpu-kernels -o %t/mobilenet | FileCheck %s --check-prefix=MOBILENET
+// RUN: tc-compile %shared_models/small_cnn_dynbatch/model.onnx --target=cuda:sm_90 --emit=gpu-kernels -o %t/cnn | FileCheck %s --check-prefix=CNN
+// RUN: tc-compile %shared_models/tiny_bert/model.onnx --target=cuda:sm_90 --emit=gpu-kernels -o %t/bert | FileCheck %s --check-prefix=BERT
+// RUN: tc-compile %shared_models/tiny_gpt/model.onnx --target=cuda:sm_90 --emit=gpu-kernels -o %t/gpt | FileCheck %s --check-prefix=GPT
+
+// MOBILENET: cuda:sm_90: ok, 54 kernels
+// CNN: cuda:sm_90: ok, 13 kernels
+// BERT: cuda:sm_90: ok, 55 kernels
+// GPT: cuda:sm_90: ok, 51 kernels
