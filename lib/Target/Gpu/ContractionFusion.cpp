@@ -55,18 +55,6 @@ linalg::LinalgOp neighbour(Operation *from, bool forward) {
   return {};
 }
 
-/// The buffer `value` is a view of: an allocation, an argument, or a view
-/// of the memory plan's arena (one buffer of the plan each).
-Value bufferOf(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view || isa<memref::ViewOp>(def))
-      break;
-    value = view.getViewSource();
-  }
-  return value;
-}
-
 /// Whether the memory of `buffer` cannot be that of a buffer read at
 /// `point` whose last use the memory plan saw before the epilogue: a
 /// function's argument, an allocation of its own (made at run time, when
@@ -209,12 +197,7 @@ OpOperand *contractionInput(const ContractionFusion &fusion, Value output) {
   return nullptr;
 }
 
-/// Whether `written`, a buffer a fused kernel writes, cannot share memory
-/// with `source`, whose last use the memory plan saw at `copy`: another
-/// allocation or argument, or another buffer of the same arena placed
-/// before `copy` (the plan kept their live ranges apart) or known to cover
-/// other bytes. Bufferization may well write a contraction's result into
-/// the very buffer its padded input was copied from.
+/// memoryApart (ContractionFusion.h).
 bool apartFrom(Value written, Value source, Operation *copy) {
   if (bufferOf(written) == bufferOf(source))
     return false;
@@ -366,6 +349,20 @@ Value copyTarget(Operation *op) {
 }
 
 } // namespace
+
+Value bufferOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view || isa<memref::ViewOp>(def))
+      break;
+    value = view.getViewSource();
+  }
+  return value;
+}
+
+bool memoryApart(Value written, Value read, Operation *point) {
+  return apartFrom(written, read, point);
+}
 
 Value rootOf(Value buffer) {
   while (Operation *def = buffer.getDefiningOp()) {
@@ -611,19 +608,20 @@ Value fusedStartValue(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
                                 indices);
 }
 
-void storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
-                      const ContractionFusion &fusion, Value result,
-                      ValueRange indices) {
+Value storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
+                       const ContractionFusion &fusion, Value result,
+                       ValueRange indices) {
   Value output = contraction.getDpsInitOperand(0)->get();
   if (fusion.storeOutput || !fusion.epilogue)
     memref::StoreOp::create(b, loc, result, output, indices);
   if (!fusion.epilogue)
-    return;
+    return {};
   linalg::LinalgOp epilogue = fusion.epilogue;
   Value value = evaluateBody(b, loc, epilogue, indices,
                              contractionInput(fusion, output), result);
   memref::StoreOp::create(b, loc, value, epilogue.getDpsInitOperand(0)->get(),
                           indices);
+  return value;
 }
 
 FailureOr<scf::ParallelOp> buildFusedContractionLoops(

@@ -291,17 +291,26 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
     // thread per output.
     DenseSet<Operation *> done, fused;
     for (linalg::LinalgOp op : ops) {
-      if (op.getNumReductionLoops() == 0 || fused.contains(op))
+      // (Ops a row chain or a fusion took are gone: look them up first.)
+      if (done.contains(op) || fused.contains(op) ||
+          op.getNumReductionLoops() == 0)
         continue;
       ContractionFusion fusion = findContractionFusion(op, fused);
       hoistEpilogueOperands(rewriter, op, fusion);
       bool built = succeeded(buildTiledContraction(rewriter, op, fusion));
       if (!built) {
         // A block reduction reads its inputs in vectors: their producers
-        // stay.
+        // stay. The reductions and the elementwise op after them that
+        // make a normalization or a softmax go into one kernel.
         ContractionFusion direct = fusion.withoutProducedInputs();
-        if (succeeded(buildBlockReduction(rewriter, op, minBlockReduction,
-                                          direct))) {
+        RowChain chain =
+            findRowChain(op, direct, fused, minBlockReduction);
+        if (succeeded(buildRowChain(rewriter, chain, minBlockReduction))) {
+          for (const RowChainStep &step : llvm::drop_begin(chain)) {
+            done.insert(step.op);
+            for (Operation *taken : step.fusion.fusedOps())
+              fused.insert(taken);
+          }
           fusion = std::move(direct);
           built = true;
         }

@@ -58,6 +58,18 @@ struct PermutedInput {
 /// view-like op, memref.view included).
 Value rootOf(Value buffer);
 
+/// The buffer `value` is a view of: an allocation, an argument, or a view
+/// of the memory plan's arena (one buffer of the plan each).
+Value bufferOf(Value value);
+
+/// Whether `written`, a buffer a fused kernel writes, cannot share memory
+/// with `read`, which the memory plan may have seen die at `point`:
+/// another allocation or argument, or another buffer of the same arena
+/// placed before `point` (the plan kept their live ranges apart) or known
+/// to cover other bytes. Bufferization may well write a contraction's
+/// result into the very buffer its padded input was copied from.
+bool memoryApart(Value written, Value read, Operation *point);
+
 /// The ops that write the value a contraction reads through one of its
 /// inputs, and the buffer they read it from.
 struct InputProducers {
@@ -153,9 +165,10 @@ Value fusedStartValue(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
 
 /// Stores `result` of output `indices`: into the contraction's output when
 /// it must be stored, and through the epilogue's body into its output.
-void storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
-                      const ContractionFusion &fusion, Value result,
-                      ValueRange indices);
+/// Returns the value stored into the epilogue's output (null without one).
+Value storeFusedResult(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
+                       const ContractionFusion &fusion, Value result,
+                       ValueRange indices);
 
 /// `input` (an input operand of `contraction`) at loop values `loops`:
 /// a load through its indexing map; for a padded input, the source's

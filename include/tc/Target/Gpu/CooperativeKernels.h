@@ -87,6 +87,45 @@ LogicalResult buildBlockReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t minReduction,
                                   const ContractionFusion &fusion = {});
 
+/// One op of a row chain, with what its kernel takes over.
+struct RowChainStep {
+  linalg::LinalgOp op;
+  ContractionFusion fusion;
+};
+using RowChain = SmallVector<RowChainStep, 4>;
+
+/// A normalization or a softmax is block reductions over the same rows,
+/// each reading the previous ones' results for its row (the mean, then the
+/// variance; the maximum, then the sum of exponentials), and an
+/// elementwise op over the rows' elements reading them all (normalize,
+/// divide). As one kernel, a block per row, each reduction's result goes
+/// from thread 0 to the block's threads through shared memory (one
+/// barrier) instead of through global memory and a kernel boundary.
+/// Returns the chain that starts at `first` (with its fusion): `first`,
+/// then each next op (past views, constants and allocations, and the fill
+/// of its accumulator) that is a block reduction over the same loops
+/// along the same loop, then, last, an elementwise op over the same loops
+/// with its output in loop order. Each must read the buffers earlier steps
+/// wrote (their outputs and epilogues' outputs) only at its own row,
+/// through the map they were written with, and write nothing an earlier
+/// step reads in another block (memoryApart; the last step may write the
+/// rows it reads in place). Static loops only; a chain of one otherwise.
+RowChain findRowChain(linalg::LinalgOp first,
+                                       const ContractionFusion &fusion,
+                                       const DenseSet<Operation *> &claimed,
+                                       int64_t minReduction);
+
+/// The kernel of a chain from findRowChain (a chain of one is
+/// buildBlockReduction): a block per row, each reduction as
+/// buildBlockReduction builds it (thread 0 finishing it through its
+/// fusion, then handing the row's values to the block through shared
+/// memory and a barrier, where a later step reads them), the last,
+/// elementwise step with thread t taking the row's elements t, t + T, ...
+/// Replaces every step's op; the caller erases their fusions' ops. Fails,
+/// with nothing changed, where a reduction does not fit.
+LogicalResult buildRowChain(RewriterBase &rewriter,
+                            ArrayRef<RowChainStep> steps, int64_t minReduction);
+
 /// Helpers both kernels share.
 /// An index constant.
 Value indexConstant(OpBuilder &b, Location loc, int64_t value);

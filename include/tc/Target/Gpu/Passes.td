@@ -85,7 +85,9 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
     16 x 16 tiles of their operands in shared memory, and reductions along
     one loop of at least `min-block-reduction` elements a block per output
     element that folds strided shares and combines them in a tree over
-    shared memory (CooperativeKernels.h). A contraction's kernel also does
+    shared memory (CooperativeKernels.h); the reductions of a
+    normalization or a softmax and the elementwise op after them share one
+    such kernel, a block per row (a row chain). A contraction's kernel also does
     the work of the op that fills its output just before it and of the
     elementwise op that reads its result just after it (a bias, an
     activation, a residual add; ContractionFusion.h), and reads a padded
