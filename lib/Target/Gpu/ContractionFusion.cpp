@@ -288,6 +288,20 @@ findPermutedInput(linalg::LinalgOp contraction, OpOperand *operand,
   if (claimed.contains(writer) ||
       !sourceKept(contraction, fusion, writer, input.source))
     return std::nullopt;
+  // The copy that made the transpose's source, when it can go too: the
+  // ops between it and the contraction are then the transpose's too.
+  Value copied;
+  Operation *copy = isa<linalg::TransposeOp>(writer)
+                        ? reshapedCopy(input.source, writer, copied)
+                        : nullptr;
+  if (copy && !claimed.contains(copy)) {
+    ContractionFusion withTranspose = fusion;
+    withTranspose.permuted.push_back(input);
+    if (sourceKept(contraction, withTranspose, copy, copied)) {
+      input.copy = copy;
+      input.copied = copied;
+    }
+  }
   return input;
 }
 
@@ -360,6 +374,38 @@ Value bufferOf(Value value) {
   return value;
 }
 
+Operation *reshapedCopy(Value view, Operation *reader, Value &copied) {
+  Value buffer = view;
+  Operation *user = reader;
+  while (auto reshape = buffer.getDefiningOp()) {
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(reshape))
+      break;
+    if (!buffer.hasOneUse() || *buffer.user_begin() != user)
+      return nullptr;
+    user = reshape;
+    buffer = reshape->getOperand(0);
+  }
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  auto viewType = dyn_cast<MemRefType>(view.getType());
+  if (!type || !viewType || !type.hasStaticShape() ||
+      !viewType.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !isa_and_present<memref::AllocOp, memref::ViewOp>(buffer.getDefiningOp()))
+    return nullptr;
+  Operation *copy = nullptr;
+  for (Operation *other : buffer.getUsers()) {
+    if (other == user || isa<memref::DeallocOp>(other))
+      continue;
+    if (copy || copyTarget(other) != buffer)
+      return nullptr;
+    copy = other;
+  }
+  if (!copy || copy->getBlock() != reader->getBlock() ||
+      !copy->isBeforeInBlock(reader) || user->getBlock() != reader->getBlock())
+    return nullptr;
+  copied = copy->getOperand(0);
+  return copy;
+}
+
 bool memoryApart(Value written, Value read, Operation *point) {
   return apartFrom(written, read, point);
 }
@@ -385,18 +431,32 @@ std::optional<InputProducers> findInputProducers(linalg::LinalgOp contraction,
   // What happens to the buffer, in program order: the op and whether it
   // writes all of it (1), part of it through a view (2), or reads it (0).
   SmallVector<std::pair<Operation *, int>> events;
+  // A use inside an op of the block (a kernel built already, a loop)
+  // counts as a read there.
+  auto nested = [&](Operation *user) -> std::optional<Operation *> {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top)
+      return std::nullopt;
+    return top;
+  };
   for (OpOperand &use : buffer.getUses()) {
     Operation *user = use.getOwner();
     if (isa<memref::DeallocOp>(user))
       continue;
-    if (user->getBlock() != block ||
-        (user == contraction.getOperation() && &use != operand))
+    std::optional<Operation *> top = nested(user);
+    if (!top || (user == contraction.getOperation() && &use != operand))
       return std::nullopt;
+    if (*top != user) {
+      events.push_back({*top, 0});
+      continue;
+    }
     if (auto interior = dyn_cast<memref::SubViewOp>(user)) {
       for (Operation *copy : interior->getUsers()) {
-        if (copy->getBlock() != block || copyTarget(copy) != interior.getResult())
+        std::optional<Operation *> copyTop = nested(copy);
+        if (!copyTop)
           return std::nullopt;
-        events.push_back({copy, 2});
+        bool writes = *copyTop == copy && copyTarget(copy) == interior.getResult();
+        events.push_back({*copyTop, writes ? 2 : 0});
       }
       continue;
     }
@@ -527,8 +587,11 @@ SmallVector<Operation *> ContractionFusion::fusedOps() const {
       ops.push_back(op);
   for (const PaddedInput &pad : pads)
     ops.append({pad.fill, pad.copy});
-  for (const PermutedInput &input : permuted)
+  for (const PermutedInput &input : permuted) {
     ops.push_back(input.producer);
+    if (input.copy)
+      ops.push_back(input.copy);
+  }
   return ops;
 }
 
@@ -545,7 +608,27 @@ Value loadFusedInput(OpBuilder &b, Location loc, linalg::LinalgOp contraction,
     SmallVector<Value> at(indices.size());
     for (auto [i, index] : llvm::enumerate(indices))
       at[permuted->permutation[i]] = index;
-    return memref::LoadOp::create(b, loc, permuted->source, at);
+    if (!permuted->copy)
+      return memref::LoadOp::create(b, loc, permuted->source, at);
+    // The source reshapes the copied buffer (both static, row-major):
+    // through the linear position into the copy's indices.
+    auto from = cast<MemRefType>(permuted->source.getType());
+    auto to = cast<MemRefType>(permuted->copied.getType());
+    if (from.getShape() == to.getShape())
+      return memref::LoadOp::create(b, loc, permuted->copied, at);
+    Value linear = indexConstant(b, loc, 0);
+    for (auto [extent, index] : llvm::zip(from.getShape(), at))
+      linear = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, linear, indexConstant(b, loc, extent)),
+          index);
+    SmallVector<Value> copiedAt(to.getRank());
+    for (int64_t d = to.getRank() - 1; d >= 0; --d) {
+      Value extent = indexConstant(b, loc, to.getDimSize(d));
+      copiedAt[d] = arith::RemUIOp::create(b, loc, linear, extent);
+      linear = arith::DivUIOp::create(b, loc, linear, extent);
+    }
+    return memref::LoadOp::create(b, loc, permuted->copied, copiedAt);
   }
   const PaddedInput *pad = llvm::find_if(
       fusion.pads, [&](const PaddedInput &p) { return p.operand == input; });

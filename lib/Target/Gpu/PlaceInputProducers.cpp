@@ -13,8 +13,9 @@
 // runs long before the contraction (attention's V is transposed next to
 // Q and K, read after the softmax), anything in between.
 //
-// Before the plan, this pass therefore moves each such producer down to
-// just before the contraction (before the fill of its output, which its
+// Before the plan, this pass therefore moves each such producer (with the
+// copy that made a transpose's source, when the transpose reads a reshape
+// of a buffer only that copy writes) down to just before the contraction (before the fill of its output, which its
 // kernel also takes over), when nothing in between touches the produced
 // buffer or writes the source, and moves the allocation of the
 // contraction's outputs (and of the elementwise op that reads its result
@@ -62,22 +63,23 @@ Value writtenBuffer(Operation *op) {
 bool touches(Operation *op, Value root, bool writesOnly) {
   bool found = false;
   op->walk([&](Operation *inner) {
+    // Views and other ops without memory effects touch no memory.
+    if (isMemoryEffectFree(inner))
+      return WalkResult::advance();
     for (OpOperand &operand : inner->getOpOperands()) {
       if (!isa<BaseMemRefType>(operand.get().getType()) ||
           rootOf(operand.get()) != root)
         continue;
-      if (!writesOnly || !isMemoryEffectFree(inner)) {
-        // Reads through a linalg op's inputs or a copy's source are fine
-        // when only writes matter.
-        auto linalgOp = dyn_cast<linalg::LinalgOp>(inner);
-        auto copy = dyn_cast<memref::CopyOp>(inner);
-        bool reads = (linalgOp && linalgOp.isDpsInput(&operand)) ||
-                     (copy && operand.get() == copy.getSource());
-        if (writesOnly && (reads || isMemoryEffectFree(inner)))
-          continue;
-        found = true;
-        return WalkResult::interrupt();
-      }
+      // Reads through a linalg op's inputs or a copy's source are fine
+      // when only writes matter.
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(inner);
+      auto copy = dyn_cast<memref::CopyOp>(inner);
+      bool reads = (linalgOp && linalgOp.isDpsInput(&operand)) ||
+                   (copy && operand.get() == copy.getSource());
+      if (writesOnly && reads)
+        continue;
+      found = true;
+      return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
@@ -148,25 +150,51 @@ void placeProducers(linalg::LinalgOp contraction) {
         !isa<linalg::TransposeOp, linalg::CopyOp, memref::CopyOp>(
             producers->ops.back()))
       continue;
-    ArrayRef<Operation *> ops = producers->ops;
-    Value produced = input->get(), sourceRoot = rootOf(producers->source);
-    // Nothing the producers pass may touch their buffer or write their
-    // source (ops already moved here belong to other inputs' producers,
-    // whose buffers and sources are their own).
-    bool movable = true;
-    for (Operation *op = ops.back()->getNextNode(); op && op != point;
-         op = op->getNextNode())
-      if (touches(op, produced, /*writesOnly=*/false) ||
-          touches(op, sourceRoot, /*writesOnly=*/true)) {
-        movable = false;
-        break;
-      }
-    if (!movable)
+    // Each op to move, with the buffer it writes and its source's root:
+    // nothing it passes may touch that buffer or write that source (ops
+    // already moved here belong to other inputs' producers, whose buffers
+    // and sources are their own).
+    struct Move {
+      Operation *op;
+      Value produced, sourceRoot;
+    };
+    SmallVector<Move> moves;
+    Value produced = input->get();
+    if (producers->interior)
+      produced = rootOf(produced);
+    for (Operation *op : producers->ops)
+      moves.push_back({op, produced, rootOf(producers->source)});
+    auto movable = [&](ArrayRef<Move> group) {
+      for (const Move &move : group)
+        for (Operation *op = move.op->getNextNode(); op && op != point;
+             op = op->getNextNode()) {
+          if (llvm::any_of(group, [&](const Move &m) { return m.op == op; }))
+            continue;
+          if (touches(op, move.produced, /*writesOnly=*/false) ||
+              touches(op, move.sourceRoot, /*writesOnly=*/true))
+            return false;
+        }
+      return true;
+    };
+    // The copy that made a transpose's source (a strided slice copied so
+    // that it can be reshaped) moves with it, when it can.
+    Value copied;
+    if (Operation *copy = isa<linalg::TransposeOp>(moves.back().op)
+                              ? reshapedCopy(producers->source,
+                                             moves.back().op, copied)
+                              : nullptr) {
+      SmallVector<Move> withCopy{
+          {copy, rootOf(copy->getOperand(1)), rootOf(copied)}};
+      withCopy.append(moves);
+      if (movable(withCopy))
+        moves = std::move(withCopy);
+    }
+    if (!movable(moves))
       continue;
-    for (Operation *op : ops)
-      op->moveBefore(point);
-    if (!first || ops.front()->isBeforeInBlock(first))
-      first = ops.front();
+    for (const Move &move : moves)
+      move.op->moveBefore(point);
+    if (!first || moves.front().op->isBeforeInBlock(first))
+      first = moves.front().op;
   }
   if (!first)
     return;

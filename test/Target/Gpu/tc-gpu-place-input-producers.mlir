@@ -154,3 +154,44 @@ func.func @source_written_between(%x: memref<8x4x8xf32>, %w: memref<4x8x8xf32>, 
   }
   return
 }
+
+// -----
+
+// The copy that made the transposed heads (a strided slice copied so that
+// it can be reshaped) moves down with the transpose: both just before the
+// fill of the matmul's output (after them the copy into its other input,
+// a producer too), the output's allocation above them.
+// CHECK-LABEL: func.func @copied_heads
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<32x2x128xf32>
+// CHECK: %[[QT:.*]] = memref.alloc() : memref<8x32x32xf32>
+// CHECK: %[[OTHER:.*]] = memref.alloc() : memref<8x32x32xf32>
+// CHECK: %[[S:.*]] = memref.alloc() : memref<8x32x32xf32>
+// CHECK: memref.copy %{{.*}}, %[[Y]]
+// CHECK: linalg.transpose {{.*}} outs(%[[QT]]
+// CHECK: linalg.copy ins(%arg1 {{.*}} outs(%[[OTHER]]
+// CHECK: linalg.fill {{.*}} outs(%[[S]]
+#q = affine_map<(b, i, j, k) -> (b, i, k)>
+#k = affine_map<(b, i, j, k) -> (b, j, k)>
+#o = affine_map<(b, i, j, k) -> (b, i, j)>
+func.func @copied_heads(%qkv: memref<32x2x384xf32>, %kt: memref<8x32x32xf32>, %out: memref<8x32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %slice = memref.subview %qkv[0, 0, 0] [32, 2, 128] [1, 1, 1] : memref<32x2x384xf32> to memref<32x2x128xf32, strided<[768, 384, 1]>>
+  %y = memref.alloc() : memref<32x2x128xf32>
+  memref.copy %slice, %y : memref<32x2x128xf32, strided<[768, 384, 1]>> to memref<32x2x128xf32>
+  %flat = memref.collapse_shape %y [[0, 1, 2]] : memref<32x2x128xf32> into memref<8192xf32>
+  %heads = memref.expand_shape %flat [[0, 1, 2]] output_shape [32, 8, 32] : memref<8192xf32> into memref<32x8x32xf32>
+  %qt = memref.alloc() : memref<8x32x32xf32>
+  linalg.transpose ins(%heads : memref<32x8x32xf32>) outs(%qt : memref<8x32x32xf32>) permutation = [1, 0, 2]
+  %other = memref.alloc() : memref<8x32x32xf32>
+  linalg.copy ins(%kt : memref<8x32x32xf32>) outs(%other : memref<8x32x32xf32>)
+  %s = memref.alloc() : memref<8x32x32xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<8x32x32xf32>)
+  linalg.generic {indexing_maps = [#q, #k, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%qt, %other : memref<8x32x32xf32>, memref<8x32x32xf32>) outs(%s : memref<8x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %c, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.copy ins(%s : memref<8x32x32xf32>) outs(%out : memref<8x32x32xf32>)
+  return
+}

@@ -52,7 +52,21 @@ struct PermutedInput {
   /// permutation[i].
   SmallVector<int64_t> permutation;
   linalg::LinalgOp producer;
+  /// When the source is a reshape of a buffer that `copy` wrote from
+  /// `copied` and nothing else reads (attention's heads: a strided slice
+  /// of the Q, K, V projection, copied so that it can be reshaped): that
+  /// copy, which goes too, the kernel reading `copied` at the indices the
+  /// reshape maps to.
+  Operation *copy = nullptr;
+  Value copied;
 };
+
+/// The copy (linalg.copy or memref.copy) that wrote the buffer `view` is a
+/// reshape of (collapse_shape and expand_shape views, each used once, or
+/// none), when that buffer (an allocation or a buffer of the arena, static
+/// shape, identity layout) is written by nothing else and read by nothing
+/// but `reader` through `view`; its source in `copied`. Null otherwise.
+Operation *reshapedCopy(Value view, Operation *reader, Value &copied);
 
 /// The allocation, arena or argument `buffer` is a view of (through every
 /// view-like op, memref.view included).

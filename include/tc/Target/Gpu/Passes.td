@@ -57,7 +57,8 @@ def GpuPlaceInputProducersPass
     can share memory with the source. The plan sees the source's last use
     at the producer and may give its memory to any buffer allocated
     after. This pass moves each such producer (of an allocation only it
-    writes and only the contraction reads) down to just before the
+    writes and only the contraction reads; for a transpose of a reshape of
+    a buffer only a copy writes, that copy too) down to just before the
     contraction, or before the fill of the contraction's output right
     before it, when nothing in between touches the produced buffer or
     writes the source, and moves the allocations of the contraction's
