@@ -432,31 +432,25 @@ std::optional<InputProducers> findInputProducers(linalg::LinalgOp contraction,
   // writes all of it (1), part of it through a view (2), or reads it (0).
   SmallVector<std::pair<Operation *, int>> events;
   // A use inside an op of the block (a kernel built already, a loop)
-  // counts as a read there.
-  auto nested = [&](Operation *user) -> std::optional<Operation *> {
-    Operation *top = block->findAncestorOpInBlock(*user);
-    if (!top)
-      return std::nullopt;
-    return top;
-  };
+  // counts as a read at that op.
   for (OpOperand &use : buffer.getUses()) {
     Operation *user = use.getOwner();
     if (isa<memref::DeallocOp>(user))
       continue;
-    std::optional<Operation *> top = nested(user);
+    Operation *top = block->findAncestorOpInBlock(*user);
     if (!top || (user == contraction.getOperation() && &use != operand))
       return std::nullopt;
-    if (*top != user) {
-      events.push_back({*top, 0});
+    if (top != user) {
+      events.push_back({top, 0});
       continue;
     }
     if (auto interior = dyn_cast<memref::SubViewOp>(user)) {
       for (Operation *copy : interior->getUsers()) {
-        std::optional<Operation *> copyTop = nested(copy);
+        Operation *copyTop = block->findAncestorOpInBlock(*copy);
         if (!copyTop)
           return std::nullopt;
-        bool writes = *copyTop == copy && copyTarget(copy) == interior.getResult();
-        events.push_back({*copyTop, writes ? 2 : 0});
+        bool writes = copyTop == copy && copyTarget(copy) == interior.getResult();
+        events.push_back({copyTop, writes ? 2 : 0});
       }
       continue;
     }
