@@ -40,7 +40,10 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   // read the producer's source itself.
   cpu::buildBufferization(
       pm, /*checksInKernels=*/false,
-      [](OpPassManager &pm) { pm.addPass(createGpuStageHostBuffersPass()); },
+      [](OpPassManager &pm) {
+        pm.addPass(createGpuStageHostBuffersPass());
+        pm.addNestedPass<func::FuncOp>(createGpuHoistChecksPass());
+      },
       [](OpPassManager &pm) {
         pm.addNestedPass<func::FuncOp>(createGpuPlaceInputProducersPass());
       });

@@ -43,6 +43,23 @@ def GpuFillPerUsePass : Pass<"tc-gpu-fill-per-use", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def GpuHoistChecksPass : Pass<"tc-gpu-hoist-checks", "func::FuncOp"> {
+  let summary = "Move each run-time check of a function's body up to where "
+                "its condition can be computed";
+  let description = [{
+    Runs on buffers, before --tc-cpu-lower-checks, which splits the block
+    at each top-level cf.assert (a failed check ends the run there). That
+    split would keep a contraction's kernel from doing the elementwise op
+    after it when a check stands between them (with a symbolic batch,
+    each residual add follows a check that the two batches match). Each
+    top-level cf.assert moves up, with the pure ops that compute its
+    condition (extents, comparisons), to just after what those use, but
+    never above the check before it: the first failing check in the
+    model's order is still the one reported.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 def GpuPlaceInputProducersPass
     : Pass<"tc-gpu-place-input-producers", "func::FuncOp"> {
   let summary = "Move the pads and transposes of a contraction's inputs "
