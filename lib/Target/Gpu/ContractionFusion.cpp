@@ -13,12 +13,6 @@
 namespace mlir::tc::gpu {
 namespace {
 
-bool readsLoopIndices(linalg::LinalgOp op) {
-  return op.getBlock()
-      ->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
 /// An elementwise op over a buffer of rank `rank`: every loop parallel,
 /// its output indexed by them in order and not read, its inputs read
 /// through simple maps (or scalars).
@@ -197,20 +191,6 @@ OpOperand *contractionInput(const ContractionFusion &fusion, Value output) {
   return nullptr;
 }
 
-/// memoryApart (ContractionFusion.h).
-bool apartFrom(Value written, Value source, Operation *copy) {
-  if (bufferOf(written) == bufferOf(source))
-    return false;
-  ArenaSpan target = arenaSpan(written), read = arenaSpan(source);
-  if (target.arena && target.arena == read.arena) {
-    if (takenBefore(written, copy))
-      return true;
-    return target.bytes && read.bytes &&
-           (read.bytes->second <= target.bytes->first ||
-            target.bytes->second <= read.bytes->first);
-  }
-  return rootOf(written) != rootOf(source);
-}
 
 /// Whether `op` writes a value computed from scalars alone into every
 /// element of `buffer`: linalg.fill, or a map or generic without buffer
@@ -261,7 +241,7 @@ bool sourceKept(linalg::LinalgOp contraction, const ContractionFusion &fusion,
   if (linalg::LinalgOp epilogue = fusion.epilogue)
     written.push_back(epilogue.getDpsInitOperand(0)->get());
   return llvm::all_of(written, [&](Value buffer) {
-    return apartFrom(buffer, source, producer);
+    return memoryApart(buffer, source, producer);
   });
 }
 
@@ -407,7 +387,17 @@ Operation *reshapedCopy(Value view, Operation *reader, Value &copied) {
 }
 
 bool memoryApart(Value written, Value read, Operation *point) {
-  return apartFrom(written, read, point);
+  if (bufferOf(written) == bufferOf(read))
+    return false;
+  ArenaSpan target = arenaSpan(written), span = arenaSpan(read);
+  if (target.arena && target.arena == span.arena) {
+    if (takenBefore(written, point))
+      return true;
+    return target.bytes && span.bytes &&
+           (span.bytes->second <= target.bytes->first ||
+            target.bytes->second <= span.bytes->first);
+  }
+  return rootOf(written) != rootOf(read);
 }
 
 Value rootOf(Value buffer) {

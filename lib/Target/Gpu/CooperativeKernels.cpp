@@ -10,6 +10,12 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+bool readsLoopIndices(linalg::LinalgOp op) {
+  return op.getBlock()
+      ->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
                       ArrayRef<unsigned> dims, ArrayRef<Value> sizes,
                       MutableArrayRef<Value> loops) {

@@ -159,9 +159,7 @@ void placeProducers(linalg::LinalgOp contraction) {
       Value produced, sourceRoot;
     };
     SmallVector<Move> moves;
-    Value produced = input->get();
-    if (producers->interior)
-      produced = rootOf(produced);
+    Value produced = rootOf(input->get());
     for (Operation *op : producers->ops)
       moves.push_back({op, produced, rootOf(producers->source)});
     auto movable = [&](ArrayRef<Move> group) {

@@ -204,12 +204,6 @@ void cloneOnVectors(OpBuilder &b, Location loc, Block &body, int64_t lanes,
   }
 }
 
-bool readsLoopIndices(linalg::LinalgOp op) {
-  return op.getBlock()
-      ->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
 /// What a block reduction of `op` needs: its combine, its reduction loop
 /// `k` (static extent `range`, or dynamic) and the lanes of its vectors.
 struct ReductionPlan {

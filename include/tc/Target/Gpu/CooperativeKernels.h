@@ -130,6 +130,9 @@ LogicalResult buildRowChain(RewriterBase &rewriter,
 /// An index constant.
 Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 
+/// Whether `op`'s body reads its loop indices (linalg.index).
+bool readsLoopIndices(linalg::LinalgOp op);
+
 /// Sets `loops[d]` for each d of `dims` from `linear` (a block id), the last
 /// of `dims` varying fastest, `sizes` being every loop's extent.
 void delinearizeLoops(OpBuilder &b, Location loc, Value linear,
