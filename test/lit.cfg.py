@@ -54,3 +54,13 @@ shared_models = next((c for c in candidates if c and os.path.isdir(c)), None)
 if shared_models:
     config.available_features.add("shared-models")
     config.substitutions.append(("%shared_models", shared_models))
+
+# mlir-runner (mlir-22-tools) with MLIR's runner utilities, to run small
+# lowered modules (the emulation's race check).
+runner_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+runner_libs = [os.path.join(runner_lib_dir, f"lib{name}.so")
+               for name in ("mlir_runner_utils", "mlir_c_runner_utils")]
+if (os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner"))
+        and all(os.path.exists(lib) for lib in runner_libs)):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(("%mlir_runner_libs", ",".join(runner_libs)))

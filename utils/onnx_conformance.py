@@ -34,11 +34,15 @@ With --target=gpu-emulation every case is compiled by the GPU code
 generation with its kernels run on the CPU (docs/gpu.md): the numerics of
 the GPU path, checked without a GPU. Its results go to
 docs/gpu-emulation.tsv (--update) and --check compares with that table;
-docs/conformance.md is not rewritten.
+docs/conformance.md is not rewritten. --target=gpu-emulation:reverse runs
+the kernels' blocks and threads last to first and checks against the same
+table: a kernel that races (reads what another thread writes without a
+barrier between, or what another block writes) fails in one of the orders.
 
 Usage: onnx_conformance.py [--tc-compile BUILD/bin/tc-compile]
        [--tc-run BUILD/bin/tc-run] [--check] [--update] [--jobs N]
-       [--filter SUBSTRING] [--keep DIR] [--target=gpu-emulation]
+       [--filter SUBSTRING] [--keep DIR]
+       [--target=gpu-emulation|gpu-emulation:reverse]
 """
 import argparse
 import collections
@@ -529,13 +533,18 @@ def main():
     ap.add_argument("--keep", metavar="DIR",
                     help="keep the library, logs and commands of failing cases in "
                          "DIR/suite/case")
-    ap.add_argument("--target", choices=["cpu", "gpu-emulation"], default="cpu",
-                    help="gpu-emulation: the GPU code generation, kernels run on the CPU")
+    ap.add_argument("--target", choices=["cpu", "gpu-emulation", "gpu-emulation:reverse"],
+                    default="cpu",
+                    help="gpu-emulation: the GPU code generation, kernels run on the CPU; "
+                         ":reverse runs their blocks and threads last to first (race check)")
     args = ap.parse_args()
     global TSV
     if args.target != "cpu":
         COMPILE_FLAGS.append(f"--target={args.target}")
-        TSV = os.path.join(ROOT, "docs", f"{args.target}.tsv")
+        TSV = os.path.join(ROOT, "docs", "gpu-emulation.tsv")
+    if args.target.endswith(":reverse") and args.update:
+        ap.error("--update with --target=gpu-emulation:reverse: the table is "
+                 "gpu-emulation's; update it with --target=gpu-emulation")
     for tool in (args.tc_compile, args.tc_run):
         if not os.access(tool, os.X_OK):
             ap.error(f"{tool} is not an executable: build it or pass its path")

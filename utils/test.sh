@@ -46,6 +46,13 @@ if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_conformance.py" --target=gpu-emu
   status=1
 fi
 
+tc_log "The same, blocks and threads run last to first: a kernel that races fails here"
+if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_conformance.py" --target=gpu-emulation:reverse \
+    --tc-compile "$TC_BUILD/bin/tc-compile" --tc-run "$TC_BUILD/bin/tc-run" \
+    --check --jobs "$TC_JOBS" 2>&1 | tee "$TC_BUILD/gpu-emulation-reverse.log" | tail -n 6; then
+  status=1
+fi
+
 tc_log "GPU kernels of the passing cases, checked offline (regressions fail)"
 if [ ! -x "${TC_CUDA_PATH:-/usr/local/cuda}/bin/ptxas" ]; then
   tc_log "no CUDA toolkit at ${TC_CUDA_PATH:-/usr/local/cuda} (ptxas): NVIDIA kernels cannot be checked"

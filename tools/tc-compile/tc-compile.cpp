@@ -235,7 +235,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tc model compiler\n");
 
-  bool cpuTarget = false, emulation = false;
+  bool cpuTarget = false, emulation = false, emulateInReverse = false;
   std::vector<tc::gpu::GpuTarget> gpuTargets;
   {
     SmallVector<StringRef> specs;
@@ -249,9 +249,15 @@ int main(int argc, char **argv) {
         cpuTarget = true;
         continue;
       }
-      // Testing: the GPU kernels run on the CPU (docs/gpu.md).
-      if (spec == "gpu-emulation") {
+      // Testing: the GPU kernels run on the CPU (docs/gpu.md); `:reverse`
+      // runs their blocks and threads last to first, a race check.
+      if (spec.consume_front("gpu-emulation")) {
+        if (!spec.empty() && spec != ":reverse")
+          return fail("--target: unknown gpu-emulation variant '" +
+                      spec.drop_front().str() +
+                      "'; use gpu-emulation or gpu-emulation:reverse");
         emulation = true;
+        emulateInReverse = !spec.empty();
         continue;
       }
       std::string error;
@@ -389,8 +395,11 @@ int main(int argc, char **argv) {
   PassManager lowering(&context);
   tc::cpu::CpuPipelineOptions pipelineOptions;
   pipelineOptions.maxWorkgroups = maxWorkgroups;
-  if (emulation)
-    tc::gpu::buildGpuEmulationPipeline(lowering, tc::gpu::GpuPipelineOptions{});
+  if (emulation) {
+    tc::gpu::GpuPipelineOptions gpuOptions;
+    gpuOptions.emulateInReverse = emulateInReverse;
+    tc::gpu::buildGpuEmulationPipeline(lowering, gpuOptions);
+  }
   else
     tc::cpu::buildCpuPipeline(lowering, pipelineOptions);
   if (!dumpDir.empty()) {

@@ -26,6 +26,16 @@ namespace {
 
 using mlir::gpu::Dimension;
 
+/// The id that iteration `iv` of a loop over `extent` ids runs: `iv`, or
+/// with `reverse` `extent - 1 - iv` (last to first).
+Value idAt(OpBuilder &b, Location loc, Value iv, Value extent, bool reverse) {
+  if (!reverse)
+    return iv;
+  Value last = arith::SubIOp::create(b, loc, extent,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::SubIOp::create(b, loc, last, iv);
+}
+
 /// Whether `op` is or contains a barrier.
 bool hasBarrier(Operation *op) {
   return op->walk([](mlir::gpu::BarrierOp) { return WalkResult::interrupt(); })
@@ -43,6 +53,7 @@ bool hasBarrier(Operation *op) {
 struct BlockEmitter {
   OpBuilder &b;
   Location loc;
+  bool reverse;
   /// Block ids and the grid's and the block's extents, the kernel's
   /// arguments, shared memory, and the ivs of re-created loops.
   IRMapping uniform;
@@ -51,7 +62,8 @@ struct BlockEmitter {
   Operation *failedOp = nullptr;
   std::string reason;
 
-  BlockEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  BlockEmitter(OpBuilder &b, Location loc, bool reverse)
+      : b(b), loc(loc), reverse(reverse) {}
 
   LogicalResult fail(Operation *op, StringRef why) {
     failedOp = op;
@@ -107,8 +119,8 @@ struct BlockEmitter {
     SmallVector<Value> ids(3);
     for (int d : {2, 1, 0}) {
       auto loop = scf::ForOp::create(b, loc, zero, threadExtents[d], one);
-      ids[d] = loop.getInductionVar();
       b.setInsertionPoint(loop.getBody()->getTerminator());
+      ids[d] = idAt(b, loc, loop.getInductionVar(), threadExtents[d], reverse);
     }
     IRMapping mapping = uniform;
     for (auto [value, dim] : threadIds)
@@ -252,7 +264,8 @@ LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
 }
 
 /// Builds `@__tc_emulated_<name>` from a kernel.
-FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
+FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
+                                bool reverse) {
   if (!kernel.getBody().hasOneBlock())
     return kernel.emitError("cannot emulate a kernel with several blocks");
   if (failed(rewriteShuffles(kernel)))
@@ -274,7 +287,7 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   auto extent = [&](unsigned i) { return entry->getArgument(numKernelArgs + i); };
-  BlockEmitter emitter(b, loc);
+  BlockEmitter emitter(b, loc, reverse);
   for (unsigned i = 0; i < numKernelArgs; ++i)
     emitter.uniform.map(kernel.getArgument(i), entry->getArgument(i));
   // Shared memory: host memory, one buffer reused by block after block.
@@ -292,8 +305,8 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
   SmallVector<Value> blockIds(3);
   for (int level : {2, 1, 0}) {
     auto loop = scf::ForOp::create(b, loc, zero, extent(level), one);
-    blockIds[level] = loop.getInductionVar();
     b.setInsertionPoint(loop.getBody()->getTerminator());
+    blockIds[level] = idAt(b, loc, loop.getInductionVar(), extent(level), reverse);
   }
   for (int d = 0; d < 3; ++d)
     emitter.threadExtents.push_back(extent(3 + d));
@@ -317,12 +330,13 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel) {
 
 struct GpuEmulateKernelsPass
     : impl::GpuEmulateKernelsPassBase<GpuEmulateKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::DenseMap<SymbolRefAttr, func::FuncOp> emulated;
     for (auto kernels : module.getOps<mlir::gpu::GPUModuleOp>())
       for (auto kernel : kernels.getOps<mlir::gpu::GPUFuncOp>()) {
-        FailureOr<func::FuncOp> func = emulate(module, kernel);
+        FailureOr<func::FuncOp> func = emulate(module, kernel, reverseOrder);
         if (failed(func))
           return signalPassFailure();
         emulated[SymbolRefAttr::get(

@@ -87,7 +87,9 @@ void buildGpuHostPipeline(OpPassManager &pm) {
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
   buildGpuKernelPipeline(pm, options);
-  pm.addPass(createGpuEmulateKernelsPass());
+  GpuEmulateKernelsPassOptions emulate;
+  emulate.reverseOrder = options.emulateInReverse;
+  pm.addPass(createGpuEmulateKernelsPass(emulate));
   pm.addPass(createCanonicalizerPass());
   cpu::buildCpuLoweringTail(pm);
 }

@@ -1,4 +1,5 @@
 // RUN: tc-opt %s --tc-gpu-emulate-kernels --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: tc-opt %s --tc-gpu-emulate-kernels=reverse-order --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=REVERSE
 
 // Each kernel becomes a CPU function looping over blocks, then threads (x
 // innermost); ids and dimensions become the loop variables and extents; the
@@ -16,6 +17,17 @@
 // CHECK:             arith.muli %[[BID]], %[[BX]]
 // CHECK:             arith.addi %{{.*}}, %[[TID]]
 // CHECK:             memref.store
+// In reverse order (the gpu-emulation:reverse race check), iteration i of
+// a loop over n ids runs id n - 1 - i, blocks and threads alike.
+// REVERSE: func.func private @__tc_emulated_k(%[[X:.*]]: memref<128xf32>, %[[GX:.*]]: index, %[[GY:.*]]: index, %[[GZ:.*]]: index, %[[BX:.*]]: index, %[[BY:.*]]: index, %[[BZ:.*]]: index)
+// REVERSE: scf.for %[[IB:.*]] = %{{.*}} to %[[GX]]
+// REVERSE:   %[[LASTB:.*]] = arith.subi %[[GX]], %{{.*}} : index
+// REVERSE:   %[[BID:.*]] = arith.subi %[[LASTB]], %[[IB]] : index
+// REVERSE:   scf.for %[[IT:.*]] = %{{.*}} to %[[BX]]
+// REVERSE:     %[[LASTT:.*]] = arith.subi %[[BX]], %{{.*}} : index
+// REVERSE:     %[[TID:.*]] = arith.subi %[[LASTT]], %[[IT]] : index
+// REVERSE:     arith.muli %[[BID]], %[[BX]]
+// REVERSE:     arith.addi %{{.*}}, %[[TID]]
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%x: memref<128xf32>) kernel {

@@ -86,6 +86,10 @@ bool isHostFunction(Operation *op);
 
 struct GpuPipelineOptions {
   int64_t blockSize = 256;
+  /// gpu-emulation only: blocks and threads run last to first, so that a
+  /// kernel whose results depend on their order (a race) gives different
+  /// results than in the usual order.
+  bool emulateInReverse = false;
 };
 
 /// tc (graph level) to outlined kernels: conversion to linalg, elementwise

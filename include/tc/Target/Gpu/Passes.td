@@ -215,13 +215,27 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
     func.func `@__tc_emulated_<name>(kernel operands..., grid x/y/z,
     block x/y/z)` whose body runs every block and thread in turn (nested
     scf.for loops, thread ids and dimensions substituted), and each
-    gpu.launch_func becomes a call of it; the gpu.module is erased. Valid
-    for kernels without barriers or shared memory (one thread's work never
-    waits for another's), which is what --tc-gpu-map-kernels produces; a
-    kernel with either is an error. The host-value copies of
-    --tc-gpu-transfer-host-values become memref.copy (host and device
-    memory are the same memory here).
+    gpu.launch_func becomes a call of it; the gpu.module is erased.
+    Barriers split a block's work into stretches that every thread runs in
+    turn before any runs the next; loops around barriers are re-created
+    around their stretches; values live across a barrier must be in shared
+    memory or recomputable from pure ops, and shuffles become exchanges
+    through shared memory. A kernel outside these rules is an error that
+    names the op. The host-value copies of --tc-gpu-transfer-host-values
+    become memref.copy (host and device memory are the same memory here).
+
+    With `reverse-order`, blocks and threads run from the last to the
+    first. A kernel is race-free only if its results do not depend on the
+    order in which its threads (between barriers) and blocks run: one that
+    reads what another thread writes without a barrier between, or what
+    another block writes, gives different results in the two orders, which
+    is how the `gpu-emulation:reverse` target finds such races without a
+    GPU.
   }];
+  let options = [
+    Option<"reverseOrder", "reverse-order", "bool", /*default=*/"false",
+           "run blocks and threads from the last to the first (race check)">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
