@@ -8,7 +8,9 @@
 // tile of A and a T x RT tile of B into shared memory (R elements each,
 // coalesced along the innermost index), wait at a barrier, then each
 // accumulates T products per output from shared memory, reading 2R values
-// for R x R multiply-adds. Global traffic drops by a factor of RT.
+// for R x R multiply-adds. Global traffic drops by a factor of RT. An
+// operand whose buffer runs contiguously along K or along its own side is
+// copied in 16-byte vectors instead (Staging), four times fewer loads.
 //
 // M, N and K may each be several loops, linearized: a convolution is the
 // same kernel (implicit GEMM) with M the output channels, N the batch and
@@ -21,12 +23,14 @@
 
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
+#include "tc/Target/Gpu/ElementwiseKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::tc::gpu {
@@ -116,6 +120,78 @@ std::optional<Roles> matchRoles(linalg::LinalgOp op) {
   return r;
 }
 
+/// How an operand's tile is copied into shared memory at each step of K.
+/// Where the operand is read straight from a buffer (or, transposed, from
+/// its transpose's source) whose contiguous innermost dimension is indexed
+/// by the last loop of K or of the operand's own role (M for A, N for B)
+/// alone, each thread loads vectors of `lanes` elements along it: a
+/// quarter of the load instructions for f32. Otherwise (lanes 1) thread
+/// (ty, tx) loads scalars through loadFusedInput.
+struct Staging {
+  int64_t lanes = 1;
+  /// Whether the vectors run along K (else along the own role).
+  bool alongK = false;
+  Value buffer;
+  /// The buffer's indices at the op's loops.
+  AffineMap map;
+};
+
+Staging planStaging(linalg::LinalgOp op, const ContractionFusion &fusion,
+                    OpOperand *operand, ArrayRef<unsigned> own,
+                    ArrayRef<unsigned> k, int64_t outputsPerSide) {
+  Staging scalar;
+  if (llvm::any_of(fusion.pads, [&](const PaddedInput &p) { return p.operand == operand; }))
+    return scalar;
+  Value buffer = operand->get();
+  SmallVector<AffineExpr> exprs(op.getMatchingIndexingMap(operand).getResults());
+  const PermutedInput *permuted = llvm::find_if(
+      fusion.permuted, [&](const PermutedInput &p) { return p.operand == operand; });
+  if (permuted != fusion.permuted.end()) {
+    if (permuted->copy)
+      return scalar;
+    buffer = permuted->source;
+    SmallVector<AffineExpr> at(exprs.size());
+    for (auto [i, expr] : llvm::enumerate(exprs))
+      at[permuted->permutation[i]] = expr;
+    exprs = at;
+  }
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || exprs.empty() || own.empty() || k.empty())
+    return scalar;
+  auto last = dyn_cast<AffineDimExpr>(exprs.back());
+  if (!last)
+    return scalar;
+  unsigned d = last.getPosition();
+  // Consecutive linear positions of the role are consecutive values of
+  // its last loop, and only the innermost index follows that loop.
+  if (llvm::any_of(ArrayRef(exprs).drop_back(),
+                   [&](AffineExpr e) { return e.isFunctionOfDim(d); }))
+    return scalar;
+  Staging plan;
+  if (d == k.back())
+    plan.alongK = true;
+  else if (d != own.back())
+    return scalar;
+  int64_t bytes = elementBytes(type.getElementType());
+  int64_t extent = op.getStaticLoopRanges()[d];
+  if (bytes == 0 || ShapedType::isDynamic(extent))
+    return scalar;
+  // A vector never straddles a row of the loop (its extent is a multiple
+  // of the lanes) nor the tile (the tile's sides are too), so each is
+  // wholly inside the operand or wholly outside, and starts aligned.
+  int64_t side = plan.alongK ? kMatmulTile : kMatmulTile * outputsPerSide;
+  int64_t lanes = kVectorBytes / bytes;
+  while (lanes > 1 && (extent % lanes != 0 || side % lanes != 0 ||
+                       !rowsAligned(type, lanes)))
+    lanes /= 2;
+  if (lanes < 2)
+    return scalar;
+  plan.lanes = lanes;
+  plan.buffer = buffer;
+  plan.map = AffineMap::get(op.getNumLoops(), 0, exprs, op.getContext());
+  return plan;
+}
+
 /// The extents of the roles: M, N, K and batch, linearized (values at the
 /// insertion point).
 struct Extents {
@@ -149,6 +225,8 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   };
   Value batches = extents.batches;
   Value mSize = extents.m, nSize = extents.n, kSize = extents.k;
+  Staging aStaging = planStaging(op, fusion, r.a, r.m, r.k, R);
+  Staging bStaging = planStaging(op, fusion, r.b, r.n, r.k, R);
 
   auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
   auto shared = [&](Value operand, int64_t rows, int64_t columns) {
@@ -226,6 +304,68 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     scf::YieldOp::create(rewriter, loc, zero);
     return branch.getResult(0);
   };
+  // Vectors: the tile's E T / L vectors go to the block's threads in order
+  // of their linear id, consecutive threads taking consecutive vectors
+  // along the buffer's innermost dimension.
+  auto stageVectors = [&](const Staging &plan, bool isA, Value k0) {
+    const int64_t L = plan.lanes, count = E * T / L, threads = T * T;
+    const int64_t perOwn = plan.alongK ? T / L : E / L;
+    Value linear = mulAdd(ty, T, tx);
+    Value ownBase = arith::MulIOp::create(rewriter, loc, isA ? by : bx, index(E));
+    Value ownSize = isA ? mSize : nSize;
+    Type elementType = cast<MemRefType>(plan.buffer.getType()).getElementType();
+    auto vectorType = VectorType::get({L}, elementType);
+    for (int64_t round = 0; round * threads < count; ++round) {
+      OpBuilder::InsertionGuard g(rewriter);
+      Value v = add(linear, round * threads);
+      if ((round + 1) * threads > count) {
+        auto some = scf::IfOp::create(rewriter, loc, TypeRange{},
+                                      less(v, index(count)), /*withElseRegion=*/false);
+        rewriter.setInsertionPointToStart(&some.getThenRegion().front());
+      }
+      // Along K: vector v is at own position v / (T / L), K offset
+      // (v % (T / L)) L; along the own role, at K offset v / (E / L), own
+      // position (v % (E / L)) L.
+      Value major = arith::DivUIOp::create(rewriter, loc, v, index(perOwn));
+      Value minor = arith::MulIOp::create(
+          rewriter, loc, arith::RemUIOp::create(rewriter, loc, v, index(perOwn)),
+          index(L));
+      Value ownLocal = plan.alongK ? major : minor;
+      Value kLocal = plan.alongK ? minor : major;
+      Value ownAt = arith::AddIOp::create(rewriter, loc, ownBase, ownLocal);
+      Value kAt = arith::AddIOp::create(rewriter, loc, k0, kLocal);
+      SmallVector<Value> loops =
+          isA ? loopsAt(ownAt, nullptr, kAt) : loopsAt(nullptr, ownAt, kAt);
+      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{vectorType},
+                                      both(less(ownAt, ownSize), less(kAt, kSize)),
+                                      /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+        Value loaded = vector::LoadOp::create(
+            rewriter, loc, vectorType, plan.buffer,
+            indicesAt(rewriter, loc, plan.map, loops), /*nontemporal=*/false,
+            llvm::MaybeAlign(L * elementBytes(elementType)));
+        scf::YieldOp::create(rewriter, loc, loaded);
+        rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc,
+                             arith::ConstantOp::create(
+                                 rewriter, loc, rewriter.getZeroAttr(vectorType))
+                                 .getResult());
+      }
+      for (int64_t l = 0; l < L; ++l) {
+        Value element = vector::ExtractOp::create(rewriter, loc, branch.getResult(0), l);
+        Value ownAtLane = plan.alongK ? ownLocal : add(ownLocal, l);
+        Value kAtLane = plan.alongK ? add(kLocal, l) : kLocal;
+        if (isA)
+          memref::StoreOp::create(rewriter, loc, element, aTile,
+                                  ValueRange{ownAtLane, kAtLane});
+        else
+          memref::StoreOp::create(rewriter, loc, element, bTile,
+                                  ValueRange{kAtLane, ownAtLane});
+      }
+    }
+  };
   // Whether output (i, j) of this thread is inside the result.
   SmallVector<Value> inside;
   for (int64_t i = 0; i < R; ++i)
@@ -259,18 +399,26 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k0 = steps.getInductionVar();
-    // A's tile: thread (ty, tx) copies rows ty + T i at column tx; B's:
-    // row ty at columns tx + T j.
+    // Scalars: A's tile, thread (ty, tx) copies rows ty + T i at column
+    // tx; B's, row ty at columns tx + T j.
     Value kA = arith::AddIOp::create(rewriter, loc, k0, tx);
     Value kB = arith::AddIOp::create(rewriter, loc, k0, ty);
     for (int64_t i = 0; i < R; ++i) {
-      Value a = guardedLoad(r.a, loopsAt(rows[i], nullptr, kA),
-                            both(less(rows[i], mSize), less(kA, kSize)));
-      memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{localRows[i], tx});
-      Value b = guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
-                            both(less(columns[i], nSize), less(kB, kSize)));
-      memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, localColumns[i]});
+      if (aStaging.lanes == 1) {
+        Value a = guardedLoad(r.a, loopsAt(rows[i], nullptr, kA),
+                              both(less(rows[i], mSize), less(kA, kSize)));
+        memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{localRows[i], tx});
+      }
+      if (bStaging.lanes == 1) {
+        Value b = guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
+                              both(less(columns[i], nSize), less(kB, kSize)));
+        memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, localColumns[i]});
+      }
     }
+    if (aStaging.lanes > 1)
+      stageVectors(aStaging, /*isA=*/true, k0);
+    if (bStaging.lanes > 1)
+      stageVectors(bStaging, /*isA=*/false, k0);
     mlir::gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> starts;
     for (int64_t i = 0; i < R; ++i)

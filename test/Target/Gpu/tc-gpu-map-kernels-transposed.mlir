@@ -6,16 +6,18 @@
 // the transposes make no kernels. The same buffers are written again by
 // the next layer's transposes (bufferization reuses them) and read by the
 // next matmul: each layer's pair goes into its own matmul's kernel. The
-// outputs' views are placed before the transposes.
+// outputs' views are placed before the transposes. The sources'
+// innermost dimension is K (16 wide): both tiles are staged in vectors of
+// four.
 // CHECK-LABEL: func.func @two_layers
 // CHECK-SAME: (%[[X:[a-z0-9]+]]: memref<32x4x16xf32>, %[[Y:[a-z0-9]+]]: memref<32x4x16xf32>
 // CHECK-NOT: linalg.transpose
 // CHECK: gpu.launch
-// CHECK: memref.load %[[X]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<32x4x16xf32>
-// CHECK: memref.load %[[X]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<32x4x16xf32>
+// CHECK: vector.load %[[X]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x4x16xf32>, vector<4xf32>
+// CHECK: vector.load %[[X]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x4x16xf32>, vector<4xf32>
 // CHECK: gpu.launch
-// CHECK: memref.load %[[Y]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<32x4x16xf32>
-// CHECK: memref.load %[[Y]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<32x4x16xf32>
+// CHECK: vector.load %[[Y]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x4x16xf32>, vector<4xf32>
+// CHECK: vector.load %[[Y]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<32x4x16xf32>, vector<4xf32>
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: scf.parallel
 // CHECK: return
@@ -59,7 +61,7 @@ func.func @two_layers(%x: memref<32x4x16xf32>, %y: memref<32x4x16xf32>, %s1: mem
 // CHECK: %[[QT:.*]] = memref.view
 // CHECK: scf.parallel
 // CHECK: gpu.launch
-// CHECK: memref.load %[[QT]]
+// CHECK: vector.load %[[QT]]
 #q = affine_map<(b, i, j, k) -> (b, i, k)>
 #k = affine_map<(b, i, j, k) -> (b, j, k)>
 #o = affine_map<(b, i, j, k) -> (b, i, j)>

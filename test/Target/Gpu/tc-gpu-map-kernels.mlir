@@ -180,12 +180,14 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 // staged in shared memory between barriers (two elements of each per
 // thread), every read guarded; the four accumulators stay in shared memory
 // across the barriers, start from the output, and the inner loop carries
-// them: two reads of A and two of B for four multiply-adds.
+// them: two reads of A and two of B for four multiply-adds. (Odd extents:
+// the tiles are staged by scalars; tc-gpu-map-kernels-matmul-tiles.mlir
+// has the vectors.)
 // CHECK-LABEL: func.func @matmul
 // CHECK: %[[M:.*]] = memref.dim %arg0, %c0
 // CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<32x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[CS:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4: memref.load %arg2
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c40{{.*}} step %c16
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c41{{.*}} step %c16
 // CHECK:   memref.load %arg0
 // CHECK:   memref.store %{{.*}}, %[[AS]][%[[TY]], %[[TX]]]
 // CHECK:   memref.load %arg1
@@ -202,8 +204,8 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 // CHECK:   gpu.barrier
 // CHECK-COUNT-4: memref.store %{{.*}}, %arg2
 // CHECK-NOT: linalg.matmul
-func.func @matmul(%a: memref<?x40xf32>, %b: memref<40x70xf32>, %c: memref<?x70xf32>) {
-  linalg.matmul ins(%a, %b : memref<?x40xf32>, memref<40x70xf32>) outs(%c : memref<?x70xf32>)
+func.func @matmul(%a: memref<?x41xf32>, %b: memref<41x71xf32>, %c: memref<?x71xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x41xf32>, memref<41x71xf32>) outs(%c : memref<?x71xf32>)
   return
 }
 

@@ -47,7 +47,10 @@ constexpr int64_t kMatmulWideBlocks = 256;
 /// as wide and high (each thread kMatmulRegisterTile^2 outputs), staging
 /// kMatmulTile-deep tiles of A and B in shared memory (workgroup
 /// attributions) between barriers, so each element read from global
-/// memory serves kMatmulTile kMatmulRegisterTile multiply-adds. Other parallel loops
+/// memory serves kMatmulTile kMatmulRegisterTile multiply-adds; an
+/// operand read along its contiguous, aligned innermost dimension (by K's
+/// or its own side's last loop) is staged in vectors of up to
+/// kVectorBytes. Other parallel loops
 /// (batch) become grid z. The op's own body combines the elements (casts,
 /// integer or float multiply-add). Every value that lives across a barrier
 /// is in shared memory (the accumulators too), the form
