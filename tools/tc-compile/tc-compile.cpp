@@ -74,6 +74,12 @@ cl::opt<int64_t> maxWorkgroups("max-workgroups", cl::cat(category),
                                cl::desc("largest number of workgroups a "
                                         "kernel is split into"),
                                cl::init(64));
+cl::opt<bool> gpuFpContract(
+    "gpu-fp-contract", cl::cat(category),
+    cl::desc("in GPU kernels, fuse a float multiply and the add of its "
+             "product into one fused multiply-add, rounded once (as nvcc and "
+             "hipcc do by default); =false rounds each separately"),
+    cl::init(true));
 cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::desc("write the IR after every stage and "
                                       "pass into this directory"),
@@ -140,6 +146,13 @@ LogicalResult checkSignature(func::FuncOp main) {
   return success(ok);
 }
 /// The number of comma-separated entries of a --target value.
+/// How the GPU kernels are lowered, from the flags.
+tc::gpu::KernelCompileOptions kernelOptions() {
+  tc::gpu::KernelCompileOptions options;
+  options.fpContract = gpuFpContract;
+  return options;
+}
+
 size_t specsCount(StringRef value) {
   SmallVector<StringRef> specs;
   value.split(specs, ',', -1, /*KeepEmpty=*/false);
@@ -185,7 +198,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
   for (const tc::gpu::GpuTarget &gpuTarget : targets) {
     std::string error;
     FailureOr<tc::gpu::GpuImage> image =
-        tc::gpu::compileKernels(module, gpuTarget, error);
+        tc::gpu::compileKernels(module, gpuTarget, error, kernelOptions());
     if (failed(image)) {
       fail(gpuTarget.name() + ": " + error);
       ok = false;
@@ -369,7 +382,7 @@ int main(int argc, char **argv) {
     for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets) {
       std::string error;
       FailureOr<tc::gpu::GpuImage> image =
-          tc::gpu::compileKernels(*gpuHost, gpuTarget, error);
+          tc::gpu::compileKernels(*gpuHost, gpuTarget, error, kernelOptions());
       if (failed(image))
         return fail(gpuTarget.name() + ": " + error);
       // The driver JIT-compiles PTX for GPUs newer than the cubin's.

@@ -46,10 +46,11 @@ bool hasBarrier(Operation *op) {
 /// each run by every thread in turn (a loop nest over the thread ids), one
 /// stretch after the other, so that every thread has reached a barrier
 /// before any goes past it. Loops that contain barriers must have
-/// block-uniform bounds and carry nothing (values that live across a
-/// barrier live in shared memory); they are re-created around their
+/// block-uniform bounds and carry nothing (demoteAcrossBarriers has put
+/// their carried values in slots); they are re-created around their
 /// stretches. A value one stretch uses from an earlier one is recomputed
-/// (index arithmetic, comparisons: pure ops); any other is an error.
+/// (index arithmetic, comparisons: pure ops); any other has gone through a
+/// slot (demoteAcrossBarriers).
 struct BlockEmitter {
   OpBuilder &b;
   Location loc;
@@ -172,6 +173,167 @@ struct BlockEmitter {
   }
 };
 
+/// Threads per block: the known block size's, else the most a GPU allows.
+int64_t blockThreads(mlir::gpu::GPUFuncOp kernel) {
+  int64_t threads = 1024;
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
+    threads = 1;
+    for (int32_t extent : *known)
+      threads *= extent;
+  }
+  return threads;
+}
+
+/// The thread's linear id in its block, and the block's thread count.
+std::pair<Value, Value> linearThreadId(OpBuilder &b, Location loc) {
+  auto threadId = [&](Dimension d) {
+    return mlir::gpu::ThreadIdOp::create(b, loc, d).getResult();
+  };
+  auto blockDim = [&](Dimension d) {
+    return mlir::gpu::BlockDimOp::create(b, loc, d).getResult();
+  };
+  Value x = blockDim(Dimension::x), y = blockDim(Dimension::y);
+  Value linear = arith::AddIOp::create(
+      b, loc, threadId(Dimension::x),
+      arith::MulIOp::create(
+          b, loc, x,
+          arith::AddIOp::create(
+              b, loc, threadId(Dimension::y),
+              arith::MulIOp::create(b, loc, y, threadId(Dimension::z)))));
+  Value count = arith::MulIOp::create(
+      b, loc, x, arith::MulIOp::create(b, loc, y, blockDim(Dimension::z)));
+  return {linear, count};
+}
+
+/// A slot per thread for values of `type`: shared memory that each thread
+/// indexes by its linear id, private memory in effect.
+Value addThreadSlots(mlir::gpu::GPUFuncOp kernel, Type type, Location loc) {
+  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
+      kernel.getContext(), mlir::gpu::AddressSpace::Workgroup);
+  return kernel.addWorkgroupAttribution(
+      MemRefType::get({blockThreads(kernel)}, type, AffineMap(), workgroup), loc);
+}
+
+/// The slot of thread `linear` (computed at the kernel's start: the
+/// emulation recomputes it wherever it is used) is read just before
+/// `use`'s op, which then uses that.
+void readSlotAt(OpOperand &use, Value slots, Value linear) {
+  OpBuilder b(use.getOwner());
+  use.set(memref::LoadOp::create(b, use.getOwner()->getLoc(), slots, linear));
+}
+
+/// A thread's values live in registers across barriers on a GPU; the
+/// emulation runs each stretch between barriers for every thread in turn,
+/// so such values go through a slot per thread instead (a kernel compiled
+/// for a GPU is not changed):
+/// - a loop around barriers that carries values keeps them in slots: the
+///   initial values are written before it, each iteration reads them where
+///   it uses them and writes what it yields, and the results are read
+///   where they are used;
+/// - a value computed in one stretch and used in a later one, unless it is
+///   recomputable there (pure ops without regions over ids, arguments and
+///   loop variables: BlockEmitter recomputes those), is written to its
+///   slot where it is computed and read just before each such use.
+void demoteAcrossBarriers(mlir::gpu::GPUFuncOp kernel) {
+  OpBuilder start = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  Value linear = linearThreadId(start, kernel.getLoc()).first;
+  auto writeSlot = [&](OpBuilder &b, Location loc, Value value, Value slots) {
+    memref::StoreOp::create(b, loc, value, slots, linear);
+  };
+  SmallVector<scf::ForOp> carrying;
+  kernel.walk([&](scf::ForOp loop) {
+    if (loop.getNumResults() && hasBarrier(loop))
+      carrying.push_back(loop);
+  });
+  for (scf::ForOp loop : carrying) { // inner loops first
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    SmallVector<Value> slots;
+    for (Value init : loop.getInitArgs()) {
+      slots.push_back(addThreadSlots(kernel, init.getType(), loc));
+      writeSlot(b, loc, init, slots.back());
+    }
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    {
+      OpBuilder end(yield);
+      for (auto [value, slot] : llvm::zip(yield.getOperands(), slots))
+        writeSlot(end, loc, value, slot);
+    }
+    for (auto [arg, slot] : llvm::zip(loop.getRegionIterArgs(), slots))
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
+        readSlotAt(use, slot, linear);
+    for (auto [result, slot] : llvm::zip(loop.getResults(), slots))
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+        readSlotAt(use, slot, linear);
+    auto plain = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep());
+    Block *body = plain.getBody();
+    body->getOperations().splice(Block::iterator(body->getTerminator()),
+                                 loop.getBody()->getOperations(),
+                                 loop.getBody()->begin(), Block::iterator(yield));
+    loop.getInductionVar().replaceAllUsesWith(plain.getInductionVar());
+    loop.erase();
+  }
+
+  DenseMap<Value, bool> known;
+  std::function<bool(Value)> recomputable = [&](Value value) -> bool {
+    if (isa<BlockArgument>(value))
+      return true;
+    auto it = known.find(value);
+    if (it != known.end())
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    bool result = isPure(def) && def->getNumRegions() == 0 &&
+                  llvm::all_of(def->getOperands(), recomputable);
+    known[value] = result;
+    return result;
+  };
+  SmallVector<Block *> blocks{&kernel.getBody().front()};
+  kernel.walk([&](scf::ForOp loop) {
+    if (hasBarrier(loop))
+      blocks.push_back(loop.getBody());
+  });
+  for (Block *block : blocks) {
+    // Stretches in order; an op around barriers is a stretch of its own.
+    DenseMap<Operation *, unsigned> stretchOf;
+    unsigned stretch = 0;
+    for (Operation &op : *block) {
+      if (hasBarrier(&op)) {
+        stretchOf[&op] = ++stretch;
+        ++stretch;
+      } else {
+        stretchOf[&op] = stretch;
+      }
+    }
+    // The block's ops before any slot reads go in (those are used where
+    // they are read).
+    SmallVector<Operation *> original;
+    for (Operation &op : *block)
+      original.push_back(&op);
+    for (Operation *def : original) {
+      Operation &op = *def;
+      for (Value result : op.getResults()) {
+        if (recomputable(result))
+          continue;
+        SmallVector<OpOperand *> later;
+        for (OpOperand &use : result.getUses()) {
+          Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+          if (user && stretchOf.lookup(user) != stretchOf.lookup(&op))
+            later.push_back(&use);
+        }
+        if (later.empty())
+          continue;
+        Value slot = addThreadSlots(kernel, result.getType(), op.getLoc());
+        OpBuilder b = OpBuilder::atBlockBegin(block);
+        b.setInsertionPointAfter(&op);
+        writeSlot(b, op.getLoc(), result, slot);
+        for (OpOperand *use : later)
+          readSlotAt(*use, slot, linear);
+      }
+    }
+  }
+}
+
 /// Shuffles exchange values between the lanes of a warp in lockstep; the
 /// emulation runs the threads one after another between barriers, so each
 /// shuffle becomes an exchange through shared memory: every thread stores
@@ -185,15 +347,6 @@ LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
   kernel.walk([&](mlir::gpu::ShuffleOp op) { shuffles.push_back(op); });
   if (shuffles.empty())
     return success();
-  int64_t threads = 1024;
-  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
-    threads = 1;
-    for (int32_t extent : *known)
-      threads *= extent;
-  }
-  MLIRContext *ctx = kernel.getContext();
-  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
-      ctx, mlir::gpu::AddressSpace::Workgroup);
   DenseMap<Type, SmallVector<Value, 2>> buffers;
   DenseMap<Type, unsigned> uses;
   Block &body = kernel.getBody().front();
@@ -207,31 +360,12 @@ LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
     SmallVector<Value, 2> &pair = buffers[type];
     if (pair.empty())
       for (int i = 0; i < 2; ++i)
-        pair.push_back(kernel.addWorkgroupAttribution(
-            MemRefType::get({threads}, type, AffineMap(), workgroup),
-            op.getLoc()));
+        pair.push_back(addThreadSlots(kernel, type, op.getLoc()));
     Value buffer = pair[uses[type]++ % 2];
 
     OpBuilder b(op);
     Location loc = op.getLoc();
-    auto threadId = [&](Dimension d) {
-      return mlir::gpu::ThreadIdOp::create(b, loc, d).getResult();
-    };
-    auto blockDim = [&](Dimension d) {
-      return mlir::gpu::BlockDimOp::create(b, loc, d).getResult();
-    };
-    // The thread's linear id, and the block's thread count.
-    Value x = blockDim(Dimension::x), y = blockDim(Dimension::y);
-    Value linear = arith::AddIOp::create(
-        b, loc, threadId(Dimension::x),
-        arith::MulIOp::create(
-            b, loc, x,
-            arith::AddIOp::create(
-                b, loc, threadId(Dimension::y),
-                arith::MulIOp::create(b, loc, y, threadId(Dimension::z)))));
-    Value count = arith::MulIOp::create(
-        b, loc, x,
-        arith::MulIOp::create(b, loc, y, blockDim(Dimension::z)));
+    auto [linear, count] = linearThreadId(b, loc);
     memref::StoreOp::create(b, loc, value, buffer, ValueRange{linear});
     mlir::gpu::BarrierOp::create(b, loc);
     Value own = memref::LoadOp::create(b, loc, buffer, ValueRange{linear});
@@ -270,6 +404,7 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
     return kernel.emitError("cannot emulate a kernel with several blocks");
   if (failed(rewriteShuffles(kernel)))
     return failure();
+  demoteAcrossBarriers(kernel);
   if (!kernel.getPrivateAttributions().empty())
     return kernel.emitError("cannot emulate a kernel with private memory");
 
@@ -297,7 +432,11 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
       return kernel.emitError("cannot emulate shared memory of this type");
     auto host = MemRefType::get(type.getShape(), type.getElementType(),
                                 type.getLayout());
-    emitter.uniform.map(attribution, memref::AllocaOp::create(b, loc, host));
+    // Aligned as on a GPU (--tc-gpu-align-workgroup-memory), for the
+    // kernels' vector accesses.
+    emitter.uniform.map(attribution,
+                        memref::AllocaOp::create(
+                            b, loc, host, b.getI64IntegerAttr(kWorkgroupAlignment)));
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);

@@ -50,12 +50,16 @@ FailureOr<GpuTarget> parseGpuTarget(StringRef spec, std::string &error) {
 }
 
 FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
-                                   std::string &error) {
+                                   std::string &error,
+                                   const KernelCompileOptions &options) {
   const GpuBackend &backend = getBackend(target.vendor);
   OwningOpRef<ModuleOp> clone(module.clone());
   PassManager pm(module.getContext());
   backend.addAttachTarget(pm, target.chip);
   OpPassManager &prepare = pm.nest<mlir::gpu::GPUModuleOp>();
+  prepare.addPass(createGpuAlignWorkgroupMemoryPass());
+  if (options.fpContract)
+    prepare.addPass(createGpuContractFloatOpsPass());
   prepare.addPass(memref::createExpandStridedMetadataPass());
   prepare.addPass(createLowerAffinePass());
   prepare.addPass(createSCFToControlFlowPass());

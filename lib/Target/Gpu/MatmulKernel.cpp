@@ -235,18 +235,24 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   };
   Value output = op.getDpsInitOperand(0)->get();
   Type element = getElementTypeOrSelf(output.getType());
-  // Shared tiles: A [E rows of M][T of K], B [T of K][E columns of N], the
-  // accumulators [E][E].
+  // Shared tiles: A transposed, [T of K][E rows of M, then padding], B
+  // [T of K][E columns of N]. A thread's R rows are consecutive in a row of
+  // A's tile: one vector read per step of K. The padding (16 bytes) keeps
+  // those rows 16-byte aligned and spreads a column's elements over the
+  // memory banks for the staging stores. The accumulators are the K loop's
+  // carried values (registers).
+  int64_t aBytes = std::max<int64_t>(
+      1, elementBytes(getElementTypeOrSelf(r.a->get().getType())));
+  const int64_t pad = std::max<int64_t>(1, kVectorBytes / aBytes);
   auto launch = mlir::gpu::LaunchOp::create(
       rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile, tile, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{},
-      TypeRange{shared(r.a->get(), E, T), shared(r.b->get(), T, E),
-                shared(output, E, E)});
+      TypeRange{shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E)});
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
   ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
-  Value aTile = attributions[0], bTile = attributions[1], cTile = attributions[2];
+  Value aTile = attributions[0], bTile = attributions[1];
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   Value bx = launch.getBlockIds().x, by = launch.getBlockIds().y;
   Value bz = launch.getBlockIds().z;
@@ -264,18 +270,23 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   auto both = [&](Value a, Value b) {
     return arith::AndIOp::create(rewriter, loc, a, b).getResult();
   };
-  // A thread owns rows ty + T i and columns tx + T j of the block's E x E
+  // A thread owns rows R ty + i and columns tx + T j of the block's E x E
   // tile (i, j < R): consecutive threads, consecutive columns, for the
-  // stores and the shared-memory reads alike.
+  // stores and the reads of B's tile; its rows in one vector of A's. The
+  // scalar staging of A's tile copies rows ty + T i.
   // Each position in the tile (local) and in the loops (global).
-  Value rowBase = mulAdd(by, E, ty), columnBase = mulAdd(bx, E, tx);
-  SmallVector<Value> rows, columns, localRows, localColumns;
+  Value blockRow = arith::MulIOp::create(rewriter, loc, by, index(E));
+  Value ownRow = mulAdd(ty, R, blockRow), columnBase = mulAdd(bx, E, tx);
+  Value stageRowBase = mulAdd(by, E, ty);
+  SmallVector<Value> rows, columns, localColumns, stageRows, stageLocalRows;
   for (int64_t i = 0; i < R; ++i) {
-    rows.push_back(add(rowBase, T * i));
+    rows.push_back(add(ownRow, i));
     columns.push_back(add(columnBase, T * i));
-    localRows.push_back(add(ty, T * i));
     localColumns.push_back(add(tx, T * i));
+    stageRows.push_back(add(stageRowBase, T * i));
+    stageLocalRows.push_back(add(ty, T * i));
   }
+  Value localRow = arith::MulIOp::create(rewriter, loc, ty, index(R));
   // The loop values at (row, column, k), each linear; null leaves a role
   // unset.
   SmallVector<Value> batchLoops(op.getNumLoops());
@@ -359,7 +370,7 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
         Value kAtLane = plan.alongK ? add(kLocal, l) : kLocal;
         if (isA)
           memref::StoreOp::create(rewriter, loc, element, aTile,
-                                  ValueRange{ownAtLane, kAtLane});
+                                  ValueRange{kAtLane, ownAtLane});
         else
           memref::StoreOp::create(rewriter, loc, element, bTile,
                                   ValueRange{kAtLane, ownAtLane});
@@ -374,6 +385,7 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   // The accumulators start from the output (linalg accumulates into it),
   // or from the value the fused init op would have stored there.
+  SmallVector<Value> starts;
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
       auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element},
@@ -391,23 +403,22 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
                                  rewriter, loc, rewriter.getZeroAttr(element))
                                  .getResult());
       }
-      memref::StoreOp::create(rewriter, loc, branch.getResult(0), cTile,
-                              ValueRange{localRows[i], localColumns[j]});
+      starts.push_back(branch.getResult(0));
     }
-  auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile);
+  auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k0 = steps.getInductionVar();
-    // Scalars: A's tile, thread (ty, tx) copies rows ty + T i at column
-    // tx; B's, row ty at columns tx + T j.
+    // Scalars: A's tile, thread (ty, tx) copies rows ty + T i at K offset
+    // tx; B's, K offset ty at columns tx + T j.
     Value kA = arith::AddIOp::create(rewriter, loc, k0, tx);
     Value kB = arith::AddIOp::create(rewriter, loc, k0, ty);
     for (int64_t i = 0; i < R; ++i) {
       if (aStaging.lanes == 1) {
-        Value a = guardedLoad(r.a, loopsAt(rows[i], nullptr, kA),
-                              both(less(rows[i], mSize), less(kA, kSize)));
-        memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{localRows[i], tx});
+        Value a = guardedLoad(r.a, loopsAt(stageRows[i], nullptr, kA),
+                              both(less(stageRows[i], mSize), less(kA, kSize)));
+        memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{tx, stageLocalRows[i]});
       }
       if (bStaging.lanes == 1) {
         Value b = guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
@@ -420,19 +431,19 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     if (bStaging.lanes > 1)
       stageVectors(bStaging, /*isA=*/false, k0);
     mlir::gpu::BarrierOp::create(rewriter, loc);
-    SmallVector<Value> starts;
-    for (int64_t i = 0; i < R; ++i)
-      for (int64_t j = 0; j < R; ++j)
-        starts.push_back(memref::LoadOp::create(
-            rewriter, loc, cTile, ValueRange{localRows[i], localColumns[j]}));
-    auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one, starts);
+    auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one,
+                                       steps.getRegionIterArgs());
     {
       OpBuilder::InsertionGuard inner(rewriter);
       rewriter.setInsertionPointToStart(products.getBody());
       Value kk = products.getInductionVar();
       SmallVector<Value> as, bs;
+      // A's R values are adjacent (and aligned: the tile's rows start at
+      // multiples of 16 bytes, the thread's rows at a multiple of R): LLVM's
+      // load-store vectorizer makes one vector load of them.
       for (int64_t i = 0; i < R; ++i) {
-        as.push_back(memref::LoadOp::create(rewriter, loc, aTile, ValueRange{localRows[i], kk}));
+        as.push_back(memref::LoadOp::create(rewriter, loc, aTile,
+                                            ValueRange{kk, add(localRow, i)}));
         bs.push_back(memref::LoadOp::create(rewriter, loc, bTile, ValueRange{kk, localColumns[i]}));
       }
       // The op's body, once per owned output: block arguments follow the
@@ -452,11 +463,10 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
         }
       scf::YieldOp::create(rewriter, loc, next);
     }
-    for (int64_t i = 0; i < R; ++i)
-      for (int64_t j = 0; j < R; ++j)
-        memref::StoreOp::create(rewriter, loc, products.getResult(i * R + j), cTile,
-                                ValueRange{localRows[i], localColumns[j]});
+    // The tiles are overwritten at the next step only once every thread
+    // is done with them.
     mlir::gpu::BarrierOp::create(rewriter, loc);
+    scf::YieldOp::create(rewriter, loc, products.getResults());
   }
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
@@ -464,9 +474,7 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
                                      /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(&store.getThenRegion().front());
-      Value result = memref::LoadOp::create(rewriter, loc, cTile,
-                                            ValueRange{localRows[i], localColumns[j]});
-      storeFusedResult(rewriter, loc, op, fusion, result,
+      storeFusedResult(rewriter, loc, op, fusion, steps.getResult(i * R + j),
                        indicesAt(rewriter, loc, outMap,
                                  loopsAt(rows[i], columns[j], nullptr)));
     }
@@ -489,17 +497,6 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   auto emit = [&](int64_t registerTile) {
     emitTiledKernel(rewriter, op, *roles, fusion, sizes, extents, registerTile);
   };
-  // The wide tile's shared memory (accumulators, A and B: 24 KB of f32)
-  // must stay under the 48 KB every GPU gives a block statically.
-  unsigned widest = 0;
-  for (OpOperand &operand : op->getOpOperands())
-    widest = std::max(widest, getElementTypeOrSelf(operand.get().getType())
-                                  .getIntOrFloatBitWidth());
-  if (widest > 32) {
-    emit(kMatmulRegisterTile);
-    rewriter.eraseOp(op);
-    return success();
-  }
   // Wide tiles where both sides fill them and the blocks still cover the
   // GPU; decided at compile time for static extents, else at run time.
   const int64_t E = kMatmulTile * kMatmulWideRegisterTile;

@@ -59,7 +59,7 @@ module attributes {gpu.container_module} {
 // barrier has the same bounds in every thread and is re-created around its
 // stretches.
 // CHECK-LABEL: func.func private @__tc_emulated_shift
-// CHECK: %[[SHARED:.*]] = memref.alloca() : memref<64xf32>
+// CHECK: %[[SHARED:.*]] = memref.alloca() {alignment = 16 : i64} : memref<64xf32>
 // CHECK: scf.for
 // CHECK:   scf.for
 // CHECK:     scf.for
@@ -146,8 +146,8 @@ func.func @main(%x: memref<i64, strided<[], offset: ?>>) -> i64 {
 // partner's slot (lane xor offset) and its own again, so that the add after
 // the shuffle uses nothing computed before the barrier.
 // CHECK-LABEL: func.func private @__tc_emulated_warp_sum
-// CHECK-DAG: %[[X0:.*]] = memref.alloca() : memref<32xf32>
-// CHECK-DAG: %[[X1:.*]] = memref.alloca() : memref<32xf32>
+// CHECK-DAG: %[[X0:.*]] = memref.alloca() {alignment = 16 : i64} : memref<32xf32>
+// CHECK-DAG: %[[X1:.*]] = memref.alloca() {alignment = 16 : i64} : memref<32xf32>
 // CHECK: %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<32xf32>
 // CHECK: memref.store %[[V]], %[[X0]][%{{.*}}]
 // CHECK: scf.for

@@ -2,10 +2,12 @@
 
 // Large enough for 64 x 64 tiles on both sides and 256 blocks of them
 // (1024 x 1024): the wide kernel, 4 x 4 outputs per thread, chosen at
-// compile time.
+// compile time. Shared memory holds the A and B tiles only: the K loop
+// carries the 16 accumulators.
 // CHECK-LABEL: func.func @large
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-NOT: gpu.launch
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
@@ -26,7 +28,7 @@ func.func @large(%x: memref<1024x8xf32>, %w: memref<8x1024xf32>, %y: memref<1024
 // 32 x 32 tile.
 // CHECK-LABEL: func.func @not_enough_blocks
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>
 #a2 = affine_map<(i, j, k) -> (i, k)>
 #b2 = affine_map<(i, j, k) -> (k, j)>
 #c2 = affine_map<(i, j, k) -> (i, j)>
@@ -48,9 +50,9 @@ func.func @not_enough_blocks(%x: memref<1024x8xf32>, %w: memref<8x960xf32>, %y: 
 // CHECK: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: %[[WIDE:.*]] = arith.andi
 // CHECK: scf.if %[[WIDE]] {
-// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x68xf32, #gpu.address_space<workgroup>>
 // CHECK: } else {
-// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK: }
 #a3 = affine_map<(i, j, k) -> (i, k)>
 #b3 = affine_map<(i, j, k) -> (k, j)>
@@ -67,10 +69,10 @@ func.func @dynamic_rows(%x: memref<?x8xf32>, %w: memref<8x1024xf32>, %y: memref<
 
 // -----
 
-// f64 keeps the 32 x 32 tile: the wide one's shared memory would be 48 KB.
+// f64 takes the wide tile too: its A and B tiles are 16 KB.
 // CHECK-LABEL: func.func @large_f64
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<32x16xf64, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x66xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf64, #gpu.address_space<workgroup>>)
 #a4 = affine_map<(i, j, k) -> (i, k)>
 #b4 = affine_map<(i, j, k) -> (k, j)>
 #c4 = affine_map<(i, j, k) -> (i, j)>

@@ -175,34 +175,41 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 
 // A matmul (dynamic M) gets the shared-memory kernel: 16 x 16 threads per
 // block, a block per 32 x 32 output tile (grid ceil(N/32) x ceil(M/32)),
-// each thread 2 x 2 outputs (rows ty, ty + 16; columns tx, tx + 16). At
+// each thread 2 x 2 outputs (rows 2 ty, 2 ty + 1; columns tx, tx + 16). At
 // each 16-step of K the 32 x 16 tile of A and the 16 x 32 tile of B are
 // staged in shared memory between barriers (two elements of each per
-// thread), every read guarded; the four accumulators stay in shared memory
-// across the barriers, start from the output, and the inner loop carries
-// them: two reads of A and two of B for four multiply-adds. (Odd extents:
-// the tiles are staged by scalars; tc-gpu-map-kernels-matmul-tiles.mlir
-// has the vectors.)
+// thread), every read guarded, A's transposed (K, then M, padded to 36)
+// so that a thread's two rows (2 ty, 2 ty + 1) are adjacent (one vector
+// read once LLVM's load-store vectorizer has merged them); the four
+// accumulators start from the output and are carried by the K loop and
+// its inner loop (registers): two reads of A and two of B for four
+// multiply-adds. (Odd extents: the tiles are staged by scalars;
+// tc-gpu-map-kernels-matmul-staging.mlir has the vectors.)
 // CHECK-LABEL: func.func @matmul
 // CHECK: %[[M:.*]] = memref.dim %arg0, %c0
-// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<32x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[CS:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4: memref.load %arg2
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c41{{.*}} step %c16
+// CHECK: %[[ACC:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %c41{{.*}} step %c16 iter_args(
 // CHECK:   memref.load %arg0
-// CHECK:   memref.store %{{.*}}, %[[AS]][%[[TY]], %[[TX]]]
+// CHECK:   memref.store %{{.*}}, %[[AS]][%[[TX]], %[[TY]]]
 // CHECK:   memref.load %arg1
 // CHECK:   memref.store %{{.*}}, %[[BS]][%[[TY]], %[[TX]]]
 // CHECK:   memref.load %arg0
 // CHECK:   memref.load %arg1
 // CHECK:   gpu.barrier
-// CHECK:   scf.for {{.*}} -> (f32, f32, f32, f32)
-// CHECK:     memref.load %[[AS]]
+// CHECK:   %[[PRODUCTS:.*]]:4 = scf.for %[[KK:[a-z0-9_]+]] = {{.*}} -> (f32, f32, f32, f32)
+// CHECK:     memref.load %[[AS]][%[[KK]], %[[ROW:.*]]] : memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK:     memref.load %[[BS]]
-// CHECK:     memref.load %[[AS]]
+// CHECK:     %[[NEXT:.*]] = arith.addi %[[ROW]], %c1
+// CHECK:     memref.load %[[AS]][%[[KK]], %[[NEXT]]]
 // CHECK:     memref.load %[[BS]]
 // CHECK-COUNT-4: arith.mulf
 // CHECK:   gpu.barrier
-// CHECK-COUNT-4: memref.store %{{.*}}, %arg2
+// CHECK:   scf.yield %[[PRODUCTS]]#0, %[[PRODUCTS]]#1, %[[PRODUCTS]]#2, %[[PRODUCTS]]#3
+// CHECK: memref.store %[[ACC]]#0, %arg2
+// CHECK: memref.store %[[ACC]]#1, %arg2
+// CHECK: memref.store %[[ACC]]#2, %arg2
+// CHECK: memref.store %[[ACC]]#3, %arg2
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<?x41xf32>, %b: memref<41x71xf32>, %c: memref<?x71xf32>) {
   linalg.matmul ins(%a, %b : memref<?x41xf32>, memref<41x71xf32>) outs(%c : memref<?x71xf32>)
@@ -217,7 +224,7 @@ func.func @matmul(%a: memref<?x41xf32>, %b: memref<41x71xf32>, %c: memref<?x71xf
 // input channels and window (3 x 3 x 3 = 27, two steps of 16). The input's
 // tile is read through the op's own indexing, oh + kh and ow + kw.
 // CHECK-LABEL: func.func @conv
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<32x16xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c27{{.*}} step %c16
 // CHECK:   memref.load %arg1
 // CHECK:   memref.store %{{.*}}, %[[AS]]

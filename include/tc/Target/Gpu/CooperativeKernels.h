@@ -29,9 +29,7 @@ constexpr int64_t kMatmulRegisterTile = 2;
 /// when M and N are both at least 64 and there are at least
 /// kMatmulWideBlocks such blocks (enough to cover a GPU's multiprocessors
 /// twice: 132 on an H200); decided at compile time for static extents, by
-/// a branch in the host code otherwise (both kernels are built). Elements
-/// wider than 32 bits keep the small tile (the wide one's shared memory
-/// would pass 48 KB).
+/// a branch in the host code otherwise (both kernels are built).
 constexpr int64_t kMatmulWideRegisterTile = 4;
 constexpr int64_t kMatmulWideBlocks = 256;
 
@@ -52,9 +50,9 @@ constexpr int64_t kMatmulWideBlocks = 256;
 /// or its own side's last loop) is staged in vectors of up to
 /// kVectorBytes. Other parallel loops
 /// (batch) become grid z. The op's own body combines the elements (casts,
-/// integer or float multiply-add). Every value that lives across a barrier
-/// is in shared memory (the accumulators too), the form
-/// --tc-gpu-emulate-kernels can run. The accumulators start from, and the
+/// integer or float multiply-add). The accumulators are the K loop's
+/// carried values, registers on a GPU (--tc-gpu-emulate-kernels keeps them
+/// in a slot per thread). They start from, and the
 /// results are stored through, `fusion` (ContractionFusion.h; the caller
 /// erases its ops). Returns failure, with `op` unchanged, when it does not
 /// fit.

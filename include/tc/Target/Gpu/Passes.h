@@ -84,6 +84,11 @@ constexpr llvm::StringLiteral kHostFunctionAttr = "tc.host_function";
 /// Whether `op` is, or is inside, a function marked kHostFunctionAttr.
 bool isHostFunction(Operation *op);
 
+/// Bytes every kernel's shared memory buffer is aligned to
+/// (--tc-gpu-align-workgroup-memory): 16-byte vector accesses to it are
+/// legal.
+constexpr int64_t kWorkgroupAlignment = 16;
+
 struct GpuPipelineOptions {
   int64_t blockSize = 256;
   /// gpu-emulation only: blocks and threads run last to first, so that a
@@ -114,11 +119,19 @@ void buildGpuHostPipeline(OpPassManager &pm);
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options);
 
+/// How compileKernels lowers the kernels.
+struct KernelCompileOptions {
+  /// Multiplies and the adds of their products may fuse into fused
+  /// multiply-adds (--tc-gpu-contract-float-ops).
+  bool fpContract = true;
+};
+
 /// Lowers, serializes and checks offline (GpuBackend::validate) the
 /// kernels of `module` (after buildGpuKernelPipeline) for `target`, on a
 /// clone: `module` is unchanged.
 FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
-                                   std::string &error);
+                                   std::string &error,
+                                   const KernelCompileOptions &options = {});
 
 } // namespace mlir::tc::gpu
 

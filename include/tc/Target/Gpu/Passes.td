@@ -145,6 +145,36 @@ def GpuMergeKernelModulesPass
   }];
 }
 
+def GpuAlignWorkgroupMemoryPass
+    : Pass<"tc-gpu-align-workgroup-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the kernels' shared memory to 16 bytes";
+  let description = [{
+    Gives every workgroup attribution of the kernels an `llvm.align` of 16
+    (kWorkgroupAlignment), which the GPU-to-LLVM lowering puts on the
+    shared-memory global: without it the global is aligned to its element
+    (`.shared .align 4` for f32), and the 16-byte vector reads of the
+    contraction's A tile would be split (or, asserted aligned, fault).
+    Alignments set before and larger stay.
+  }];
+}
+
+def GpuContractFloatOpsPass
+    : Pass<"tc-gpu-contract-float-ops", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Let the GPU back ends fuse multiplies and adds into FMAs";
+  let description = [{
+    Marks every float arith op of the kernels `fastmath<contract>`, which
+    lets LLVM's NVPTX and AMDGPU back ends fuse a multiply and the add of
+    its product into one fused multiply-add, rounded once: one instruction
+    instead of two in every contraction's inner loop, and the default of
+    nvcc (-fmad=true) and hipcc (-ffp-contract=fast-honor-pragmas).
+    Without the flag, LLVM emits NVIDIA's `mul.rn` and `add.rn`, which
+    ptxas may not fuse either. Nothing else is relaxed (no reassociation,
+    no assumptions about NaNs or infinities). `tc-compile
+    --gpu-fp-contract=false` skips this pass for separately rounded
+    results.
+  }];
+}
+
 def GpuTransferHostValuesPass
     : Pass<"tc-gpu-transfer-host-values", "ModuleOp"> {
   let summary = "Copy the tensor elements host code reads or writes";
@@ -218,10 +248,12 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
     gpu.launch_func becomes a call of it; the gpu.module is erased.
     Barriers split a block's work into stretches that every thread runs in
     turn before any runs the next; loops around barriers are re-created
-    around their stretches; values live across a barrier must be in shared
-    memory or recomputable from pure ops, and shuffles become exchanges
-    through shared memory. A kernel outside these rules is an error that
-    names the op. The host-value copies of --tc-gpu-transfer-host-values
+    around their stretches. A value a thread keeps across a barrier (a
+    register on a GPU: a loop's carried value, a loaded element) goes
+    through a slot per thread, unless it is recomputed from ids and
+    arguments by pure ops; shuffles become exchanges through shared memory.
+    A kernel outside these rules (a barrier under a condition) is an error
+    that names the op. The host-value copies of --tc-gpu-transfer-host-values
     become memref.copy (host and device memory are the same memory here).
 
     With `reverse-order`, blocks and threads run from the last to the
