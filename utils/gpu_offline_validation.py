@@ -189,7 +189,10 @@ def write_outputs(table, targets):
                   f"**{c['pass']} pass** of {scope} in scope, {c['mismatch']} mismatch, "
                   f"{c['compile-error']} compile-error, "
                   f"{c['compile-unsupported']} compile-unsupported, {c['run-error']} run-error, "
-                  f"{c['crash']} crash."]
+                  f"{c['crash']} crash. CI runs them again with every kernel's blocks "
+                  "and threads in reverse order (`--target=gpu-emulation:reverse`), "
+                  "against the same table: a kernel whose results depend on the order "
+                  "of its threads or blocks (a race) fails in one of the two runs."]
     lines += ["", END]
     section = "\n".join(lines) + "\n"
     text = open(DOC).read() if os.path.exists(DOC) else ""
