@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace mlir::tc::gpu {
 namespace {
@@ -275,6 +276,48 @@ SmallVector<Value> readsOf(const RowChainStep &step) {
   return reads;
 }
 
+/// The operand dimension that gives loop `d` of `op` its extent.
+std::optional<ValueBoundsConstraintSet::Variable> extentOf(linalg::LinalgOp op,
+                                                           unsigned d) {
+  AffineMap shapesToLoops = op.getShapesToLoopsMap();
+  if (!shapesToLoops || d >= shapesToLoops.getNumResults())
+    return std::nullopt;
+  auto flat = dyn_cast<AffineDimExpr>(shapesToLoops.getResult(d));
+  if (!flat)
+    return std::nullopt;
+  unsigned position = flat.getPosition();
+  for (OpOperand &operand : op->getOpOperands()) {
+    int64_t rank = op.getRank(&operand);
+    if (position < rank)
+      return ValueBoundsConstraintSet::Variable(operand.get(), position);
+    position -= rank;
+  }
+  return std::nullopt;
+}
+
+/// Whether `a` and `b` have the same loops: equal static extents, and
+/// dynamic ones that the value-bounds analysis proves equal (buffers
+/// allocated with the same size, the same dimension of one argument).
+bool sameLoops(linalg::LinalgOp a, linalg::LinalgOp b) {
+  SmallVector<int64_t> ra = a.getStaticLoopRanges(), rb = b.getStaticLoopRanges();
+  if (ra.size() != rb.size())
+    return false;
+  for (unsigned d = 0; d < ra.size(); ++d) {
+    if (ra[d] != rb[d])
+      return false;
+    if (!ShapedType::isDynamic(ra[d]))
+      continue;
+    std::optional<ValueBoundsConstraintSet::Variable> ea = extentOf(a, d),
+                                                      eb = extentOf(b, d);
+    if (!ea || !eb)
+      return false;
+    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(*ea, *eb);
+    if (failed(equal) || !*equal)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 RowChain findRowChain(linalg::LinalgOp first,
@@ -283,8 +326,7 @@ RowChain findRowChain(linalg::LinalgOp first,
                                        int64_t minReduction) {
   RowChain steps{{first, fusion.withoutProducedInputs()}};
   std::optional<ReductionPlan> plan = planReduction(first, minReduction);
-  SmallVector<int64_t> ranges = first.getStaticLoopRanges();
-  if (!plan || llvm::any_of(ranges, ShapedType::isDynamic))
+  if (!plan)
     return steps;
   DenseSet<Operation *> taken(claimed.begin(), claimed.end());
   SmallVector<RowValue> rowValues = rowOutputs(steps.front());
@@ -336,7 +378,7 @@ RowChain findRowChain(linalg::LinalgOp first,
           candidate = reduction;
       }
     }
-    if (candidate.getStaticLoopRanges() != ranges || readsLoopIndices(candidate))
+    if (!sameLoops(first, candidate) || readsLoopIndices(candidate))
       break;
     if (candidate.getNumReductionLoops() > 0) {
       std::optional<ReductionPlan> nextPlan =

@@ -123,3 +123,75 @@ func.func @other_row(%x: memref<4x128xf32>, %y: memref<4x128xf32>, %max: memref<
   }
   return
 }
+
+// -----
+
+// A softmax over a dynamic number of rows: the maximum, the sum of
+// exponentials and the division are one kernel when their loops are
+// provably the same (the buffers' rows all come from one dimension of %x,
+// through allocations of the same size): a block per row, the grid as
+// wide as %x has rows.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: memref<?x64xf32>
+// CHECK: %[[ROWS:.*]] = memref.dim %[[X]], %c0
+// CHECK: %[[GRID:.*]] = arith.muli %c1{{.*}}, %[[ROWS]]
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]],
+// CHECK: gpu.barrier
+// CHECK: arith.divf
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: scf.parallel
+// CHECK: return
+// Rows of different arguments are not provably the same: no chain.
+// CHECK-LABEL: func.func @unrelated_rows
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.parallel
+#x = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @dynamic_rows(%x: memref<?x64xf32>, %y: memref<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %low = arith.constant -3.0e38 : f32
+  %zero = arith.constant 0.0 : f32
+  %rows = memref.dim %x, %c0 : memref<?x64xf32>
+  %max = memref.alloc(%rows) : memref<?xf32>
+  linalg.fill ins(%low : f32) outs(%max : memref<?xf32>)
+  linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x64xf32>) outs(%max : memref<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.maximumf %a, %o : f32
+    linalg.yield %0 : f32
+  }
+  %sum = memref.alloc(%rows) : memref<?xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<?xf32>)
+  linalg.generic {indexing_maps = [#x, #row, #row], iterator_types = ["parallel", "reduction"]} ins(%x, %max : memref<?x64xf32>, memref<?xf32>) outs(%sum : memref<?xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %0 = arith.subf %a, %m : f32
+    %1 = math.exp %0 : f32
+    %2 = arith.addf %1, %o : f32
+    linalg.yield %2 : f32
+  }
+  linalg.generic {indexing_maps = [#x, #row, #row, #x], iterator_types = ["parallel", "parallel"]} ins(%x, %max, %sum : memref<?x64xf32>, memref<?xf32>, memref<?xf32>) outs(%y : memref<?x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %s: f32, %o: f32):
+    %0 = arith.subf %a, %m : f32
+    %1 = math.exp %0 : f32
+    %2 = arith.divf %1, %s : f32
+    linalg.yield %2 : f32
+  }
+  memref.dealloc %max : memref<?xf32>
+  memref.dealloc %sum : memref<?xf32>
+  return
+}
+func.func @unrelated_rows(%x: memref<?x64xf32>, %z: memref<?x64xf32>, %max: memref<?xf32>, %y: memref<?x64xf32>) {
+  %low = arith.constant -3.0e38 : f32
+  linalg.fill ins(%low : f32) outs(%max : memref<?xf32>)
+  linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x64xf32>) outs(%max : memref<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = arith.maximumf %a, %o : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]} ins(%z, %max : memref<?x64xf32>, memref<?xf32>) outs(%y : memref<?x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %0 = arith.subf %a, %m : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

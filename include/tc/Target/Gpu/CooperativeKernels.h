@@ -110,7 +110,8 @@ using RowChain = SmallVector<RowChainStep, 4>;
 /// wrote (their outputs and epilogues' outputs) only at its own row,
 /// through the map they were written with, and write nothing an earlier
 /// step reads in another block (memoryApart; the last step may write the
-/// rows it reads in place). Static loops only; a chain of one otherwise.
+/// rows it reads in place). Dynamic loops must be provably the same
+/// (ValueBoundsConstraintSet: one allocation size, one argument's dimension).
 RowChain findRowChain(linalg::LinalgOp first,
                                        const ContractionFusion &fusion,
                                        const DenseSet<Operation *> &claimed,
