@@ -301,19 +301,24 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
       delinearizeLoops(rewriter, loc, k, r.k, sizes, loops);
     return loops;
   };
-  // `operand` at `loops` when `guard`, else zero.
-  auto guardedLoad = [&](OpOperand *operand, ArrayRef<Value> loops, Value guard) {
-    Type element = getElementTypeOrSelf(operand->get().getType());
-    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element}, guard,
+  // What `compute` builds when `guard` holds, else zero (of `type`).
+  auto orZero = [&](Type type, Value guard, function_ref<Value()> compute) {
+    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{type}, guard,
                                     /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-    Value loaded = loadFusedInput(rewriter, loc, op, fusion, operand, loops);
-    scf::YieldOp::create(rewriter, loc, loaded);
+    scf::YieldOp::create(rewriter, loc, compute());
     rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
-    Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-    scf::YieldOp::create(rewriter, loc, zero);
+    scf::YieldOp::create(
+        rewriter, loc,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type)).getResult());
     return branch.getResult(0);
+  };
+  // `operand` at `loops` when `guard`, else zero.
+  auto guardedLoad = [&](OpOperand *operand, ArrayRef<Value> loops, Value guard) {
+    return orZero(getElementTypeOrSelf(operand->get().getType()), guard, [&] {
+      return loadFusedInput(rewriter, loc, op, fusion, operand, loops);
+    });
   };
   // Vectors: the tile's E T / L vectors go to the block's threads in order
   // of their linear id, consecutive threads taking consecutive vectors
@@ -347,25 +352,15 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
       Value kAt = arith::AddIOp::create(rewriter, loc, k0, kLocal);
       SmallVector<Value> loops =
           isA ? loopsAt(ownAt, nullptr, kAt) : loopsAt(nullptr, ownAt, kAt);
-      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{vectorType},
-                                      both(less(ownAt, ownSize), less(kAt, kSize)),
-                                      /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard inner(rewriter);
-        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-        Value loaded = vector::LoadOp::create(
-            rewriter, loc, vectorType, plan.buffer,
-            indicesAt(rewriter, loc, plan.map, loops), /*nontemporal=*/false,
-            llvm::MaybeAlign(L * elementBytes(elementType)));
-        scf::YieldOp::create(rewriter, loc, loaded);
-        rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
-        scf::YieldOp::create(rewriter, loc,
-                             arith::ConstantOp::create(
-                                 rewriter, loc, rewriter.getZeroAttr(vectorType))
-                                 .getResult());
-      }
+      Value vector = orZero(vectorType, both(less(ownAt, ownSize), less(kAt, kSize)), [&] {
+        return vector::LoadOp::create(rewriter, loc, vectorType, plan.buffer,
+                                      indicesAt(rewriter, loc, plan.map, loops),
+                                      /*nontemporal=*/false,
+                                      llvm::MaybeAlign(L * elementBytes(elementType)))
+            .getResult();
+      });
       for (int64_t l = 0; l < L; ++l) {
-        Value element = vector::ExtractOp::create(rewriter, loc, branch.getResult(0), l);
+        Value element = vector::ExtractOp::create(rewriter, loc, vector, l);
         Value ownAtLane = plan.alongK ? ownLocal : add(ownLocal, l);
         Value kAtLane = plan.alongK ? add(kLocal, l) : kLocal;
         if (isA)
@@ -388,22 +383,11 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   SmallVector<Value> starts;
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
-      auto branch = scf::IfOp::create(rewriter, loc, TypeRange{element},
-                                      inside[i * R + j], /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-        Value start = fusedStartValue(
+      starts.push_back(orZero(element, inside[i * R + j], [&] {
+        return fusedStartValue(
             rewriter, loc, op, fusion,
             indicesAt(rewriter, loc, outMap, loopsAt(rows[i], columns[j], nullptr)));
-        scf::YieldOp::create(rewriter, loc, start);
-        rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
-        scf::YieldOp::create(rewriter, loc,
-                             arith::ConstantOp::create(
-                                 rewriter, loc, rewriter.getZeroAttr(element))
-                                 .getResult());
-      }
-      starts.push_back(branch.getResult(0));
+      }));
     }
   auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
   {
