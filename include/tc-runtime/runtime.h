@@ -20,6 +20,13 @@
  *   - Thread safety: query functions and tc_module_run may be called from
  *     several threads at once. Concurrent runs on one device share its
  *     thread pool and take turns for each parallel region.
+ *   - No C++ exception crosses this API: a failure inside the runtime,
+ *     running out of memory or threads included, is a status.
+ *   - A model.so is code. Loading one runs its initializers and running it
+ *     runs its kernels with the caller's privileges, like any shared
+ *     library: load only artifacts you trust (that you compiled, or that
+ *     come from someone you trust). tc_module_load's checks catch damaged
+ *     files, not malicious ones.
  *
  * Typical use:
  *   tc_runtime *rt; tc_device *dev; tc_module *m;
@@ -52,6 +59,9 @@ extern "C" {
 
 /*===------------------------------ status ------------------------------===*/
 
+/* The largest tc_runtime_options.num_threads. */
+#define TC_MAX_THREADS 4096
+
 typedef enum tc_status_code_t {
   TC_STATUS_OK = 0,
   /* A caller-supplied value is wrong (bad spec string, dtype, shape...). */
@@ -71,6 +81,8 @@ typedef enum tc_status_code_t {
   TC_STATUS_INVALID_VALUE = 7,
   /* Anything else, including unknown module error codes. */
   TC_STATUS_INTERNAL = 8,
+  /* The system refused a resource other than memory (threads, files). */
+  TC_STATUS_RESOURCE_EXHAUSTED = 9,
 } tc_status_code_t;
 
 /* NULL is success; otherwise an error owned by whoever received it. */
@@ -134,7 +146,9 @@ typedef struct tc_runtime tc_runtime;
 typedef struct tc_runtime_options {
   /* Threads of each cpu device created from this runtime, the calling thread
    * included: 0 = all hardware threads, 1 = run everything on the thread
-   * that calls tc_module_run. */
+   * that calls tc_module_run; at most TC_MAX_THREADS (INVALID_ARGUMENT
+   * above). tc_device_create returns RESOURCE_EXHAUSTED when the system
+   * refuses to start that many. */
   int32_t num_threads;
   /* GPU devices (cuda:N, hip:N, auto on a GPU): 1 = replay runs as graphs
    * (CUDA graphs, HIP graphs), 0 = launch each kernel from the host. With
@@ -205,8 +219,18 @@ typedef struct tc_module tc_module;
 
 /* Loads a model.so (dlopen RTLD_NOW | RTLD_LOCAL; a path without '/' is
  * taken relative to the working directory, not searched for), checks its
- * ABI version and parses its metadata. Errors: NOT_FOUND (the file cannot
- * be read), INCOMPATIBLE (not a shared library, not a tc module, or another
+ * ABI version and parses its metadata. Before anything of the file is
+ * mapped, it must be a regular file, an ELF shared object for this machine
+ * whose headers and loadable segments lie within the file, and match the
+ * checksum tc-compile sealed it with (module_abi.h), so that a truncated
+ * or damaged file is refused instead of crashing the process. Each call
+ * loads the file as it is now: loading a path again after the file was
+ * replaced (recompiled) gives the new code, while modules loaded earlier
+ * keep theirs. Loading the same unchanged file twice shares its code.
+ * Only load trusted files: loading runs the module's initializers (see
+ * Conventions). Errors: NOT_FOUND (the file cannot be read), INVALID_ARGUMENT
+ * (not a regular file), INCOMPATIBLE (not a shared library for this
+ * machine, damaged, not sealed by tc-compile, not a tc module, or another
  * ABI version), MALFORMED (metadata). The caller owns *out_module and frees
  * it with tc_module_release, after every run on it has returned. Tensors
  * produced by the module outlive it. */

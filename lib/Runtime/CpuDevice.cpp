@@ -51,28 +51,20 @@ int resolveThreadCount(int32_t requested) {
   unsigned hardware = std::thread::hardware_concurrency();
   return hardware ? static_cast<int>(hardware) : 1;
 }
-} // namespace
 
-extern "C" {
-
-void tc_runtime_options_init(tc_runtime_options *options) {
-  if (options)
-    *options = tc_runtime_options{};
-}
-
-tc_status tc_runtime_create(const tc_runtime_options *options,
-                            tc_runtime **out_runtime) {
+tc_status createRuntime(const tc_runtime_options *options,
+                        tc_runtime **out_runtime) {
   if (!out_runtime)
     return makeStatus(TC_STATUS_INVALID_ARGUMENT, "out_runtime is NULL");
-  tc_runtime_options resolved;
-  tc_runtime_options_init(&resolved);
+  tc_runtime_options resolved{};
   if (options)
     resolved = *options;
-  if (resolved.num_threads < 0)
+  if (resolved.num_threads < 0 || resolved.num_threads > TC_MAX_THREADS)
     return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                       "num_threads is " + std::to_string(resolved.num_threads) +
                           " (expected 0 for all hardware threads, or a "
-                          "positive count)");
+                          "count from 1 to " + std::to_string(TC_MAX_THREADS) +
+                          ")");
   if (resolved.gpu_graphs != 0 && resolved.gpu_graphs != 1)
     return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                       "gpu_graphs is " + std::to_string(resolved.gpu_graphs) +
@@ -85,12 +77,8 @@ tc_status tc_runtime_create(const tc_runtime_options *options,
   return nullptr;
 }
 
-void tc_runtime_release(tc_runtime *runtime) { delete runtime; }
-
-const char *tc_runtime_available_devices(void) { return kAvailableDevices; }
-
-tc_status tc_device_create(tc_runtime *runtime, const char *spec,
-                           tc_device **out_device) {
+tc_status createDevice(tc_runtime *runtime, const char *spec,
+                       tc_device **out_device) {
   if (!runtime || !spec || !out_device)
     return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                       "tc_device_create: NULL argument");
@@ -136,16 +124,50 @@ tc_status tc_device_create(tc_runtime *runtime, const char *spec,
   tc_device *device = new (std::nothrow) tc_device;
   if (!device)
     return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a device");
+  // Released if anything below throws (guarded turns that into a status).
+  std::unique_ptr<tc_device> owned(device);
   device->spec = driver ? driver->spec() : "cpu";
   if (driver)
     device->gpu = std::make_unique<GpuDevice>(
         std::move(driver), runtime->options.gpu_graphs != 0);
-  if (wantsPool)
+  if (wantsPool) {
     device->pool = std::make_unique<ThreadPool>(
         resolveThreadCount(runtime->options.num_threads));
-  *out_device = device;
+    if (!device->pool->startError().empty()) {
+      std::string message = "device '" + device->spec +
+                            "': " + device->pool->startError() +
+                            "; ask for fewer threads (num_threads)";
+      return makeStatus(TC_STATUS_RESOURCE_EXHAUSTED, message);
+    }
+  }
+  *out_device = owned.release();
   return nullptr;
 }
+
+} // namespace
+
+extern "C" {
+
+void tc_runtime_options_init(tc_runtime_options *options) {
+  if (options)
+    *options = tc_runtime_options{};
+}
+
+tc_status tc_runtime_create(const tc_runtime_options *options,
+                            tc_runtime **out_runtime) {
+  return guarded("tc_runtime_create",
+                 [&] { return createRuntime(options, out_runtime); });
+}
+
+tc_status tc_device_create(tc_runtime *runtime, const char *spec,
+                           tc_device **out_device) {
+  return guarded("tc_device_create",
+                 [&] { return createDevice(runtime, spec, out_device); });
+}
+
+void tc_runtime_release(tc_runtime *runtime) { delete runtime; }
+
+const char *tc_runtime_available_devices(void) { return kAvailableDevices; }
 
 void tc_device_release(tc_device *device) { delete device; }
 

@@ -53,21 +53,23 @@ size_t tc_dtype_size(tc_dtype_t dtype) {
 }
 
 tc_status tc_dtype_from_name(const char *name, tc_dtype_t *out_dtype) {
-  if (!name || !out_dtype)
-    return tc::rt::makeStatus(TC_STATUS_INVALID_ARGUMENT,
-                              "tc_dtype_from_name: NULL argument");
-  for (const DtypeEntry &entry : kDtypes) {
-    if (std::strcmp(entry.name, name) == 0) {
-      *out_dtype = entry.dtype;
-      return nullptr;
+  return tc::rt::guarded("tc_dtype_from_name", [&]() -> tc_status {
+    if (!name || !out_dtype)
+      return tc::rt::makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                                "tc_dtype_from_name: NULL argument");
+    for (const DtypeEntry &entry : kDtypes) {
+      if (std::strcmp(entry.name, name) == 0) {
+        *out_dtype = entry.dtype;
+        return nullptr;
+      }
     }
-  }
-  return tc::rt::makeStatus(
-      TC_STATUS_INVALID_ARGUMENT,
-      std::string("unknown dtype '") + name +
-          "' (expected one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 "
-          "u64 bool f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz f8e8m0fnu f4e2m1fn "
-          "i4 u4 i2 u2)");
+    return tc::rt::makeStatus(
+        TC_STATUS_INVALID_ARGUMENT,
+        std::string("unknown dtype '") + name +
+            "' (expected one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 "
+            "u64 bool f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz f8e8m0fnu f4e2m1fn "
+            "i4 u4 i2 u2)");
+  });
 }
 
 } // extern "C"

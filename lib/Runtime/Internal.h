@@ -15,6 +15,7 @@
 #include "ThreadPool.h"
 
 #include <atomic>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,7 @@ struct TcGpuImage {
 struct tc_module {
   std::string path;
   void *handle = nullptr; // from dlopen
+  uint64_t fileKey = 0;   // loadModuleFile's, for releaseModuleFile
   void *runFn = nullptr;  // tc_module_run_v1_fn
   /// Messages of the module's run-time checks (tc_module_check_messages_v1).
   std::vector<std::string> checkMessages;
@@ -81,6 +83,22 @@ constexpr size_t kAlignment = 64;
 
 /// Creates an error status; never returns NULL.
 tc_status makeStatus(tc_status_code_t code, std::string message);
+
+/// The status for an exception caught at the API boundary; never throws.
+tc_status statusFromException(const char *function, std::exception_ptr error) noexcept;
+
+/// Runs `body`, the implementation of the API function `function`, and turns
+/// any C++ exception it lets out (std::bad_alloc, std::system_error from a
+/// thread, ...) into a status: no exception may cross the C API, where it
+/// would terminate the caller's process.
+template <typename Body>
+tc_status guarded(const char *function, Body &&body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    return statusFromException(function, std::current_exception());
+  }
+}
 
 /// Allocates `bytes` (rounded up to kAlignment) aligned to kAlignment;
 /// returns nullptr on failure. Release with alignedFree.

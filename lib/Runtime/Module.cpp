@@ -2,6 +2,7 @@
 //--------===//
 
 #include "Internal.h"
+#include "ModuleFile.h"
 
 #include "tc-runtime/module_abi.h"
 
@@ -18,18 +19,6 @@ using namespace tc::rt;
 namespace {
 
 std::string quoted(const std::string &path) { return "'" + path + "'"; }
-
-// dlopen only explains "cannot open shared object file" for a missing file,
-// so check readability first to name the real cause (errno text).
-tc_status checkReadable(const std::string &path) {
-  FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    return makeStatus(TC_STATUS_NOT_FOUND, "cannot read module " +
-                                               quoted(path) + ": " +
-                                               std::strerror(errno));
-  std::fclose(file);
-  return nullptr;
-}
 
 const tc::rt::ArgSignature *argAt(const std::vector<ArgSignature> &args,
                                   size_t index) {
@@ -79,106 +68,102 @@ extern "C" {
 
 tc_status tc_module_load(tc_runtime *runtime, const char *path,
                          tc_module **out_module) {
-  if (!runtime || !path || !out_module)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
-                      "tc_module_load: NULL argument");
-  std::string name(path);
-  if (tc_status status = checkReadable(name))
-    return status;
-  // Without a '/', dlopen would search LD_LIBRARY_PATH and the system
-  // directories instead of opening the file the user named.
-  std::string openPath =
-      name.find('/') == std::string::npos ? "./" + name : name;
-  dlerror();
-  void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *reason = dlerror();
-    return makeStatus(TC_STATUS_INCOMPATIBLE,
-                      "cannot load " + quoted(name) + " as a shared library: " +
-                          (reason ? reason : "unknown dlopen error"));
-  }
-  auto fail = [&](tc_status status) {
-    dlclose(handle);
-    return status;
-  };
+  return guarded("tc_module_load", [&]() -> tc_status {
+    if (!runtime || !path || !out_module)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "tc_module_load: NULL argument");
+    std::string name(path);
+    ModuleFile file;
+    if (tc_status status = openModuleFile(name, file))
+      return status;
+    void *handle = nullptr;
+    uint64_t fileKey = 0;
+    if (tc_status status = loadModuleFile(name, file, &handle, &fileKey))
+      return status;
+    auto fail = [&](tc_status status) {
+      releaseModuleFile(handle, fileKey);
+      return status;
+    };
 
-  auto *version =
-      static_cast<const uint32_t *>(dlsym(handle, "tc_module_abi_version"));
-  if (!version)
-    return fail(makeStatus(TC_STATUS_INCOMPATIBLE,
-                           quoted(name) + " is not a tc module: it does not "
-                                          "export 'tc_module_abi_version'"));
-  if (*version != TC_MODULE_ABI_VERSION)
-    return fail(makeStatus(
-        TC_STATUS_INCOMPATIBLE,
-        quoted(name) + " was built for tc module ABI version " +
-            std::to_string(*version) + " but this runtime supports version " +
-            std::to_string(TC_MODULE_ABI_VERSION) +
-            "; recompile it with a matching tc-compile"));
-  auto *metadata =
-      static_cast<const char *>(dlsym(handle, "tc_module_metadata_v1"));
-  void *run = dlsym(handle, "tc_module_run_v1");
-  if (!metadata || !run)
-    return fail(makeStatus(TC_STATUS_INCOMPATIBLE,
-                           quoted(name) +
-                               " is not a valid tc module: it does "
-                               "not export '" +
-                               std::string(metadata ? "tc_module_run_v1"
-                                                    : "tc_module_metadata_v1") +
-                               "'"));
+    auto *version =
+        static_cast<const uint32_t *>(dlsym(handle, "tc_module_abi_version"));
+    if (!version)
+      return fail(makeStatus(TC_STATUS_INCOMPATIBLE,
+                             quoted(name) + " is not a tc module: it does not "
+                                            "export 'tc_module_abi_version'"));
+    if (*version != TC_MODULE_ABI_VERSION)
+      return fail(makeStatus(
+          TC_STATUS_INCOMPATIBLE,
+          quoted(name) + " was built for tc module ABI version " +
+              std::to_string(*version) + " but this runtime supports version " +
+              std::to_string(TC_MODULE_ABI_VERSION) +
+              "; recompile it with a matching tc-compile"));
+    auto *metadata =
+        static_cast<const char *>(dlsym(handle, "tc_module_metadata_v1"));
+    void *run = dlsym(handle, "tc_module_run_v1");
+    if (!metadata || !run)
+      return fail(makeStatus(TC_STATUS_INCOMPATIBLE,
+                             quoted(name) +
+                                 " is not a valid tc module: it does "
+                                 "not export '" +
+                                 std::string(metadata ? "tc_module_run_v1"
+                                                      : "tc_module_metadata_v1") +
+                                 "'"));
 
-  tc_module *module = new (std::nothrow) tc_module;
-  if (!module)
-    return fail(
-        makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a module"));
-  std::string error;
-  if (!parseMetadata(metadata, module->signature, error)) {
-    delete module;
-    return fail(
-        makeStatus(TC_STATUS_MALFORMED,
-                   "malformed metadata in " + quoted(name) + ": " + error));
-  }
-  module->path = name;
-  module->handle = handle;
-  module->runFn = run;
-  auto readMessages = [&](const char *symbol, std::vector<std::string> &to) {
-    if (auto *messages = static_cast<const char *>(dlsym(handle, symbol)))
-      for (const char *m = messages; *m; m += std::strlen(m) + 1)
-        to.emplace_back(m);
-  };
-  readMessages("tc_module_check_messages_v1", module->checkMessages);
-  readMessages("tc_module_gpu_check_messages_v1", module->gpuCheckMessages);
-  static std::atomic<uint64_t> nextId{1};
-  module->id = nextId.fetch_add(1);
-  // GPU code, when the module was compiled for GPU targets.
-  auto *kernelCount = static_cast<const uint32_t *>(
-      dlsym(handle, "tc_module_gpu_kernel_count_v1"));
-  auto *kernelNames = static_cast<const char *const *>(
-      dlsym(handle, "tc_module_gpu_kernels_v1"));
-  auto *imageCount = static_cast<const uint32_t *>(
-      dlsym(handle, "tc_module_gpu_image_count_v1"));
-  auto *images = static_cast<const tc_gpu_image_v1 *>(
-      dlsym(handle, "tc_module_gpu_images_v1"));
-  void *gpuRun = dlsym(handle, "tc_module_gpu_run_v2");
-  module->staleGpuEntry =
-      !gpuRun && dlsym(handle, "tc_module_gpu_run_v1") != nullptr;
-  if (gpuRun && kernelCount && kernelNames && imageCount && images) {
-    module->gpuRunFn = gpuRun;
-    for (uint32_t k = 0; k < *kernelCount; ++k)
-      module->gpuKernels.emplace_back(kernelNames[k]);
-    for (uint32_t i = 0; i < *imageCount; ++i)
-      module->gpuImages.push_back({images[i].target, images[i].format,
-                                   images[i].data,
-                                   static_cast<size_t>(images[i].size)});
-  }
-  *out_module = module;
-  return nullptr;
+    tc_module *module = new (std::nothrow) tc_module;
+    if (!module)
+      return fail(
+          makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a module"));
+    std::string error;
+    if (!parseMetadata(metadata, module->signature, error)) {
+      delete module;
+      return fail(
+          makeStatus(TC_STATUS_MALFORMED,
+                     "malformed metadata in " + quoted(name) + ": " + error));
+    }
+    module->path = name;
+    module->handle = handle;
+    module->fileKey = fileKey;
+    module->runFn = run;
+    auto readMessages = [&](const char *symbol, std::vector<std::string> &to) {
+      if (auto *messages = static_cast<const char *>(dlsym(handle, symbol)))
+        for (const char *m = messages; *m; m += std::strlen(m) + 1)
+          to.emplace_back(m);
+    };
+    readMessages("tc_module_check_messages_v1", module->checkMessages);
+    readMessages("tc_module_gpu_check_messages_v1", module->gpuCheckMessages);
+    static std::atomic<uint64_t> nextId{1};
+    module->id = nextId.fetch_add(1);
+    // GPU code, when the module was compiled for GPU targets.
+    auto *kernelCount = static_cast<const uint32_t *>(
+        dlsym(handle, "tc_module_gpu_kernel_count_v1"));
+    auto *kernelNames = static_cast<const char *const *>(
+        dlsym(handle, "tc_module_gpu_kernels_v1"));
+    auto *imageCount = static_cast<const uint32_t *>(
+        dlsym(handle, "tc_module_gpu_image_count_v1"));
+    auto *images = static_cast<const tc_gpu_image_v1 *>(
+        dlsym(handle, "tc_module_gpu_images_v1"));
+    void *gpuRun = dlsym(handle, "tc_module_gpu_run_v2");
+    module->staleGpuEntry =
+        !gpuRun && dlsym(handle, "tc_module_gpu_run_v1") != nullptr;
+    if (gpuRun && kernelCount && kernelNames && imageCount && images) {
+      module->gpuRunFn = gpuRun;
+      for (uint32_t k = 0; k < *kernelCount; ++k)
+        module->gpuKernels.emplace_back(kernelNames[k]);
+      for (uint32_t i = 0; i < *imageCount; ++i)
+        module->gpuImages.push_back({images[i].target, images[i].format,
+                                     images[i].data,
+                                     static_cast<size_t>(images[i].size)});
+    }
+    *out_module = module;
+    return nullptr;
+  });
 }
 
 void tc_module_release(tc_module *module) {
   if (!module)
     return;
-  dlclose(module->handle);
+  releaseModuleFile(module->handle, module->fileKey);
   delete module;
 }
 
@@ -210,30 +195,38 @@ const char *tc_module_target(const tc_module *module, size_t index) {
 
 tc_status tc_module_input_info(const tc_module *module, size_t index,
                                tc_arg_info *out_info) {
-  if (!module)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
-  return describe(module->signature.inputs, index, "input", out_info);
+  return guarded("tc_module_input_info", [&]() -> tc_status {
+    if (!module)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+    return describe(module->signature.inputs, index, "input", out_info);
+  });
 }
 
 tc_status tc_module_output_info(const tc_module *module, size_t index,
                                 tc_arg_info *out_info) {
-  if (!module)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
-  return describe(module->signature.outputs, index, "output", out_info);
+  return guarded("tc_module_output_info", [&]() -> tc_status {
+    if (!module)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+    return describe(module->signature.outputs, index, "output", out_info);
+  });
 }
 
 tc_status tc_module_find_input(const tc_module *module, const char *name,
                                size_t *out_index) {
-  if (!module)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
-  return find(module->signature.inputs, name, "input", out_index);
+  return guarded("tc_module_find_input", [&]() -> tc_status {
+    if (!module)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+    return find(module->signature.inputs, name, "input", out_index);
+  });
 }
 
 tc_status tc_module_find_output(const tc_module *module, const char *name,
                                 size_t *out_index) {
-  if (!module)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
-  return find(module->signature.outputs, name, "output", out_index);
+  return guarded("tc_module_find_output", [&]() -> tc_status {
+    if (!module)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "module is NULL");
+    return find(module->signature.outputs, name, "output", out_index);
+  });
 }
 
 } // extern "C"

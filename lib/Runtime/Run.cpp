@@ -134,177 +134,179 @@ extern "C" {
 tc_status tc_module_run(tc_module *module, tc_device *device,
                         tc_tensor *const *inputs, size_t num_inputs,
                         tc_tensor **outputs, size_t num_outputs) {
-  if (!module || !device)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
-                      "tc_module_run: module or device is NULL");
-  const ModuleSignature &signature = module->signature;
-  if (num_inputs && !inputs)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "inputs is NULL");
-  if (num_outputs != signature.outputs.size())
-    return makeStatus(
-        TC_STATUS_INVALID_ARGUMENT,
-        "the module has " + std::to_string(signature.outputs.size()) +
-            " outputs but num_outputs is " + std::to_string(num_outputs));
-  if (num_outputs && !outputs)
-    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "outputs is NULL");
-  if (tc_status status = checkInputs(signature, inputs, num_inputs))
-    return status;
-
-  // Gather pointers and extents; copy misaligned inputs (e.g. a buffer from
-  // tc_tensor_wrap) into aligned temporaries, freed when this scope ends.
-  alignas(kAlignment) static const unsigned char emptyBuffer[kAlignment] = {};
-  std::vector<void *> inputData(num_inputs);
-  std::vector<int64_t> inputDims;
-  std::vector<std::unique_ptr<void, void (*)(void *)>> temporaries;
-  for (size_t i = 0; i < num_inputs; ++i) {
-    const tc_tensor *tensor = inputs[i];
-    inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
-    void *data = tensor->data;
-    if (!data || tensor->byteSize == 0) {
-      // The module must never see NULL, even for an empty input.
-      data = const_cast<unsigned char *>(emptyBuffer);
-    } else if (reinterpret_cast<uintptr_t>(data) % kAlignment != 0) {
-      void *copy = alignedAlloc(tensor->byteSize);
-      if (!copy)
-        return makeStatus(
-            TC_STATUS_OUT_OF_MEMORY,
-            "cannot allocate " + std::to_string(tensor->byteSize) +
-                " bytes to align input '" + signature.inputs[i].name + "'");
-      std::memcpy(copy, data, tensor->byteSize);
-      temporaries.emplace_back(copy, alignedFree);
-      data = copy;
-    }
-    inputData[i] = data;
-  }
-
-  size_t outputRankSum = 0;
-  for (const ArgSignature &arg : signature.outputs)
-    outputRankSum += arg.dims.size();
-  std::vector<void *> allocations(num_outputs, nullptr);
-  std::vector<void *> outputData(num_outputs, nullptr);
-  std::vector<int64_t> outputDims(outputRankSum, -1);
-
-  int32_t code = TC_RUN_OK;
-  bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
-  if (onGpu) {
-    if (tc_status status =
-            device->gpu->run(module, inputs, num_inputs, allocations,
-                             outputData, outputDims, &code))
+  return guarded("tc_module_run", [&]() -> tc_status {
+    if (!module || !device)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "tc_module_run: module or device is NULL");
+    const ModuleSignature &signature = module->signature;
+    if (num_inputs && !inputs)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "inputs is NULL");
+    if (num_outputs != signature.outputs.size())
+      return makeStatus(
+          TC_STATUS_INVALID_ARGUMENT,
+          "the module has " + std::to_string(signature.outputs.size()) +
+              " outputs but num_outputs is " + std::to_string(num_outputs));
+    if (num_outputs && !outputs)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "outputs is NULL");
+    if (tc_status status = checkInputs(signature, inputs, num_inputs))
       return status;
-  } else if (!device->pool) {
-    std::string targets;
-    for (const std::string &target : signature.targets)
-      targets += (targets.empty() ? "" : ", ") + target;
-    if (module->staleGpuEntry)
-      return makeStatus(TC_STATUS_UNAVAILABLE,
-                        "model '" + module->path +
-                            "' has GPU code for an older tc runtime "
-                            "(tc_module_gpu_run_v1); recompile it with this "
-                            "tc-compile, or run it with --device=cpu");
-    return makeStatus(TC_STATUS_UNAVAILABLE,
-                      "model '" + module->path + "' has no code for " +
-                          device->gpu->driver().description() +
-                          " (its targets: " + targets +
-                          "); run it with --device=cpu, or recompile it with "
-                          "--target=" + device->gpu->driver().targetPrefix() +
-                          ":" +
-                          (device->gpu->driver().arch().empty()
-                               ? std::string("<arch>")
-                               : device->gpu->driver().arch()));
-  } else {
-    tc_run_env_v1 env;
-    env.runtime = device->pool.get();
-    env.parallel_for = parallelForTrampoline;
-    auto runFn = reinterpret_cast<tc_module_run_v1_fn>(module->runFn);
-    code = runFn(&env, inputData.data(), inputDims.data(), allocations.data(),
-                 outputData.data(), outputDims.data());
-  }
-  std::string moduleName =
-      "'" + (signature.name.empty() ? module->path : signature.name) + "'";
-  // On failure the module owns whatever it allocated (module_abi.h gives the
-  // caller ownership only on success), so nothing is freed here.
-  if (code != TC_RUN_OK)
-    return runCodeToStatus(code, moduleName,
-                           onGpu ? module->gpuCheckMessages
-                                 : module->checkMessages);
 
-  // Validate everything before wrapping, so that a bad module leaks nothing
-  // and produces no half-filled `outputs`.
-  auto freeAll = [&] {
-    for (void *allocation : allocations)
-      std::free(allocation);
-  };
-  std::vector<tc_tensor *> results(num_outputs, nullptr);
-  std::vector<int64_t> counts(num_outputs);
-  std::vector<size_t> sizes(num_outputs);
-  size_t offset = 0;
-  for (size_t i = 0; i < num_outputs; ++i) {
-    const ArgSignature &arg = signature.outputs[i];
-    const int64_t *dims = outputDims.data() + offset;
-    int32_t rank = static_cast<int32_t>(arg.dims.size());
-    offset += rank;
-    tc_status status = checkShape(arg.dtype, rank, dims, &counts[i], &sizes[i]);
-    for (int32_t axis = 0; !status && axis < rank; ++axis)
-      if (arg.dims[axis] >= 0 && dims[axis] != arg.dims[axis])
-        status = makeStatus(TC_STATUS_INTERNAL,
-                            "axis " + std::to_string(axis) + " is " +
-                                std::to_string(dims[axis]) +
-                                " but the signature says " +
-                                std::to_string(arg.dims[axis]));
-    if (!status && sizes[i] && !outputData[i])
-      status = makeStatus(TC_STATUS_INTERNAL, "its data pointer is NULL");
-    if (status) {
-      tc_status wrapped =
-          makeStatus(TC_STATUS_INTERNAL,
-                     "model " + moduleName + " returned a bad output " +
-                         argName(arg) + ": " + tc_status_message(status));
-      tc_status_free(status);
-      freeAll();
-      return wrapped;
-    }
-  }
-  // A model may return one buffer for two outputs (the same value twice);
-  // each tensor must own its allocation, so later ones get a copy.
-  for (size_t i = 0; i < num_outputs; ++i) {
-    if (!allocations[i] ||
-        std::find(allocations.begin(), allocations.begin() + i,
-                  allocations[i]) == allocations.begin() + i)
-      continue;
-    void *copy = std::malloc(sizes[i] ? sizes[i] : 1);
-    if (!copy) {
-      allocations[i] = nullptr; // owned by the earlier output
-      freeAll();
-      return makeStatus(TC_STATUS_OUT_OF_MEMORY,
-                        "cannot copy an output that shares its buffer");
-    }
-    if (sizes[i])
-      std::memcpy(copy, outputData[i], sizes[i]);
-    allocations[i] = copy;
-    outputData[i] = copy;
-  }
-  offset = 0;
-  for (size_t i = 0; i < num_outputs; ++i) {
-    int32_t rank = static_cast<int32_t>(signature.outputs[i].dims.size());
-    // The tensor frees the allocation, which may differ from the data
-    // pointer (the module may return a view into a larger buffer).
-    results[i] =
-        newTensor(signature.outputs[i].dtype, outputDims.data() + offset, rank,
-                  counts[i], outputData[i], sizes[i],
-                  allocations[i] ? releaseMalloced : nullptr, allocations[i]);
-    offset += rank;
-    if (!results[i]) {
-      for (size_t j = 0; j < i; ++j) {
-        tc_tensor_release(results[j]);
-        allocations[j] = nullptr;
+    // Gather pointers and extents; copy misaligned inputs (e.g. a buffer from
+    // tc_tensor_wrap) into aligned temporaries, freed when this scope ends.
+    alignas(kAlignment) static const unsigned char emptyBuffer[kAlignment] = {};
+    std::vector<void *> inputData(num_inputs);
+    std::vector<int64_t> inputDims;
+    std::vector<std::unique_ptr<void, void (*)(void *)>> temporaries;
+    for (size_t i = 0; i < num_inputs; ++i) {
+      const tc_tensor *tensor = inputs[i];
+      inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
+      void *data = tensor->data;
+      if (!data || tensor->byteSize == 0) {
+        // The module must never see NULL, even for an empty input.
+        data = const_cast<unsigned char *>(emptyBuffer);
+      } else if (reinterpret_cast<uintptr_t>(data) % kAlignment != 0) {
+        void *copy = alignedAlloc(tensor->byteSize);
+        if (!copy)
+          return makeStatus(
+              TC_STATUS_OUT_OF_MEMORY,
+              "cannot allocate " + std::to_string(tensor->byteSize) +
+                  " bytes to align input '" + signature.inputs[i].name + "'");
+        std::memcpy(copy, data, tensor->byteSize);
+        temporaries.emplace_back(copy, alignedFree);
+        data = copy;
       }
-      freeAll();
-      return makeStatus(TC_STATUS_OUT_OF_MEMORY,
-                        "cannot allocate the output tensors");
+      inputData[i] = data;
     }
-  }
-  for (size_t i = 0; i < num_outputs; ++i)
-    outputs[i] = results[i];
-  return nullptr;
+
+    size_t outputRankSum = 0;
+    for (const ArgSignature &arg : signature.outputs)
+      outputRankSum += arg.dims.size();
+    std::vector<void *> allocations(num_outputs, nullptr);
+    std::vector<void *> outputData(num_outputs, nullptr);
+    std::vector<int64_t> outputDims(outputRankSum, -1);
+
+    int32_t code = TC_RUN_OK;
+    bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
+    if (onGpu) {
+      if (tc_status status =
+              device->gpu->run(module, inputs, num_inputs, allocations,
+                               outputData, outputDims, &code))
+        return status;
+    } else if (!device->pool) {
+      std::string targets;
+      for (const std::string &target : signature.targets)
+        targets += (targets.empty() ? "" : ", ") + target;
+      if (module->staleGpuEntry)
+        return makeStatus(TC_STATUS_UNAVAILABLE,
+                          "model '" + module->path +
+                              "' has GPU code for an older tc runtime "
+                              "(tc_module_gpu_run_v1); recompile it with this "
+                              "tc-compile, or run it with --device=cpu");
+      return makeStatus(TC_STATUS_UNAVAILABLE,
+                        "model '" + module->path + "' has no code for " +
+                            device->gpu->driver().description() +
+                            " (its targets: " + targets +
+                            "); run it with --device=cpu, or recompile it with "
+                            "--target=" + device->gpu->driver().targetPrefix() +
+                            ":" +
+                            (device->gpu->driver().arch().empty()
+                                 ? std::string("<arch>")
+                                 : device->gpu->driver().arch()));
+    } else {
+      tc_run_env_v1 env;
+      env.runtime = device->pool.get();
+      env.parallel_for = parallelForTrampoline;
+      auto runFn = reinterpret_cast<tc_module_run_v1_fn>(module->runFn);
+      code = runFn(&env, inputData.data(), inputDims.data(), allocations.data(),
+                   outputData.data(), outputDims.data());
+    }
+    std::string moduleName =
+        "'" + (signature.name.empty() ? module->path : signature.name) + "'";
+    // On failure the module owns whatever it allocated (module_abi.h gives the
+    // caller ownership only on success), so nothing is freed here.
+    if (code != TC_RUN_OK)
+      return runCodeToStatus(code, moduleName,
+                             onGpu ? module->gpuCheckMessages
+                                   : module->checkMessages);
+
+    // Validate everything before wrapping, so that a bad module leaks nothing
+    // and produces no half-filled `outputs`.
+    auto freeAll = [&] {
+      for (void *allocation : allocations)
+        std::free(allocation);
+    };
+    std::vector<tc_tensor *> results(num_outputs, nullptr);
+    std::vector<int64_t> counts(num_outputs);
+    std::vector<size_t> sizes(num_outputs);
+    size_t offset = 0;
+    for (size_t i = 0; i < num_outputs; ++i) {
+      const ArgSignature &arg = signature.outputs[i];
+      const int64_t *dims = outputDims.data() + offset;
+      int32_t rank = static_cast<int32_t>(arg.dims.size());
+      offset += rank;
+      tc_status status = checkShape(arg.dtype, rank, dims, &counts[i], &sizes[i]);
+      for (int32_t axis = 0; !status && axis < rank; ++axis)
+        if (arg.dims[axis] >= 0 && dims[axis] != arg.dims[axis])
+          status = makeStatus(TC_STATUS_INTERNAL,
+                              "axis " + std::to_string(axis) + " is " +
+                                  std::to_string(dims[axis]) +
+                                  " but the signature says " +
+                                  std::to_string(arg.dims[axis]));
+      if (!status && sizes[i] && !outputData[i])
+        status = makeStatus(TC_STATUS_INTERNAL, "its data pointer is NULL");
+      if (status) {
+        tc_status wrapped =
+            makeStatus(TC_STATUS_INTERNAL,
+                       "model " + moduleName + " returned a bad output " +
+                           argName(arg) + ": " + tc_status_message(status));
+        tc_status_free(status);
+        freeAll();
+        return wrapped;
+      }
+    }
+    // A model may return one buffer for two outputs (the same value twice);
+    // each tensor must own its allocation, so later ones get a copy.
+    for (size_t i = 0; i < num_outputs; ++i) {
+      if (!allocations[i] ||
+          std::find(allocations.begin(), allocations.begin() + i,
+                    allocations[i]) == allocations.begin() + i)
+        continue;
+      void *copy = std::malloc(sizes[i] ? sizes[i] : 1);
+      if (!copy) {
+        allocations[i] = nullptr; // owned by the earlier output
+        freeAll();
+        return makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                          "cannot copy an output that shares its buffer");
+      }
+      if (sizes[i])
+        std::memcpy(copy, outputData[i], sizes[i]);
+      allocations[i] = copy;
+      outputData[i] = copy;
+    }
+    offset = 0;
+    for (size_t i = 0; i < num_outputs; ++i) {
+      int32_t rank = static_cast<int32_t>(signature.outputs[i].dims.size());
+      // The tensor frees the allocation, which may differ from the data
+      // pointer (the module may return a view into a larger buffer).
+      results[i] =
+          newTensor(signature.outputs[i].dtype, outputDims.data() + offset, rank,
+                    counts[i], outputData[i], sizes[i],
+                    allocations[i] ? releaseMalloced : nullptr, allocations[i]);
+      offset += rank;
+      if (!results[i]) {
+        for (size_t j = 0; j < i; ++j) {
+          tc_tensor_release(results[j]);
+          allocations[j] = nullptr;
+        }
+        freeAll();
+        return makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                          "cannot allocate the output tensors");
+      }
+    }
+    for (size_t i = 0; i < num_outputs; ++i)
+      outputs[i] = results[i];
+    return nullptr;
+  });
 }
 
 } // extern "C"

@@ -4,6 +4,8 @@
 #include "Internal.h"
 
 #include <new>
+#include <string>
+#include <system_error>
 
 namespace {
 // Returned when allocating an error itself fails: tc_status_free recognises
@@ -15,6 +17,31 @@ tc_status_s outOfMemoryStatus{TC_STATUS_OUT_OF_MEMORY,
 tc_status tc::rt::makeStatus(tc_status_code_t code, std::string message) {
   tc_status status = new (std::nothrow) tc_status_s{code, std::move(message)};
   return status ? status : &outOfMemoryStatus;
+}
+
+tc_status tc::rt::statusFromException(const char *function,
+                                      std::exception_ptr error) noexcept {
+  try {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::bad_alloc &) {
+      return makeStatus(TC_STATUS_OUT_OF_MEMORY,
+                        std::string(function) + ": out of memory");
+    } catch (const std::system_error &failure) {
+      return makeStatus(TC_STATUS_RESOURCE_EXHAUSTED,
+                        std::string(function) + ": " + failure.what());
+    } catch (const std::exception &failure) {
+      return makeStatus(TC_STATUS_INTERNAL, std::string(function) +
+                                                ": internal error: " +
+                                                failure.what());
+    } catch (...) {
+      return makeStatus(TC_STATUS_INTERNAL,
+                        std::string(function) + ": unknown internal error");
+    }
+  } catch (...) {
+    // Building the message itself failed: memory is gone.
+    return &outOfMemoryStatus;
+  }
 }
 
 extern "C" {
@@ -52,6 +79,8 @@ const char *tc_status_code_name(tc_status_code_t code) {
     return "INVALID_VALUE";
   case TC_STATUS_INTERNAL:
     return "INTERNAL";
+  case TC_STATUS_RESOURCE_EXHAUSTED:
+    return "RESOURCE_EXHAUSTED";
   }
   return "UNKNOWN";
 }

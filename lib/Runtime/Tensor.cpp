@@ -79,7 +79,12 @@ tc_tensor *tc::rt::newTensor(tc_dtype_t dtype, const int64_t *dims,
   if (!tensor)
     return nullptr;
   tensor->dtype = dtype;
-  tensor->dims.assign(dims, dims + rank);
+  try {
+    tensor->dims.assign(dims, dims + rank);
+  } catch (const std::bad_alloc &) {
+    delete tensor;
+    return nullptr;
+  }
   tensor->numElements = numElements;
   tensor->data = data;
   tensor->byteSize = byteSize;
@@ -134,14 +139,18 @@ extern "C" {
 tc_status tc_tensor_create_copy(tc_dtype_t dtype, int32_t rank,
                                 const int64_t *dims, const void *data,
                                 size_t byte_size, tc_tensor **out_tensor) {
-  return createOwned(dtype, rank, dims, data, byte_size, /*checkBytes=*/true,
-                     out_tensor);
+  return guarded("tc_tensor_create_copy", [&] {
+    return createOwned(dtype, rank, dims, data, byte_size,
+                       /*checkBytes=*/true, out_tensor);
+  });
 }
 
 tc_status tc_tensor_create_zeroed(tc_dtype_t dtype, int32_t rank,
                                   const int64_t *dims, tc_tensor **out_tensor) {
-  return createOwned(dtype, rank, dims, nullptr, 0, /*checkBytes=*/false,
-                     out_tensor);
+  return guarded("tc_tensor_create_zeroed", [&] {
+    return createOwned(dtype, rank, dims, nullptr, 0, /*checkBytes=*/false,
+                       out_tensor);
+  });
 }
 
 tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
@@ -150,32 +159,39 @@ tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
                          tc_tensor **out_tensor) {
   // On every failure the buffer is released as documented, so a caller that
   // hands over ownership never has to clean up after an error.
+  bool released = false;
   auto fail = [&](tc_status status) {
     if (release)
       release(user_data, data);
+    released = true;
     return status;
   };
-  if (!out_tensor)
-    return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT, "out_tensor is NULL"));
-  int64_t numElements;
-  size_t byteSize;
-  if (tc_status status = checkShape(dtype, rank, dims, &numElements, &byteSize))
-    return fail(status);
-  if (byte_size != byteSize)
-    return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT,
-                           "byte_size is " + std::to_string(byte_size) +
-                               " but a " + tc_dtype_name(dtype) +
-                               " tensor of shape " + formatDims(dims, rank) +
-                               " has " + std::to_string(byteSize) + " bytes"));
-  if (byteSize && !data)
-    return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT, "data is NULL"));
-  tc_tensor *tensor = newTensor(dtype, dims, rank, numElements, data, byteSize,
-                                release, user_data);
-  if (!tensor)
-    return fail(
-        makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a tensor"));
-  *out_tensor = tensor;
-  return nullptr;
+  tc_status result = guarded("tc_tensor_wrap", [&]() -> tc_status {
+    if (!out_tensor)
+      return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT, "out_tensor is NULL"));
+    int64_t numElements;
+    size_t byteSize;
+    if (tc_status status = checkShape(dtype, rank, dims, &numElements, &byteSize))
+      return fail(status);
+    if (byte_size != byteSize)
+      return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                             "byte_size is " + std::to_string(byte_size) +
+                                 " but a " + tc_dtype_name(dtype) +
+                                 " tensor of shape " + formatDims(dims, rank) +
+                                 " has " + std::to_string(byteSize) + " bytes"));
+    if (byteSize && !data)
+      return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT, "data is NULL"));
+    tc_tensor *tensor = newTensor(dtype, dims, rank, numElements, data, byteSize,
+                                  release, user_data);
+    if (!tensor)
+      return fail(
+          makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a tensor"));
+    *out_tensor = tensor;
+    return nullptr;
+  });
+  if (result && !released && release)
+    release(user_data, data); // an exception left the body before fail()
+  return result;
 }
 
 void tc_tensor_retain(tc_tensor *tensor) {

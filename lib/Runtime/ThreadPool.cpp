@@ -34,12 +34,25 @@ constexpr int64_t kChunksPerThread = 4;
 
 ThreadPool::ThreadPool(int numThreads) {
   int numWorkers = std::max(numThreads, 1) - 1;
-  workers.reserve(numWorkers);
-  for (int i = 0; i < numWorkers; ++i)
-    workers.emplace_back([this] { workerLoop(); });
+  // Thread creation fails with std::system_error when the system runs out
+  // of threads or memory for their stacks; the pool reports that instead of
+  // letting the exception reach the C API.
+  try {
+    workers.reserve(numWorkers);
+    for (int i = 0; i < numWorkers; ++i)
+      workers.emplace_back([this] { workerLoop(); });
+  } catch (const std::exception &error) {
+    startFailure = "cannot start " + std::to_string(numThreads) +
+                   " threads (the system refused thread " +
+                   std::to_string(workers.size() + 2) + ": " + error.what() +
+                   ")";
+    stopWorkers();
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stopWorkers(); }
+
+void ThreadPool::stopWorkers() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping = true;
@@ -47,6 +60,7 @@ ThreadPool::~ThreadPool() {
   workAvailable.notify_all();
   for (std::thread &worker : workers)
     worker.join();
+  workers.clear();
 }
 
 void ThreadPool::runChunks(WorkFn fn, void *args, int64_t count,

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -26,13 +27,17 @@ class ThreadPool {
 public:
   using WorkFn = void (*)(void *args, int64_t begin, int64_t end);
 
-  /// Starts `numThreads - 1` workers (numThreads >= 1).
+  /// Starts `numThreads - 1` workers (numThreads >= 1). If the system
+  /// refuses a thread, the workers already started are stopped again and
+  /// startError() says why; the pool is then not usable.
   explicit ThreadPool(int numThreads);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
 
   int numThreads() const { return static_cast<int>(workers.size()) + 1; }
+  /// Empty when every worker started.
+  const std::string &startError() const { return startFailure; }
 
   /// Calls fn(args, begin, end) on disjoint contiguous ranges covering
   /// [0, count) and returns once all calls have returned. Safe to call from
@@ -45,7 +50,11 @@ private:
   /// Claims and runs chunks of the current job until none are left.
   void runChunks(WorkFn fn, void *args, int64_t count, int64_t numChunks);
 
+  /// Stops and joins every worker started.
+  void stopWorkers();
+
   std::vector<std::thread> workers;
+  std::string startFailure;
 
   // Serialises parallel regions issued by different threads.
   std::mutex dispatchMutex;

@@ -13,6 +13,7 @@ import numpy as np
 
 __all__ = ["compile", "load", "Model", "TcError"]
 
+_MAX_THREADS = 4096  # TC_MAX_THREADS of runtime.h
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _DTYPES = {1: np.float16, 3: np.float32, 4: np.float64, 5: np.int8, 6: np.int16,
            7: np.int32, 8: np.int64, 9: np.uint8, 10: np.uint16, 11: np.uint32,
@@ -122,7 +123,13 @@ class Model:
     """A loaded model.so bound to one device."""
 
     def __init__(self, path, device="cpu", threads=0, gpu_graphs=False):
+        """Loads `path`. A model.so is code: loading it runs its initializers,
+        so load only files you compiled or otherwise trust."""
         global _lib
+        if isinstance(threads, bool) or not isinstance(threads, int) or \
+                not 0 <= threads <= _MAX_THREADS:
+            raise TcError(f"threads={threads!r}: expected an integer from 0 (all "
+                          f"cores) to {_MAX_THREADS}")
         if _lib is None:
             _lib = _library()
         self._runtime, self._device, self._module = (ctypes.c_void_p() for _ in range(3))
@@ -155,9 +162,25 @@ class Model:
         return described
 
     def __call__(self, *arrays, **named):
-        """Runs the model; inputs by position or by name; returns a list."""
+        """Runs the model; inputs by position or by name; returns a list.
+
+        Every input is given exactly once: more positional inputs than the
+        model has, a keyword that names no input, or an input given both by
+        position and by name raise TcError."""
+        names = [name for name, _, _ in self.inputs]
+        if len(arrays) > len(names):
+            raise TcError(f"{len(arrays)} inputs given by position but the model "
+                          f"has {len(names)} ({', '.join(names) or 'none'})")
+        unknown = [key for key in named if key not in names]
+        if unknown:
+            raise TcError(f"unknown input {', '.join(repr(k) for k in unknown)} "
+                          f"(the model's inputs: {', '.join(names) or 'none'})")
+        twice = [key for key in named if names.index(key) < len(arrays)]
+        if twice:
+            raise TcError(f"input {', '.join(repr(k) for k in twice)} given both "
+                          "by position and by name")
         values = list(arrays)
-        for name, _, _ in self.inputs[len(values):]:
+        for name in names[len(values):]:
             if name not in named:
                 raise TcError(f"missing input '{name}'")
             values.append(named[name])
@@ -212,7 +235,8 @@ class Model:
 
 
 def load(path, device="cpu", threads=0, gpu_graphs=False):
-    """Loads a model.so; threads=0 uses every core. gpu_graphs=True replays
+    """Loads a model.so; threads=0 uses every core. A model.so is code:
+    loading it runs its initializers, so load only trusted files. gpu_graphs=True replays
     runs on a GPU as graphs (one launch per run from the second run at a
     shape; tc_runtime_options.gpu_graphs)."""
     return Model(path, device, threads, gpu_graphs)

@@ -9,3 +9,10 @@
 // CHECK: error: missing input 'x'
 // CHECK: error: input 'x' has dtype f64 but the module expects f32
 // CHECK: error: {{.*}}nothing.so
+// CHECK: error: input 'x' given both by position and by name
+// CHECK: error: unknown input 'bogus' (the model's inputs: x)
+// CHECK: error: unknown input 'input_ids' (the model's inputs: x)
+// CHECK: error: 2 inputs given by position but the model has 1 (x)
+// CHECK: error: threads=100000: expected an integer from 0 (all cores) to 4096
+// CHECK: error: threads=2147483648: expected an integer from 0 (all cores) to 4096
+// CHECK: error: threads=-1: expected an integer from 0 (all cores) to 4096

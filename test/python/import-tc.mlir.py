@@ -16,7 +16,13 @@ print("max error", float(np.abs(z - expected).max() > 1e-3 * np.abs(expected).ma
 (z2,) = model(x=x)
 print("by name", "ok" if np.array_equal(z, z2) else "differs")
 for bad in (lambda: model(), lambda: model(x.astype(np.float64)),
-            lambda: tc.load("/nonexistent/nothing.so")):
+            lambda: tc.load("/nonexistent/nothing.so"),
+            # Inputs given twice, unknown, or too many: never silently run.
+            lambda: model(x, x=x), lambda: model(x, bogus=1),
+            lambda: model(x=x, input_ids=x), lambda: model(x, x),
+            # Thread counts the runtime cannot have, and ones that wrap in C.
+            lambda: tc.load(so_path, threads=100000),
+            lambda: tc.load(so_path, threads=2**31), lambda: tc.load(so_path, threads=-1)):
     try:
         bad()
     except tc.TcError as e:

@@ -126,6 +126,66 @@ LogicalResult writeModule(ModuleOp module, StringRef path, bool elide) {
   return success();
 }
 
+/// Whether `a` and `b` name the same existing file.
+bool sameFile(StringRef a, StringRef b) {
+  bool same = false;
+  return !llvm::sys::fs::equivalent(a, b, same) && same;
+}
+
+/// The output path, checked before anything is compiled: -o with an empty
+/// name, a directory, a directory that does not exist or cannot be written,
+/// or one of the compile's own inputs (the model, a --bind file) is refused
+/// now, instead of after the compile or by overwriting the model. Returns
+/// "" after printing the error.
+std::string checkedOutputPath() {
+  if (outputPath.getNumOccurrences() && outputPath.empty()) {
+    fail("-o needs a file name (got an empty one)");
+    return "";
+  }
+  std::string output = outputPath;
+  bool toStdout = emit == Emit::Tc || emit == Emit::Llvm;
+  if (output.empty() && toStdout)
+    return "-";
+  if (output.empty()) {
+    llvm::SmallString<256> path(inputPath);
+    llvm::sys::path::replace_extension(path, "so");
+    output = path.str().str();
+  }
+  if (output == "-" && toStdout)
+    return output;
+  std::vector<std::string> inputs = {inputPath};
+  for (const std::string &entry : bind)
+    inputs.push_back(StringRef(entry).split('=').second.str());
+  for (const std::string &input : inputs)
+    if (sameFile(output, input) || output == input) {
+      fail("the output '" + output + "' is an input of this compile ('" +
+           input + "'); choose another -o");
+      return "";
+    }
+  if (emit == Emit::GpuKernels)
+    return output; // a directory, created when the kernels are written
+  if (llvm::sys::fs::is_directory(output)) {
+    fail("the output '" + output + "' is a directory; -o names the file to "
+         "write");
+    return "";
+  }
+  llvm::SmallString<256> directory(output);
+  llvm::sys::path::remove_filename(directory);
+  if (directory.empty())
+    directory = ".";
+  if (!llvm::sys::fs::is_directory(directory)) {
+    fail("cannot write '" + output + "': the directory '" + directory +
+         "' does not exist");
+    return "";
+  }
+  if (llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write)) {
+    fail("cannot write '" + output + "': the directory '" + directory +
+         "' is not writable");
+    return "";
+  }
+  return output;
+}
+
 /// Every input and output must have an element type the runtime knows.
 LogicalResult checkSignature(func::FuncOp main) {
   bool ok = true;
@@ -290,6 +350,17 @@ int main(int argc, char **argv) {
   (void)cpuTarget;
   if (maxWorkgroups < 1)
     return fail("--max-workgroups must be at least 1");
+  {
+    std::string error;
+    if (failed(tc::cpu::checkCpuName(cpuName, error)))
+      return fail(error);
+  }
+  std::string output;
+  if (!checkOnly) {
+    output = checkedOutputPath();
+    if (output.empty())
+      return 1;
+  }
 
   MLIRContext context;
   DialectRegistry registry;
@@ -322,6 +393,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   timer.report("import");
+  for (const std::string &file : result.filesRead)
+    if (!checkOnly && sameFile(output, file))
+      return fail("the output '" + output +
+                  "' is an external-data file of the model ('" + file +
+                  "'); choose another -o");
   ModuleOp module = *result.module;
   if (checkOnly) {
     size_t ops = 0;
@@ -352,8 +428,7 @@ int main(int argc, char **argv) {
       failed(writeModule(module, dumpPath("01-tc.mlir"), true)))
     return 1;
   if (emit == Emit::Tc)
-    return failed(writeModule(module, outputPath.empty() ? std::string("-") : outputPath.getValue(),
-                              false));
+    return failed(writeModule(module, output, false));
 
   if (emit == Emit::GpuKernels)
     return compileGpuKernels(context, module, gpuTargets, dumpDir, timer);
@@ -429,15 +504,8 @@ int main(int argc, char **argv) {
     return fail("code generation failed (see the diagnostics above)");
   timer.report("code generation");
   if (emit == Emit::Llvm)
-    return failed(writeModule(module, outputPath.empty() ? std::string("-") : outputPath.getValue(),
-                              false));
+    return failed(writeModule(module, output, false));
 
-  std::string output = outputPath;
-  if (output.empty()) {
-    llvm::SmallString<256> path(inputPath);
-    llvm::sys::path::replace_extension(path, "so");
-    output = path.str().str();
-  }
   tc::cpu::SharedLibraryOptions libraryOptions;
   libraryOptions.cpu = cpuName;
   if (gpuHost)

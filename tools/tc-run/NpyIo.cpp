@@ -187,18 +187,20 @@ TensorPtr tc::run::readNpy(const std::string &path, std::string &error) {
   if (!parseShape(header, shape, what))
     return fail(what);
 
+  uint64_t count, expected;
+  if (!shapeSize(dtype, shape, count, expected, what))
+    return fail(what);
+  size_t dataStart = headerStart + headerLength;
+  if (contents.size() - dataStart != expected)
+    return fail("the shape needs " + std::to_string(expected) +
+                " bytes of data but the file has " +
+                std::to_string(contents.size() - dataStart));
   tc_tensor *tensor = nullptr;
   if (std::string message = takeMessage(tc_tensor_create_zeroed(
           dtype, static_cast<int32_t>(shape.size()), shape.data(), &tensor));
       !message.empty())
     return fail(message);
   TensorPtr owned(tensor);
-  size_t dataStart = headerStart + headerLength;
-  size_t expected = tc_tensor_byte_size(tensor);
-  if (contents.size() - dataStart != expected)
-    return fail("the shape needs " + std::to_string(expected) +
-                " bytes of data but the file has " +
-                std::to_string(contents.size() - dataStart));
   if (expected)
     std::memcpy(tc_tensor_data(tensor), contents.data() + dataStart, expected);
   return owned;

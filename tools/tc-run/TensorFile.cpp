@@ -28,6 +28,11 @@ bool tc::run::readFile(const std::string &path, std::string &contents,
     error = "cannot read '" + path + "': it is a directory";
     return false;
   }
+  // A FIFO or a device would block or never end; tensors come from files.
+  if (!S_ISREG(info.st_mode)) {
+    error = "cannot read '" + path + "': it is not a regular file";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read '" + path + "': " + std::strerror(errno);
@@ -36,6 +41,35 @@ bool tc::run::readFile(const std::string &path, std::string &contents,
   std::ostringstream buffer;
   buffer << in.rdbuf();
   contents = buffer.str();
+  return true;
+}
+
+bool tc::run::shapeSize(tc_dtype_t dtype, const std::vector<int64_t> &dims,
+                        uint64_t &count, uint64_t &bytes, std::string &error) {
+  uint64_t elementSize = tc_dtype_size(dtype);
+  count = 1;
+  bool empty = false;
+  for (int64_t dim : dims) {
+    if (dim < 0) {
+      error = "negative extent " + std::to_string(dim);
+      return false;
+    }
+    empty |= dim == 0;
+  }
+  // Sizes stay below 2^62 bytes, far above any memory, so nothing wraps.
+  constexpr uint64_t kLimit = uint64_t(1) << 62;
+  for (int64_t dim : dims) {
+    if (empty)
+      break;
+    if (count > kLimit / static_cast<uint64_t>(dim) / elementSize) {
+      error = "the shape has more elements than memory can hold";
+      return false;
+    }
+    count *= static_cast<uint64_t>(dim);
+  }
+  if (empty)
+    count = 0;
+  bytes = count * elementSize;
   return true;
 }
 

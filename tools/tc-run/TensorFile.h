@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tc::run {
 
@@ -29,6 +30,14 @@ std::string takeMessage(tc_status status);
 /// Reads the whole file; false with `error` set on failure.
 bool readFile(const std::string &path, std::string &contents,
               std::string &error);
+
+/// The element count and the byte size of a `dtype` tensor of shape `dims`;
+/// false with `error` set when an extent is negative or the size does not
+/// fit in memory. The readers check a file's data against these before they
+/// allocate, so a small file cannot make tc-run allocate what its header
+/// claims.
+bool shapeSize(tc_dtype_t dtype, const std::vector<int64_t> &dims,
+               uint64_t &count, uint64_t &bytes, std::string &error);
 
 /// .npy version 1, 2 or 3, little-endian, C order.
 TensorPtr readNpy(const std::string &path, std::string &error);

@@ -356,90 +356,94 @@ TensorPtr tc::run::readTensorProto(const std::string &path, std::string &name,
     return fail("no data_type");
   if (!dtypeFromOnnx(dataType, dtype))
     return fail("unsupported data_type " + std::to_string(dataType));
+  uint64_t count = 0, byteSize = 0;
+  std::string what;
+  if (!shapeSize(dtype, dims, count, byteSize, what))
+    return fail(what);
+
+  // The data is checked against the shape before anything is allocated.
+  unsigned bits = packedBits(dtype);
+  size_t found = 0;
+  const char *field = "";
+  if (bits) {
+    // raw_data holds the packed bytes; so does int32_data, one per value.
+    uint64_t packedSize = (count / 8) * bits + ((count % 8) * bits + 7) / 8;
+    found = hasRaw ? rawSize : int32s.size();
+    if (found != packedSize)
+      return fail(std::string(hasRaw ? "raw_data" : "int32_data") + " has " +
+                  std::to_string(found) + (hasRaw ? " bytes" : " values") +
+                  " but the shape needs " + std::to_string(packedSize) + " (" +
+                  std::to_string(8 / bits) + " elements each)");
+  } else if (hasRaw) {
+    if (rawSize != byteSize)
+      return fail("raw_data has " + std::to_string(rawSize) +
+                  " bytes but the shape needs " + std::to_string(byteSize));
+  } else {
+    // Which typed field holds this data type's values.
+    switch (dtype) {
+    case TC_DTYPE_F32:
+      found = floats.size(), field = "float_data";
+      break;
+    case TC_DTYPE_F64:
+      found = doubles.size(), field = "double_data";
+      break;
+    case TC_DTYPE_I64:
+      found = int64s.size(), field = "int64_data";
+      break;
+    case TC_DTYPE_U32:
+    case TC_DTYPE_U64:
+      found = uint64s.size(), field = "uint64_data";
+      break;
+    default: // the types ONNX stores in int32_data
+      found = int32s.size(), field = "int32_data";
+      break;
+    }
+    if (found != count)
+      return fail(std::string(field) + " has " + std::to_string(found) +
+                  " values but the shape needs " + std::to_string(count));
+  }
+
   tc_tensor *tensor = nullptr;
   if (std::string message = takeMessage(tc_tensor_create_zeroed(
           dtype, static_cast<int32_t>(dims.size()), dims.data(), &tensor));
       !message.empty())
     return fail(message);
   TensorPtr owned(tensor);
-  size_t byteSize = tc_tensor_byte_size(tensor);
-  size_t count = static_cast<size_t>(tc_tensor_num_elements(tensor));
   void *data = tc_tensor_data(tensor);
-
-  if (unsigned bits = packedBits(dtype)) {
-    // raw_data holds the packed bytes; so does int32_data, one per value.
-    size_t packedSize = (count * bits + 7) / 8;
+  if (bits) {
     std::vector<uint8_t> packed;
     if (hasRaw)
       packed.assign(raw, raw + rawSize);
     else
       for (int32_t value : int32s)
         packed.push_back(static_cast<uint8_t>(value));
-    if (packed.size() != packedSize)
-      return fail(std::string(hasRaw ? "raw_data" : "int32_data") + " has " +
-                  std::to_string(packed.size()) + (hasRaw ? " bytes" : " values") +
-                  " but the shape needs " + std::to_string(packedSize) + " (" +
-                  std::to_string(8 / bits) + " elements each)");
     unpackInto(packed.data(), count, dtype, data);
     return owned;
   }
-
   if (hasRaw) {
-    if (rawSize != byteSize)
-      return fail("raw_data has " + std::to_string(rawSize) +
-                  " bytes but the shape needs " + std::to_string(byteSize));
     if (byteSize)
       std::memcpy(data, raw, byteSize);
     return owned;
   }
-
-  // Which typed field holds this data type's values.
-  size_t found = 0;
-  const char *field = "";
+  if (count == 0)
+    return owned;
   switch (dtype) {
   case TC_DTYPE_F32:
-    found = floats.size(), field = "float_data";
-    if (found == count && count)
-      std::memcpy(data, floats.data(), byteSize);
+    std::memcpy(data, floats.data(), byteSize);
     break;
   case TC_DTYPE_F64:
-    found = doubles.size(), field = "double_data";
-    if (found == count && count)
-      std::memcpy(data, doubles.data(), byteSize);
+    std::memcpy(data, doubles.data(), byteSize);
     break;
   case TC_DTYPE_I64:
-    found = int64s.size(), field = "int64_data";
-    if (found == count && count)
-      std::memcpy(data, int64s.data(), byteSize);
+    std::memcpy(data, int64s.data(), byteSize);
     break;
   case TC_DTYPE_U32:
   case TC_DTYPE_U64:
-    found = uint64s.size(), field = "uint64_data";
-    if (found == count)
-      narrowInto(uint64s, dtype, data);
+    narrowInto(uint64s, dtype, data);
     break;
-  case TC_DTYPE_I32:
-  case TC_DTYPE_I16:
-  case TC_DTYPE_I8:
-  case TC_DTYPE_U16:
-  case TC_DTYPE_U8:
-  case TC_DTYPE_BOOL:
-  case TC_DTYPE_F16:
-  case TC_DTYPE_BF16:
-  case TC_DTYPE_F8E4M3FN:
-  case TC_DTYPE_F8E4M3FNUZ:
-  case TC_DTYPE_F8E5M2:
-  case TC_DTYPE_F8E5M2FNUZ:
-  case TC_DTYPE_F8E8M0FNU:
-    found = int32s.size(), field = "int32_data";
-    if (found == count)
-      narrowInto(int32s, dtype, data);
-    break;
-  default: // INVALID; the packed types were read above
+  default:
+    narrowInto(int32s, dtype, data);
     break;
   }
-  if (found != count)
-    return fail(std::string(field) + " has " + std::to_string(found) +
-                " values but the shape needs " + std::to_string(count));
   return owned;
 }

@@ -70,13 +70,13 @@ struct Options {
 }
 
 int64_t parseCount(const std::string &flag, const std::string &value,
-                   int64_t min) {
+                   int64_t min, int64_t max = INT32_MAX) {
   char *end = nullptr;
   errno = 0;
   long long parsed = std::strtoll(value.c_str(), &end, 10);
-  if (value.empty() || *end || errno || parsed < min || parsed > (1LL << 31))
-    usageError(flag + "=" + value +
-               ": expected an integer >= " + std::to_string(min));
+  if (value.empty() || *end || errno || parsed < min || parsed > max)
+    usageError(flag + "=" + value + ": expected an integer from " +
+               std::to_string(min) + " to " + std::to_string(max));
   return parsed;
 }
 
@@ -131,7 +131,8 @@ Options parseOptions(int argc, char **argv) {
       options.tolerance.atol = parseTolerance(flag, value);
     } else if (flag == "--threads") {
       needValue();
-      options.threads = static_cast<int32_t>(parseCount(flag, value, 1));
+      options.threads =
+          static_cast<int32_t>(parseCount(flag, value, 1, TC_MAX_THREADS));
     } else if (flag == "--device") {
       needValue();
       options.device = value;

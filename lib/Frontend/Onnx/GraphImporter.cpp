@@ -9,6 +9,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "tc/Dialect/Tc/IR/ShapeUtils.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -552,6 +553,13 @@ void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {
       return;
     }
     auto tensor = std::make_unique<::onnx::TensorProto>();
+    // A FIFO or a device would block or never end.
+    if (llvm::sys::fs::exists(path) && !llvm::sys::fs::is_regular_file(path)) {
+      result.fatalError = llvm::formatv("cannot bind '{0}': '{1}' is not a "
+                                        "regular file",
+                                        name, path);
+      return;
+    }
     auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
     if (!file || !tensor->ParseFromArray((*file)->getBufferStart(),
                                          (*file)->getBufferSize())) {

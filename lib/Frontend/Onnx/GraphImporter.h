@@ -32,6 +32,11 @@ public:
   /// The message of the last error diagnostic emitted during op building.
   std::string takeLastDiagnostic();
 
+  /// The external-data files the graph's tensors were read from.
+  const std::vector<std::string> &externalFiles() const {
+    return tensors.externalFiles();
+  }
+
 private:
   friend class NodeContext;
 

@@ -90,6 +90,9 @@ ImportResult importModel(MLIRContext &context, ::onnx::ModelProto *model,
                                    builder.getFunctionType({}, {}));
   GraphImporter importer(&context, options, opset, result);
   importer.importGraph(graph, func);
+  result.filesRead.insert(result.filesRead.end(),
+                          importer.externalFiles().begin(),
+                          importer.externalFiles().end());
   if (!result.fatalError.empty() || !result.issues.empty())
     return result;
 

@@ -51,7 +51,9 @@ parseFrom(google::protobuf::io::ZeroCopyInputStream &stream,
 std::unique_ptr<::onnx::ModelProto>
 mlir::tc::onnx::parseModelFile(llvm::StringRef path, std::string &error) {
   std::string p = path.str();
-  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO would wait for a writer forever; it is
+  // refused below as not a regular file.
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     error = llvm::formatv("cannot read the model file: {0}",
                           std::strerror(errno));
@@ -63,6 +65,7 @@ mlir::tc::onnx::parseModelFile(llvm::StringRef path, std::string &error) {
     error = "cannot read the model file: not a regular file";
     return nullptr;
   }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   if (info.st_size > INT_MAX) {
     ::close(fd);
     error = "the model file is larger than protobuf's 2 GiB limit; store "

@@ -207,6 +207,13 @@ bool TensorImporter::readExternal(const TensorProto &tensor,
   }
   llvm::SmallString<256> path(externalDataDir);
   llvm::sys::path::append(path, loc);
+  // A FIFO or device would block or never end.
+  if (llvm::sys::fs::exists(path) && !llvm::sys::fs::is_regular_file(path)) {
+    error = llvm::formatv("tensor '{0}': external-data file '{1}' is not a "
+                          "regular file",
+                          tensor.name(), path);
+    return false;
+  }
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file) {
@@ -215,6 +222,8 @@ bool TensorImporter::readExternal(const TensorProto &tensor,
                           tensor.name(), path, file.getError().message());
     return false;
   }
+  if (llvm::find(filesRead, path.str()) == filesRead.end())
+    filesRead.push_back(path.str().str());
   size_t size = (*file)->getBufferSize();
   size_t count = length >= 0 ? static_cast<size_t>(length) : size - std::min<size_t>(offset, size);
   if (static_cast<size_t>(offset) > size || count > size - offset) {

@@ -10,6 +10,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::tc::onnx {
 
@@ -37,6 +38,9 @@ public:
   ElementsAttr import(::onnx::TensorProto &tensor, std::string &error,
                       std::string &unsupported);
 
+  /// The external-data files read so far, each once.
+  const std::vector<std::string> &externalFiles() const { return filesRead; }
+
 private:
   /// Reads the bytes of an external-data tensor.
   bool readExternal(const ::onnx::TensorProto &tensor, size_t expectedBytes,
@@ -45,6 +49,7 @@ private:
   MLIRContext *context;
   std::string externalDataDir;
   int64_t inlineElementLimit;
+  std::vector<std::string> filesRead;
 };
 
 } // namespace mlir::tc::onnx

@@ -28,6 +28,17 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/TargetParser/Host.h"
+
+#include "tc-runtime/module_seal.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "llvm/TargetParser/Host.h"
 
 namespace mlir::tc::cpu {
@@ -66,6 +77,8 @@ createTargetMachine(const SharedLibraryOptions &options, std::string &error) {
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
+  if (failed(checkCpuName(options.cpu, error)))
+    return nullptr;
   std::string cpu = options.cpu;
   std::string features;
   if (cpu == "host") {
@@ -83,7 +96,155 @@ createTargetMachine(const SharedLibraryOptions &options, std::string &error) {
   return machine;
 }
 
+/// A temporary file in TMPDIR that exists only as an open descriptor: it is
+/// unlinked right after it is created, and child processes reach it as
+/// /proc/self/fd/N (the descriptor is inherited).
+struct ScratchFile {
+  int fd = -1;
+  static FailureOr<ScratchFile> create(StringRef suffix, std::string &error) {
+    ScratchFile file;
+    llvm::SmallString<256> path;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "tc-model", suffix, file.fd, path,
+            llvm::sys::fs::OF_ChildInherit)) {
+      error = "cannot create a temporary ." + suffix.str() +
+              " file: " + ec.message();
+      return failure();
+    }
+    ::unlink(path.c_str());
+    return file;
+  }
+  ScratchFile() = default;
+  ScratchFile(ScratchFile &&other) : fd(other.fd) { other.fd = -1; }
+  ScratchFile &operator=(ScratchFile &&) = delete;
+  ~ScratchFile() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd); }
+};
+
+/// Links `objectPath` into a sealed shared library at `outputPath`: lld
+/// writes a temporary in the output's directory (lld would remove the old
+/// file first), which is sealed, synced and renamed over the output.
+LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
+                                std::string &error) {
+  std::string linker = findLinker();
+  if (linker.empty()) {
+    error = "ld.lld (lld-22) not found; install Debian's lld-22";
+    return failure();
+  }
+  llvm::SmallString<256> directory(outputPath);
+  llvm::sys::path::remove_filename(directory);
+  if (directory.empty())
+    directory = ".";
+  llvm::SmallString<256> temporary(directory);
+  llvm::sys::path::append(temporary, "." +
+                                         llvm::sys::path::filename(outputPath) +
+                                         ".tmp-%%%%%%");
+  int placeholder = -1;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(temporary, placeholder, temporary)) {
+    error = "cannot create a temporary file in '" + directory.str().str() +
+            "' for " + outputPath.str() + ": " + ec.message();
+    return failure();
+  }
+  ::close(placeholder);
+  // Removed on SIGINT/SIGTERM and on every failure below.
+  llvm::sys::RemoveFileOnSignal(temporary);
+  llvm::FileRemover removeTemporary(temporary);
+
+  SmallVector<std::string> args = {linker, "-shared", "--gc-sections",
+                                   "-z", "noexecstack", "-z", "now",
+                                   "-o", temporary.str().str(),
+                                   objectPath.str()};
+  std::string builtins = findFirst(
+      {"/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.builtins-x86_64.a",
+       "/usr/lib/llvm-22/lib/clang/22/lib/x86_64-pc-linux-gnu/"
+       "libclang_rt.builtins.a"});
+  if (!builtins.empty())
+    args.push_back(builtins);
+  int systemLibraries = 0;
+  for (const char *library : {"libm.so.6", "libc.so.6"}) {
+    std::string path = findFirst(
+        {(std::string("/lib/x86_64-linux-gnu/") + library).c_str(),
+         (std::string("/usr/lib/x86_64-linux-gnu/") + library).c_str()});
+    if (!path.empty()) {
+      args.push_back(path);
+      ++systemLibraries;
+    }
+  }
+  // With libc and libm on the line, anything still undefined (a runtime
+  // helper that a lowering left behind, say) fails here, naming the symbol,
+  // rather than when the library is loaded.
+  if (systemLibraries == 2)
+    args.append({"-z", "defs"});
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  FailureOr<ScratchFile> log = ScratchFile::create("log", error);
+  if (failed(log))
+    return failure();
+  std::string logPath = log->path();
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
+                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                     &message);
+  if (rc != 0) {
+    auto text = llvm::MemoryBuffer::getFile(logPath);
+    error = "linking " + outputPath.str() + " with " + linker + " failed" +
+            (message.empty() ? "" : ": " + message) +
+            (text ? "\n" + (*text)->getBuffer().str() : "");
+    llvm::sys::DontRemoveFileOnSignal(temporary);
+    return failure();
+  }
+  LogicalResult sealed = sealSharedLibrary(temporary, error);
+  if (succeeded(sealed)) {
+    if (std::error_code ec = llvm::sys::fs::rename(temporary, outputPath)) {
+      error = "cannot write " + outputPath.str() + ": " + ec.message();
+      sealed = failure();
+    }
+  }
+  llvm::sys::DontRemoveFileOnSignal(temporary);
+  if (failed(sealed))
+    return failure();
+  removeTemporary.releaseFile();
+  // The rename is durable once the directory is synced.
+  int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd >= 0) {
+    (void)::fsync(dirFd);
+    ::close(dirFd);
+  }
+  return success();
+}
+
 } // namespace
+
+LogicalResult checkCpuName(StringRef cpu, std::string &error) {
+  if (cpu == "host")
+    return success();
+  llvm::InitializeNativeTarget();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return failure();
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, cpu, ""));
+  if (info && info->isCPUStringValid(cpu))
+    return success();
+  std::string known;
+  if (info)
+    for (const llvm::SubtargetSubTypeKV &entry :
+         info->getAllProcessorDescriptions())
+      if (StringRef(entry.Key).starts_with("x86-64"))
+        known += (known.empty() ? "" : ", ") + std::string(entry.Key);
+  error = "--cpu=" + cpu.str() + ": not a CPU of " + triple.str() +
+          " (use 'host', or an LLVM CPU name" +
+          (known.empty() ? std::string("") : ": " + known + ", znver4, ...") +
+          "; `llc -mcpu=help` lists them)";
+  return failure();
+}
 
 LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
                                 const SharedLibraryOptions &options,
@@ -130,21 +291,15 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
       llvmModule->print(os, nullptr);
   }
 
-  // The object goes to a temporary file next to the output.
-  llvm::SmallString<256> objectPath;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "tc-model", "o", objectPath)) {
-    error = "cannot create a temporary object file: " + ec.message();
+  // The object and the linker's log are temporary files that are unlinked
+  // as soon as they exist: lld reads and writes them as open files through
+  // /proc/self/fd, so nothing is left behind even when the compile is
+  // killed.
+  FailureOr<ScratchFile> object = ScratchFile::create("o", error);
+  if (failed(object))
     return failure();
-  }
-  llvm::FileRemover removeObject(objectPath);
   {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(objectPath, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error = "cannot write " + objectPath.str().str() + ": " + ec.message();
-      return failure();
-    }
+    llvm::raw_fd_ostream os(object->fd, /*shouldClose=*/false);
     llvm::legacy::PassManager codegen;
     if (machine->addPassesToEmitFile(codegen, os, nullptr,
                                      llvm::CodeGenFileType::ObjectFile)) {
@@ -152,54 +307,60 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
       return failure();
     }
     codegen.run(*llvmModule);
-  }
-
-  std::string linker = findLinker();
-  if (linker.empty()) {
-    error = "ld.lld (lld-22) not found; install Debian's lld-22";
-    return failure();
-  }
-  SmallVector<std::string> args = {linker, "-shared", "--gc-sections",
-                                   "-z", "noexecstack", "-z", "now",
-                                   "-o", outputPath.str(), objectPath.str().str()};
-  std::string builtins = findFirst(
-      {"/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.builtins-x86_64.a",
-       "/usr/lib/llvm-22/lib/clang/22/lib/x86_64-pc-linux-gnu/"
-       "libclang_rt.builtins.a"});
-  if (!builtins.empty())
-    args.push_back(builtins);
-  int systemLibraries = 0;
-  for (const char *library : {"libm.so.6", "libc.so.6"}) {
-    std::string path = findFirst(
-        {(std::string("/lib/x86_64-linux-gnu/") + library).c_str(),
-         (std::string("/usr/lib/x86_64-linux-gnu/") + library).c_str()});
-    if (!path.empty()) {
-      args.push_back(path);
-      ++systemLibraries;
+    os.flush();
+    if (os.has_error()) {
+      error = "cannot write the object file: " + os.error().message();
+      os.clear_error();
+      return failure();
     }
   }
-  // With libc and libm on the line, anything still undefined (a runtime
-  // helper that a lowering left behind, say) fails here, naming the symbol,
-  // rather than when the library is loaded.
-  if (systemLibraries == 2)
-    args.append({"-z", "defs"});
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::string message;
-  llvm::SmallString<256> logPath;
-  (void)llvm::sys::fs::createTemporaryFile("tc-link", "log", logPath);
-  llvm::FileRemover removeLog(logPath);
-  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
-                                          logPath.str()};
-  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                     &message);
-  if (rc != 0) {
-    auto log = llvm::MemoryBuffer::getFile(logPath);
-    error = "linking " + outputPath.str() + " with " + linker + " failed" +
-            (message.empty() ? "" : ": " + message) +
-            (log ? "\n" + (*log)->getBuffer().str() : "");
+  return linkSharedLibrary(object->path(), outputPath, error);
+}
+
+LogicalResult sealSharedLibrary(StringRef path, std::string &error) {
+  int fd = ::open(path.str().c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot seal " + path.str() + ": " + std::strerror(errno);
     return failure();
   }
+  auto fail = [&](StringRef what) {
+    error = "cannot seal " + path.str() + ": " + what.str() + ": " +
+            std::strerror(errno);
+    ::close(fd);
+    return failure();
+  };
+  struct stat info;
+  if (::fstat(fd, &info) != 0)
+    return fail("fstat");
+  // Chunks are whole seal blocks, so the checksum streams.
+  std::vector<unsigned char> buffer(size_t(1) << 20);
+  tc_seal_state state;
+  tc_seal_init(&state);
+  uint64_t size = static_cast<uint64_t>(info.st_size);
+  for (uint64_t at = 0; at < size;) {
+    size_t want = static_cast<size_t>(
+        std::min<uint64_t>(buffer.size(), size - at));
+    size_t got = 0;
+    while (got < want) {
+      ssize_t n = ::pread(fd, buffer.data() + got, want - got,
+                          static_cast<off_t>(at + got));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return fail("read");
+      got += static_cast<size_t>(n);
+    }
+    tc_seal_update(&state, buffer.data(), want);
+    at += want;
+  }
+  unsigned char trailer[TC_SEAL_TRAILER_SIZE];
+  tc_seal_write_trailer(trailer, size, tc_seal_finish(&state));
+  if (::pwrite(fd, trailer, sizeof(trailer), static_cast<off_t>(size)) !=
+      static_cast<ssize_t>(sizeof(trailer)))
+    return fail("write");
+  if (::fsync(fd) != 0)
+    return fail("fsync");
+  ::close(fd);
   return success();
 }
 

@@ -3,7 +3,11 @@
 
 #include "TestUtil.h"
 
+#include <cstdio>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace tc::test;
 
@@ -47,6 +51,57 @@ TEST(DeviceTest, NegativeThreadCountIsRejected) {
   EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
   TC_EXPECT_CONTAINS(error.message, "num_threads is -2");
   EXPECT_EQ(runtime, nullptr);
+}
+
+TEST(DeviceTest, ThreadCountAboveTheLimitIsRejected) {
+  tc_runtime_options options;
+  tc_runtime_options_init(&options);
+  options.num_threads = 100000;
+  tc_runtime *runtime = nullptr;
+  Error error = take(tc_runtime_create(&options, &runtime));
+  EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
+  TC_EXPECT_CONTAINS(error.message, "num_threads is 100000");
+  TC_EXPECT_CONTAINS(error.message, "1 to " + std::to_string(TC_MAX_THREADS));
+  EXPECT_EQ(runtime, nullptr);
+}
+
+// The system refusing threads (here: too little address space for their
+// stacks) is a status, not a std::system_error through the C API, which
+// would abort the process. In a child process, because the limit is
+// process-wide.
+TEST(DeviceTest, ThreadsTheSystemRefusesAreAStatus) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto runtime = makeRuntime(TC_MAX_THREADS);
+    struct rlimit limit = {size_t(256) << 20, size_t(256) << 20};
+    if (setrlimit(RLIMIT_AS, &limit) != 0)
+      _exit(3);
+    tc_device *device = nullptr;
+    Error error = take(tc_device_create(runtime.get(), "cpu", &device));
+    bool ok = error.code == TC_STATUS_RESOURCE_EXHAUSTED && !device &&
+              error.message.find("cannot start 4096 threads") !=
+                  std::string::npos &&
+              error.message.find("fewer threads") != std::string::npos;
+    if (!ok)
+      fprintf(stderr, "got %s: %s\n", tc_status_code_name(error.code),
+              error.message.c_str());
+    // A smaller pool still works afterwards.
+    tc_runtime_options options;
+    tc_runtime_options_init(&options);
+    options.num_threads = 2;
+    tc_runtime *small = nullptr;
+    ok = ok && !tc_runtime_create(&options, &small) &&
+         !tc_device_create(small, "cpu", &device) && device;
+    tc_device_release(device);
+    tc_runtime_release(small);
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal "
+                                 << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(DeviceTest, MissingGpusAreUnavailableAndNamed) {

@@ -3,8 +3,13 @@
 
 #include "TestUtil.h"
 
+#include "tc-runtime/module_seal.h"
+
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace tc::test;
@@ -153,6 +158,181 @@ TEST(ModuleQueryTest, LoadingTwiceGivesIndependentModules) {
   auto second = loadModule(runtime.get(), "add");
   first.reset(); // dlclose of one must not unmap the other
   EXPECT_STREQ(tc_module_name(second.get()), "add");
+}
+
+// ---- Damaged, replaced and unusual files (docs: runtime.h, module_seal.h).
+
+std::string readBytes(const std::string &path) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  EXPECT_NE(file, nullptr) << path;
+  std::string bytes;
+  if (!file)
+    return bytes;
+  char buffer[65536];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), file)) > 0;)
+    bytes.append(buffer, n);
+  std::fclose(file);
+  return bytes;
+}
+
+void writeBytes(const std::string &path, const std::string &bytes) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(file, nullptr) << path;
+  ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), file), bytes.size());
+  ASSERT_EQ(std::fclose(file), 0);
+}
+
+/// A fresh directory for one test's files, removed with them.
+struct ScratchDir {
+  std::string path;
+  ScratchDir() {
+    char name[] = "/tmp/tc-module-test-XXXXXX";
+    path = mkdtemp(name) ? name : "";
+    EXPECT_FALSE(path.empty());
+  }
+  ~ScratchDir() { (void)std::system(("rm -rf '" + path + "'").c_str()); }
+  std::string file(const std::string &name) const { return path + "/" + name; }
+};
+
+TEST(ModuleDamageTest, TruncatedFilesAreRefusedWithoutLoading) {
+  ScratchDir dir;
+  std::string bytes = readBytes(fakeModule("add"));
+  ASSERT_GT(bytes.size(), 1000u);
+  for (int percent = 10; percent <= 90; percent += 10) {
+    std::string path = dir.file("cut" + std::to_string(percent) + ".so");
+    writeBytes(path, bytes.substr(0, bytes.size() * percent / 100));
+    Error error = loadError(path);
+    EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE) << percent << "%";
+    TC_EXPECT_CONTAINS(error.message, "'" + path + "'");
+  }
+  // Cut just before the seal: the ELF is whole, the seal is gone.
+  std::string path = dir.file("unsealed.so");
+  writeBytes(path, bytes.substr(0, bytes.size() - TC_SEAL_TRAILER_SIZE));
+  Error error = loadError(path);
+  EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(error.message, "no tc-compile seal");
+}
+
+TEST(ModuleDamageTest, ZeroedTailsAndFlippedBytesAreRefused) {
+  ScratchDir dir;
+  std::string bytes = readBytes(fakeModule("add"));
+  size_t sealed = bytes.size() - TC_SEAL_TRAILER_SIZE;
+  // The tail zeroed from 50% (the seal with it), and one flipped byte at
+  // several places, the seal kept: the checksum catches what the ELF checks
+  // cannot.
+  std::string zeroed = bytes;
+  std::fill(zeroed.begin() + zeroed.size() / 2, zeroed.end(), '\0');
+  writeBytes(dir.file("zeroed.so"), zeroed);
+  Error error = loadError(dir.file("zeroed.so"));
+  EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE);
+  for (size_t at : {sealed / 7, sealed / 3, sealed / 2, sealed - 1}) {
+    std::string flipped = bytes;
+    flipped[at] ^= 0x10;
+    std::string path = dir.file("flipped" + std::to_string(at) + ".so");
+    writeBytes(path, flipped);
+    Error flip = loadError(path);
+    EXPECT_EQ(flip.code, TC_STATUS_INCOMPATIBLE) << "byte " << at;
+    TC_EXPECT_CONTAINS(flip.message, "do not match the checksum");
+  }
+}
+
+TEST(ModuleDamageTest, ForeignSharedLibraryWithoutSealIsRefused) {
+  // A real shared library from the system: valid ELF, no seal.
+  Error error = loadError("/lib/x86_64-linux-gnu/libm.so.6");
+  EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(error.message, "no tc-compile seal");
+}
+
+TEST(ModuleDamageTest, DirectoriesAndFifosAreRefusedAtOnce) {
+  ScratchDir dir;
+  Error directory = loadError(dir.path);
+  EXPECT_EQ(directory.code, TC_STATUS_INVALID_ARGUMENT);
+  TC_EXPECT_CONTAINS(directory.message, "is a directory");
+  // Opening a FIFO for reading would block until a writer comes.
+  std::string fifo = dir.file("model.so");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  Error error = loadError(fifo);
+  EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
+  TC_EXPECT_CONTAINS(error.message, "not a regular file");
+}
+
+TEST(ModuleReloadTest, ReplacedFileLoadsTheNewCode) {
+  ScratchDir dir;
+  std::string path = dir.file("model.so");
+  writeBytes(path, readBytes(fakeModule("add")));
+  auto runtime = makeRuntime(1);
+  tc_module *first = nullptr;
+  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &first));
+  Owned<tc_module> old(first);
+  EXPECT_STREQ(tc_module_name(first), "add");
+  // Recompiled: a new file renamed over the old one, as tc-compile does,
+  // while the old module is still loaded (load new, swap, release old).
+  writeBytes(path + ".new", readBytes(fakeModule("echo")));
+  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+  tc_module *second = nullptr;
+  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &second));
+  Owned<tc_module> fresh(second);
+  EXPECT_STREQ(tc_module_name(second), "echo");
+  EXPECT_STREQ(tc_module_name(first), "add");
+  old.reset();
+  // And again after the old one is gone.
+  writeBytes(path + ".new", readBytes(fakeModule("misc")));
+  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+  tc_module *third = nullptr;
+  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &third));
+  Owned<tc_module> last(third);
+  EXPECT_STREQ(tc_module_name(third), "misc model");
+  EXPECT_STREQ(tc_module_name(second), "echo");
+}
+
+TEST(ModuleReloadTest, FileOverwrittenInPlaceWhileLoadedIsRefused) {
+  ScratchDir dir;
+  std::string path = dir.file("model.so");
+  std::string bytes = readBytes(fakeModule("add"));
+  writeBytes(path, bytes);
+  auto runtime = makeRuntime(1);
+  tc_module *loaded = nullptr;
+  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &loaded));
+  Owned<tc_module> module(loaded);
+  // Same inode, other contents: bytes appended past the ELF (which the
+  // loaded code does not map) and sealed again, written in place.
+  std::string changed =
+      bytes.substr(0, bytes.size() - TC_SEAL_TRAILER_SIZE) +
+      std::string(64, '\x5a');
+  unsigned char trailer[TC_SEAL_TRAILER_SIZE];
+  tc_seal_write_trailer(trailer, changed.size(),
+                        tc_seal_checksum(changed.data(), changed.size()));
+  changed.append(reinterpret_cast<const char *>(trailer), sizeof(trailer));
+  int fd = open(path.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(pwrite(fd, changed.data(), changed.size(), 0),
+            static_cast<ssize_t>(changed.size()));
+  close(fd);
+  Error error = loadError(path);
+  EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(error.message, "overwritten in place");
+  // Once the old module is released, the file loads.
+  module.reset();
+  tc_module *again = nullptr;
+  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &again));
+  tc_module_release(again);
+}
+
+TEST(ModuleReloadTest, SameFileLoadedTwiceSharesItsCode) {
+  auto runtime = makeRuntime(1);
+  auto first = loadModule(runtime.get(), "add");
+  auto second = loadModule(runtime.get(), "add");
+  ASSERT_TRUE(first && second);
+  first.reset();
+  // The second still runs after the first is released.
+  auto device = makeDevice(runtime.get());
+  auto a = makeTensor<float>(TC_DTYPE_F32, {1, 4}, {1, 2, 3, 4});
+  auto b = makeTensor<float>(TC_DTYPE_F32, {4}, {10, 20, 30, 40});
+  tc_tensor *inputs[] = {a.get(), b.get()};
+  tc_tensor *output = nullptr;
+  TC_ASSERT_OK(tc_module_run(second.get(), device.get(), inputs, 2, &output, 1));
+  Owned<tc_tensor> result(output);
+  EXPECT_EQ(static_cast<const float *>(tc_tensor_data(output))[3], 44.0f);
 }
 
 } // namespace

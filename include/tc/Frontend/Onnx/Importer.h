@@ -56,6 +56,9 @@ struct ImportResult {
   std::string fatalError;
   /// Every unsupported piece found in the graph.
   std::vector<ImportIssue> issues;
+  /// The files the import read besides the model itself: external data
+  /// (a tool must not overwrite them with its output).
+  std::vector<std::string> filesRead;
 
   bool succeeded() const { return module && fatalError.empty() && issues.empty(); }
   /// Prints the fatal error or the issue list, one line each.

@@ -24,11 +24,23 @@ struct SharedLibraryOptions {
 
 /// Translates `module` (LLVM dialect, with the model.so ABI) to LLVM IR,
 /// optimizes it at -O3 for the chosen CPU, emits an object in-process and
-/// links it with lld into the shared library `outputPath`. On failure returns
-/// failure with a message in `error`.
+/// links it with lld into the shared library `outputPath`, sealed with its
+/// checksum (tc-runtime/module_seal.h). The library is written to a
+/// temporary file in the output's directory and renamed over `outputPath`
+/// only when complete, so an interrupted compile leaves the previous file
+/// in place; the object and the linker's log live only as open files. On
+/// failure returns failure with a message in `error`.
 LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
                                 const SharedLibraryOptions &options,
                                 std::string &error);
+
+/// Checks that `cpu` ("host" or an LLVM CPU name such as x86-64-v3) names
+/// a CPU of the host's target; failure with a message listing a few valid
+/// names otherwise.
+LogicalResult checkCpuName(StringRef cpu, std::string &error);
+
+/// Appends the seal (tc-runtime/module_seal.h) to the file at `path`.
+LogicalResult sealSharedLibrary(StringRef path, std::string &error);
 
 /// The path of Debian's ld.lld (lld-22), or "" when it is not installed.
 std::string findLinker();
