@@ -55,6 +55,35 @@ if shared_models:
     config.available_features.add("shared-models")
     config.substitutions.append(("%shared_models", shared_models))
 
+# A build with AddressSanitizer (utils/sanitize.sh): tests that limit the
+# address space (which ASan's shadow memory needs) or load the runtime into
+# an uninstrumented Python are not for it.
+if "Address" in getattr(config, "tc_sanitizers", ""):
+    config.available_features.add("asan")
+
+# Reproducers of exports tc did not handle (../shared/repro), tested like
+# the shared models once tc handles them.
+repro_candidates = [os.environ.get("TC_SHARED_REPRO", ""),
+                    os.path.join(os.path.dirname(config.tc_src_root), "shared", "repro"),
+                    "/work/shared/repro"]
+shared_repro = next((c for c in repro_candidates if c and os.path.isdir(c)), None)
+if shared_repro:
+    config.available_features.add("shared-repro")
+    config.substitutions.append(("%shared_repro", shared_repro))
+
+# Debian's python3-torch (utils/setup.sh installs it) exports models with
+# torch.onnx.export, as users do; it belongs to Debian's python3, not to the
+# project virtualenv.
+import subprocess
+torch_python = os.environ.get("TC_TORCH_PYTHON", "/usr/bin/python3")
+try:
+    if subprocess.run([torch_python, "-c", "import torch"], capture_output=True,
+                      timeout=120).returncode == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(("%pytorch", torch_python))
+except (OSError, subprocess.TimeoutExpired):
+    pass
+
 # mlir-runner (mlir-22-tools) with MLIR's runner utilities, to run small
 # lowered modules (the emulation's race check).
 runner_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

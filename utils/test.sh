@@ -7,7 +7,9 @@
 #   the CPU (numerics; fails on a regression), the offline validation of the
 #   GPU kernels of every case that passes on the CPU (NVIDIA sm_80/sm_90 through ptxas, AMD gfx90a/gfx942 as code
 #   objects; fails on a regression), a bounded fuzzing run of the
-#   importer (TC_FUZZ_SECONDS, default 60), and the generated-docs check.
+#   importer (TC_FUZZ_SECONDS, default 60) and of the runtime's input readers
+#   (TC_FUZZ_RUNTIME_SECONDS, default 30), the sanitizer job
+#   (utils/sanitize.sh; TC_SANITIZE=0 skips it), and the generated-docs check.
 # Exits non-zero if anything fails. Usage: utils/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -83,6 +85,35 @@ if [ -x "$TC_BUILD/bin/tc-onnx-import-fuzzer" ]; then
     status=1
   else
     grep -E "^Done|stat::number_of_executed_units" "$TC_BUILD/fuzz.log" || true
+  fi
+fi
+
+if [ -x "$TC_BUILD/bin/tc-runtime-input-fuzzer" ]; then
+  seconds="${TC_FUZZ_RUNTIME_SECONDS:-30}"
+  tc_log "fuzzing the runtime's input readers (.npy, .pb, metadata) for ${seconds} s"
+  corpus="$TC_BUILD/fuzz-runtime-corpus"
+  "$TC_VENV/bin/python" "$TC_ROOT/test/fuzz/make_runtime_corpus.py" "$corpus" > /dev/null
+  if compgen -G "$TC_ROOT/test/fuzz/regressions/runtime-*" > /dev/null &&
+     ! (cd "$TC_BUILD" && "$TC_BUILD/bin/tc-runtime-input-fuzzer" \
+        "$TC_ROOT"/test/fuzz/regressions/runtime-* > "$TC_BUILD/fuzz-runtime-regressions.log" 2>&1); then
+    tail -n 40 "$TC_BUILD/fuzz-runtime-regressions.log"
+    tc_log "a fuzzing regression input crashes the runtime's readers again"
+    status=1
+  fi
+  if ! (cd "$TC_BUILD" && "$TC_BUILD/bin/tc-runtime-input-fuzzer" "$corpus" \
+        -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+        -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
+        > "$TC_BUILD/fuzz-runtime.log" 2>&1); then
+    tail -n 40 "$TC_BUILD/fuzz-runtime.log"
+    tc_log "the runtime input fuzzer found a crash (input saved in $TC_BUILD)"
+    status=1
+  fi
+fi
+
+if [ "${TC_SANITIZE:-1}" != 0 ]; then
+  tc_log "the sanitizer job: ASan + UBSan build, GoogleTest and lit (TC_SANITIZE=0 skips it)"
+  if ! "$TC_ROOT/utils/sanitize.sh" 2>&1 | tee "$TC_BUILD/sanitize.log" | tail -n 12; then
+    status=1
   fi
 fi
 

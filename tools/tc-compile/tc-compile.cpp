@@ -413,6 +413,9 @@ int main(int argc, char **argv) {
   PassManager graph(&context);
   graph.addNestedPass<func::FuncOp>(tc::createTcInferShapesPass());
   graph.addPass(createCanonicalizerPass());
+  // Dynamic-axis exports compute static sizes from Shape ops that no longer
+  // fold; this recovers them (and re-infers shapes) before the patterns.
+  graph.addNestedPass<func::FuncOp>(tc::createTcFoldShapeArithmeticPass());
   // Composite patterns match on folded constants and static shapes, so they
   // run after the clean-up; the second canonicalization composes the key
   // transposes attention fusion leaves and drops dead constants.

@@ -143,6 +143,11 @@ TensorPtr tc::run::readNpy(const std::string &path, std::string &error) {
   std::string contents;
   if (!readFile(path, contents, error))
     return nullptr;
+  return parseNpy(contents, path, error);
+}
+
+TensorPtr tc::run::parseNpy(const std::string &contents,
+                            const std::string &path, std::string &error) {
   auto fail = [&](const std::string &what) {
     error = "'" + path + "' is not a valid .npy file: " + what;
     return nullptr;

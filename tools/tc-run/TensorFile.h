@@ -41,6 +41,10 @@ bool shapeSize(tc_dtype_t dtype, const std::vector<int64_t> &dims,
 
 /// .npy version 1, 2 or 3, little-endian, C order.
 TensorPtr readNpy(const std::string &path, std::string &error);
+/// The same from the file's bytes; `path` names them in messages (the
+/// fuzzer of test/fuzz calls this).
+TensorPtr parseNpy(const std::string &contents, const std::string &path,
+                   std::string &error);
 /// Writes version 1 (bf16, which numpy lacks, as its raw bits in '<u2'; the
 /// narrow types as their bytes in '|u1', i4 and i2 in '|i1').
 bool writeNpy(const std::string &path, const tc_tensor *tensor,
@@ -50,6 +54,9 @@ bool writeNpy(const std::string &path, const tc_tensor *tensor,
 /// absent).
 TensorPtr readTensorProto(const std::string &path, std::string &name,
                           std::string &error);
+/// The same from the file's bytes.
+TensorPtr parseTensorProto(const std::string &contents, const std::string &path,
+                           std::string &name, std::string &error);
 
 /// numpy has no bfloat16 and none of the narrow types (f8*, f4e2m1fn, i4,
 /// u4, i2, u2), so .npy files carry them as stand-ins: bf16 as uint16 bits,

@@ -269,6 +269,12 @@ TensorPtr tc::run::readTensorProto(const std::string &path, std::string &name,
   std::string contents;
   if (!readFile(path, contents, error))
     return nullptr;
+  return parseTensorProto(contents, path, name, error);
+}
+
+TensorPtr tc::run::parseTensorProto(const std::string &contents,
+                                    const std::string &path, std::string &name,
+                                    std::string &error) {
   auto fail = [&](const std::string &what) {
     error = "'" + path + "' is not a valid onnx TensorProto: " + what;
     return nullptr;

@@ -123,6 +123,23 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
     auto scoresType = cast<RankedTensorType>(scores.getType());
     SmallVector<Value> sizes = dynamicSizesOf(rewriter, loc, scores);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    // The generics read a broadcast operand's dynamic extent as if it were
+    // the scores' (a run-time 1 is not stretched), so each must equal it:
+    // the checks an unfused add or matmul would have made.
+    auto checkBatch = [&](Value operand, Value against, StringRef name) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      int64_t offset = cast<RankedTensorType>(against.getType()).getRank() -
+                       type.getRank();
+      for (int64_t d = 0; d + 2 < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          checkSameExtent(rewriter, loc, op, operand, d, against, d + offset,
+                          Twine("the extents of ") + name + " axis " +
+                              Twine(d) + " and of the attention batch");
+    };
+    checkBatch(query, scores, "query");
+    checkBatch(key, scores, "key");
+    if (mask)
+      checkBroadcastExtents(rewriter, loc, op, scores, {mask});
 
     // logits = scores * scale (+ mask).
     SmallVector<Value> inputs = {scores};
@@ -150,6 +167,8 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
 
     Value acc = contract(rewriter, loc, probs, value, /*rhsTransposed=*/false,
                          *batch, accType, tcType, accType);
+    checkBatch(value, acc, "value");
+    checkBatch(probs, acc, "query");
     Value result = castTensor(rewriter, loc, acc, accType, tcType);
     // The declared type may be more static than the operands show.
     if (result.getType() != resultType)

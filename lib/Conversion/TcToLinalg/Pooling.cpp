@@ -17,7 +17,10 @@ namespace {
 
 struct PoolGeometry {
   int64_t spatial;
+  bool ceilMode;
   SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, extraEnd;
+  /// Spatial dims whose sizes are known only at run time.
+  SmallVector<bool> dynamic;
 };
 
 template <typename OpTy>
@@ -38,11 +41,17 @@ FailureOr<PoolGeometry> readGeometry(OpTy op, RankedTensorType inputType,
     g.padBegin.assign(attr->begin(), attr->begin() + g.spatial);
     g.padEnd.assign(attr->begin() + g.spatial, attr->end());
   }
+  g.ceilMode = op.getCeilMode();
   for (int64_t i = 0; i < g.spatial; ++i) {
     int64_t size = inputType.getDimSize(i + 2);
     int64_t out = resultType.getDimSize(i + 2);
-    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(out))
-      return failure();
+    g.dynamic.push_back(ShapedType::isDynamic(size) || ShapedType::isDynamic(out));
+    if (g.dynamic.back()) {
+      // The last window reaches at most stride - 1 past the padding with
+      // ceil_mode, never without: pad that much (it never counts).
+      g.extraEnd.push_back(g.ceilMode ? g.strides[i] - 1 : 0);
+      continue;
+    }
     int64_t reach = (out - 1) * g.strides[i] + (g.kernel[i] - 1) * g.dilations[i] + 1;
     g.extraEnd.push_back(
         std::max<int64_t>(0, reach - (size + g.padBegin[i] + g.padEnd[i])));
@@ -58,7 +67,45 @@ struct PoolNest {
   SmallVector<Value> dynamicSizes;
 };
 
-PoolNest buildNest(OpBuilder &b, Location loc, Value input,
+/// The run-time output extent of spatial dim `i`, as the op's type
+/// inference computes static ones (ShapeUtils' getWindowedOutputSize): 0,
+/// with a failing run-time check, when the padded input is shorter than the
+/// window.
+Value outputSize(OpBuilder &b, Location loc, Operation *op, Value input,
+                 const PoolGeometry &g, int64_t i) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  int64_t span = g.dilations[i] * (g.kernel[i] - 1) + 1;
+  Value size = dimValue(b, loc, input, i + 2);
+  Value room = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, size, c(g.padBegin[i] + g.padEnd[i])),
+      c(span));
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, room,
+                                     c(0));
+  checkAtRunTime(b, loc, op, fits,
+                 "spatial axis " + Twine(i) +
+                     " of the input, padded, is shorter than the window (" +
+                     Twine(span) + ")");
+  Value stride = c(g.strides[i]);
+  Value out = arith::AddIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, room, stride), c(1));
+  if (g.ceilMode) {
+    // One more window where the division left a remainder, if it starts
+    // inside the input or its begin padding.
+    Value remainder = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::RemSIOp::create(b, loc, room, stride), c(0));
+    Value startsInside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt,
+        arith::MulIOp::create(b, loc, out, stride),
+        arith::AddIOp::create(b, loc, size, c(g.padBegin[i])));
+    Value extra = arith::AndIOp::create(b, loc, remainder, startsInside);
+    out = arith::SelectOp::create(
+        b, loc, extra, arith::AddIOp::create(b, loc, out, c(1)), out);
+  }
+  return arith::SelectOp::create(b, loc, fits, out, c(0));
+}
+
+PoolNest buildNest(OpBuilder &b, Location loc, Operation *op, Value input,
                    RankedTensorType resultType, const PoolGeometry &g,
                    Value padValue) {
   MLIRContext *ctx = b.getContext();
@@ -89,6 +136,9 @@ PoolNest buildNest(OpBuilder &b, Location loc, Value input,
   for (int64_t i = 0; i < 2; ++i)
     if (resultType.isDynamicDim(i))
       nest.dynamicSizes.push_back(dimValue(b, loc, input, i));
+  for (int64_t i = 0; i < g.spatial; ++i)
+    if (resultType.isDynamicDim(i + 2))
+      nest.dynamicSizes.push_back(outputSize(b, loc, op, input, g, i));
   return nest;
 }
 
@@ -103,11 +153,11 @@ struct MaxPoolPattern : OpConversionPattern<MaxPoolOp> {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     FailureOr<PoolGeometry> g = readGeometry(op, inputType, resultType);
     if (failed(g))
-      return rewriter.notifyMatchFailure(op, "dynamic spatial size");
+      return rewriter.notifyMatchFailure(op, "unreadable window");
     Type tcType = elementTypeOf(op.getInput());
     Value lowest = minValueOf(rewriter, loc, tcType);
-    PoolNest nest =
-        buildNest(rewriter, loc, adaptor.getInput(), resultType, *g, lowest);
+    PoolNest nest = buildNest(rewriter, loc, op, adaptor.getInput(),
+                              resultType, *g, lowest);
     Value init = filledTensor(rewriter, loc, resultType, nest.dynamicSizes,
                               lowest);
     bool isFloat = isa<FloatType>(tcType);
@@ -134,7 +184,7 @@ struct MaxPoolPattern : OpConversionPattern<MaxPoolOp> {
 /// dimension that fall inside [lo, hi) of the unpadded input coordinates.
 Value windowCount(OpBuilder &b, Location loc, Value o, int64_t stride,
                   int64_t dilation, int64_t kernel, int64_t padBegin,
-                  int64_t lo, int64_t hi) {
+                  int64_t lo, Value hi) {
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   // start = o * stride - padBegin; first k with start + k*d >= lo, last k
   // with start + k*d <= hi - 1.
@@ -144,7 +194,10 @@ Value windowCount(OpBuilder &b, Location loc, Value o, int64_t stride,
       b, loc, arith::SubIOp::create(b, loc, c(lo), start), c(dilation));
   first = arith::MaxSIOp::create(b, loc, first, c(0));
   Value last = arith::FloorDivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, c(hi - 1), start), c(dilation));
+      b, loc,
+      arith::SubIOp::create(b, loc,
+                            arith::SubIOp::create(b, loc, hi, c(1)), start),
+      c(dilation));
   last = arith::MinSIOp::create(b, loc, last, c(kernel - 1));
   Value count = arith::AddIOp::create(
       b, loc, arith::SubIOp::create(b, loc, last, first), c(1));
@@ -162,11 +215,12 @@ struct AvgPoolPattern : OpConversionPattern<AvgPoolOp> {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     FailureOr<PoolGeometry> g = readGeometry(op, inputType, resultType);
     if (failed(g))
-      return rewriter.notifyMatchFailure(op, "dynamic spatial size");
+      return rewriter.notifyMatchFailure(op, "unreadable window");
     Type tcType = elementTypeOf(op.getInput());
     Type accType = accumulatorType(tcType);
-    PoolNest nest = buildNest(rewriter, loc, adaptor.getInput(), resultType,
-                              *g, scalarConstant(rewriter, loc, tcType, 0));
+    PoolNest nest = buildNest(rewriter, loc, op, adaptor.getInput(),
+                              resultType, *g,
+                              scalarConstant(rewriter, loc, tcType, 0));
     RankedTensorType accTensor = resultType.clone(accType);
     Value init = filledTensor(rewriter, loc, accTensor, nest.dynamicSizes,
                               scalarConstant(rewriter, loc, accType, 0));
@@ -192,6 +246,18 @@ struct AvgPoolPattern : OpConversionPattern<AvgPoolOp> {
         uniform = false;
     }
     int64_t rank = resultType.getRank();
+    // Where the counted part of each spatial dim ends: the input's end, or
+    // the end padding's with count_include_pad.
+    SmallVector<Value> his;
+    for (int64_t i = 0; i < g->spatial; ++i) {
+      Value size = dimValue(rewriter, loc, adaptor.getInput(), i + 2);
+      his.push_back(includePad ? arith::AddIOp::create(
+                                     rewriter, loc, size,
+                                     arith::ConstantIndexOp::create(
+                                         rewriter, loc, g->padEnd[i]))
+                                     .getResult()
+                               : size);
+    }
     Value result = buildParallelGeneric(
         rewriter, loc, resultType, nest.dynamicSizes, sum,
         rewriter.getMultiDimIdentityMap(rank),
@@ -202,14 +268,12 @@ struct AvgPoolPattern : OpConversionPattern<AvgPoolOp> {
           } else {
             Value count = arith::ConstantIndexOp::create(b, l, 1);
             for (int64_t i = 0; i < g->spatial; ++i) {
-              int64_t size = inputType.getDimSize(i + 2);
               int64_t lo = includePad ? -g->padBegin[i] : 0;
-              int64_t hi = includePad ? size + g->padEnd[i] : size;
               Value o = linalg::IndexOp::create(b, l, i + 2);
               count = arith::MulIOp::create(
                   b, l, count,
                   windowCount(b, l, o, g->strides[i], g->dilations[i],
-                              g->kernel[i], g->padBegin[i], lo, hi));
+                              g->kernel[i], g->padBegin[i], lo, his[i]));
             }
             Value asInt = arith::IndexCastOp::create(b, l, b.getI64Type(), count);
             divisor = arith::SIToFPOp::create(b, l, accType, asInt);

@@ -83,6 +83,7 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();
   pm.addPass(createConvertVectorToSCFPass(transfers));
+  pm.addPass(createExpandDynamicReshapesPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

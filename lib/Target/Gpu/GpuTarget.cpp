@@ -2,6 +2,7 @@
 
 #include "tc/Target/Gpu/GpuTarget.h"
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -60,6 +61,7 @@ FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
   prepare.addPass(createGpuAlignWorkgroupMemoryPass());
   if (options.fpContract)
     prepare.addPass(createGpuContractFloatOpsPass());
+  prepare.addPass(cpu::createExpandDynamicReshapesPass());
   prepare.addPass(memref::createExpandStridedMetadataPass());
   prepare.addPass(createLowerAffinePass());
   prepare.addPass(createSCFToControlFlowPass());

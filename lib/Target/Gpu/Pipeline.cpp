@@ -69,6 +69,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
 void buildGpuHostPipeline(OpPassManager &pm) {
   pm.addPass(createGpuPrepareHostPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(cpu::createExpandDynamicReshapesPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

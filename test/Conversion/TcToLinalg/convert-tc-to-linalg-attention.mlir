@@ -50,3 +50,16 @@ func.func @attention_f16(%q: tensor<?x?x64xf16>, %k: tensor<?x?x64xf16>, %v: ten
       : (tensor<?x?x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> tensor<?x?x64xf16>
   return %0 : tensor<?x?x64xf16>
 }
+
+// -----
+
+// A mask whose extents are known only at run time: each must equal the
+// scores' (a run-time 1 is not stretched), as for an unfused add; before,
+// the fused op read a [B*H, 1, Lk] mask as [B*H, Lq, Lk].
+// CHECK-LABEL: func.func @dynamic_mask
+// CHECK: cf.assert %{{.*}}, "node 'attn' (Attention): operand 0 axis 1 does not match the result's extent
+// CHECK: cf.assert %{{.*}}, "node 'attn' (Attention): operand 0 axis 2 does not match the result's extent
+func.func @dynamic_mask(%q: tensor<?x8x16xf32>, %k: tensor<?x8x16xf32>, %v: tensor<?x8x16xf32>, %m: tensor<?x?x?xf32>) -> tensor<?x8x16xf32> {
+  %0 = tc.attention %q, %k, %v, %m {scale = 0.25 : f32} : (tensor<?x8x16xf32>, tensor<?x8x16xf32>, tensor<?x8x16xf32>, tensor<?x?x?xf32>) -> tensor<?x8x16xf32> loc("attn"("Attention"))
+  return %0 : tensor<?x8x16xf32>
+}

@@ -96,3 +96,21 @@ func.func @runtime_extents(%a: tensor<?x4x?xf32>, %b: tensor<?x?x5xf32>) -> tens
   return %0 : tensor<?x4x5xf32>
 }
 #mm = loc("mm"("MatMul"))
+
+// -----
+
+// Spatial sizes known only at run time: the output extent is computed as
+// the type inference computes static ones, and a padded input shorter than
+// the kernel window fails a run-time check (and gives an empty output).
+// CHECK-LABEL: func.func @conv_dynamic_spatial
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[PH:.*]] = arith.addi %[[H]], %c2
+// CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[PH]], %c3
+// CHECK: cf.assert %[[FITS]], "node 'conv' (Conv): spatial axis 0 of the input, padded, is shorter than the kernel window (3)"
+// CHECK: arith.divsi %{{.*}}, %c2
+// CHECK: arith.select %[[FITS]]
+// CHECK: linalg.generic
+func.func @conv_dynamic_spatial(%x: tensor<1x3x?x?xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<1x16x?x?xf32> {
+  %0 = tc.conv %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x?x?xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x?x?xf32> loc("conv"("Conv"))
+  return %0 : tensor<1x16x?x?xf32>
+}

@@ -70,6 +70,13 @@ TEST(DeviceTest, ThreadCountAboveTheLimitIsRejected) {
 // would abort the process. In a child process, because the limit is
 // process-wide.
 TEST(DeviceTest, ThreadsTheSystemRefusesAreAStatus) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer needs more address space than the limit";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "AddressSanitizer needs more address space than the limit";
+#endif
+#endif
   pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {

@@ -162,6 +162,40 @@ def CpuOutlineWorkgroupsPass : Pass<"tc-cpu-outline-workgroups", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def ExpandDynamicReshapesPass : Pass<"tc-expand-dynamic-reshapes"> {
+  let summary = "memref.expand_shape with several dynamic sizes in one "
+                "group to memref.reinterpret_cast";
+  let description = [{
+    MLIR 22's `--expand-strided-metadata` computes the strides of an
+    expanded group from the result type, assuming at most one dynamic size
+    per group, and crashes (a null attribute in ReinterpretCastOp::build)
+    when a group has more: the reshapes of exporters' dynamic-axis models,
+    whose target shape is computed at run time (Shape -> Gather -> Concat
+    -> Reshape), bufferize to exactly such expand_shapes. This pass rewrites
+    each of them first as the view it is: `extract_strided_metadata` of the
+    source and a `reinterpret_cast` with the output shape as sizes, and, in
+    each group, the source dimension's stride for the innermost dimension
+    and the running product of the inner sizes for the others. Offsets,
+    sizes and strides that the result type fixes stay static. Every
+    pipeline that runs `--expand-strided-metadata` (CPU, GPU host and
+    kernels) runs it just before.
+
+    Example:
+    ```mlir
+    %e = memref.expand_shape %m [[0, 1, 2]] output_shape [%a, %b, %c]
+        : memref<?xf32> into memref<?x?x?xf32>
+    // becomes
+    %base, %offset, %size, %stride = memref.extract_strided_metadata %m
+    %s1 = arith.muli %c, %c1          // folded: %c
+    %s0 = arith.muli %s1, %b
+    %e = memref.reinterpret_cast %base to offset: [0],
+        sizes: [%a, %b, %c], strides: [%s0, %c, 1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
   let summary = "Turn strided memref.copy into linalg.copy loops";
   let description = [{

@@ -93,6 +93,20 @@ private:
     refine(op.getResult(), result.clone(shape));
   }
 
+  /// Without a shape operand, a broadcast's dynamic sizes are its input's
+  /// (the verifier's rule), so they follow a refined input.
+  void refineBroadcast(BroadcastOp op) {
+    if (op.getShape())
+      return;
+    RankedTensorType input = op.getInput().getType(), result = op.getType();
+    int64_t offset = result.getRank() - input.getRank();
+    SmallVector<int64_t> shape(result.getShape());
+    for (int64_t d = offset; d < result.getRank(); ++d)
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = input.getDimSize(d - offset);
+    refine(op.getResult(), result.clone(shape));
+  }
+
   void refineOp(Operation *op) {
     if (auto group = dyn_cast<fusion::GroupOp>(op)) {
       Block &body = group.getBodyBlock();
@@ -119,6 +133,10 @@ private:
     }
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {
       refineReshape(reshape);
+      return;
+    }
+    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+      refineBroadcast(broadcast);
       return;
     }
     // Casts keep their element type but take over refined sizes.

@@ -231,7 +231,8 @@ Value sliceLast(NodeContext &ctx, Value v, int64_t start, int64_t end,
     return nullptr;
   auto t = NodeContext::typeOf(v);
   int64_t rank = t.getRank();
-  SmallVector<int64_t> starts(rank, 0), ends(t.getShape()), steps(rank, 1);
+  SmallVector<int64_t> starts(rank, 0), ends = wholeSliceEnds(t),
+                       steps(rank, 1);
   starts.back() = start;
   ends.back() = end;
   steps.back() = step;

@@ -159,8 +159,8 @@ LogicalResult centerCropPad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       llvm::to_vector(llvm::seq<int64_t>(0, rank)));
   if (axes.size() != target->size())
     return ctx.invalid("shape needs one value per axis");
-  SmallVector<int64_t> starts(rank, 0), ends(type.getShape()), steps(rank, 1),
-      pads(2 * rank, 0);
+  SmallVector<int64_t> starts(rank, 0), ends = wholeSliceEnds(type),
+                       steps(rank, 1), pads(2 * rank, 0);
   for (auto [i, a] : llvm::enumerate(axes)) {
     FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
     if (failed(axis))

@@ -2,6 +2,8 @@
 
 #include "HandlerUtils.h"
 
+#include <limits>
+
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -19,6 +21,41 @@ Value mlir::tc::onnx::reshapeTo(NodeContext &ctx, Value v,
   if (type == v.getType())
     return v;
   return ctx.build<ReshapeOp>({v}, {}, type);
+}
+
+SmallVector<int64_t> mlir::tc::onnx::wholeSliceEnds(RankedTensorType type) {
+  SmallVector<int64_t> ends;
+  for (int64_t size : type.getShape())
+    ends.push_back(ShapedType::isDynamic(size)
+                       ? std::numeric_limits<int64_t>::max()
+                       : size);
+  return ends;
+}
+
+Value mlir::tc::onnx::reshapeKeeping(NodeContext &ctx, Value v,
+                                    ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> sources) {
+  if (!v || llvm::count_if(shape, ShapedType::isDynamic) <= 1)
+    return reshapeTo(ctx, v, shape);
+  Value sizes = ctx.build<ShapeOfOp>({v});
+  SmallVector<Value> parts;
+  for (auto [size, source] : llvm::zip(shape, sources)) {
+    if (!ShapedType::isDynamic(size)) {
+      parts.push_back(ctx.constantI64({size}));
+      continue;
+    }
+    parts.push_back(ctx.build<SliceOp>(
+        {sizes}, {ctx.namedAttr("starts", ctx.i64Array({source})),
+                  ctx.namedAttr("ends", ctx.i64Array({source + 1})),
+                  ctx.namedAttr("steps", ctx.i64Array({1}))}));
+  }
+  Value target = ctx.build<ConcatOp>(
+      parts, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))});
+  if (!target)
+    return nullptr;
+  auto type =
+      RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
+  return ctx.build<ReshapeOp>({v, target}, {}, type);
 }
 
 namespace {

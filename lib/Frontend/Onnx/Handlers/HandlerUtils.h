@@ -13,6 +13,17 @@ namespace mlir::tc::onnx {
 /// for a null `v` or after recording why the reshape is invalid.
 Value reshapeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> shape);
 
+/// `v` reshaped to `shape`, where each size either is static or copies the
+/// size of `v`'s dimension `sources[i]` (Squeeze, Unsqueeze): with several
+/// dynamic sizes the reshape gets a shape operand built from shape_of(v).
+Value reshapeKeeping(NodeContext &ctx, Value v, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> sources);
+
+/// The tc.slice ends that take every dimension of `type` whole: the static
+/// sizes, and for a dynamic one the largest bound, which the slice clamps
+/// when it runs (the size itself, kDynamic, would take nothing).
+SmallVector<int64_t> wholeSliceEnds(RankedTensorType type);
+
 /// Explicit begin/end pads of a windowed op: from `pads` for
 /// auto_pad=NOTSET, computed for SAME_UPPER/SAME_LOWER, zero for VALID.
 FailureOr<SmallVector<int64_t>>

@@ -61,7 +61,7 @@ LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
                                      "of size {1} in {2} outputs",
                                      *axis, size, outputs));
   SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
-  SmallVector<int64_t> ends(type.getShape());
+  SmallVector<int64_t> ends = wholeSliceEnds(type);
   int64_t offset = 0;
   for (int64_t s : *sizes) {
     starts[*axis] = offset;
@@ -244,9 +244,13 @@ LogicalResult trilu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (rank < 2)
     return ctx.invalid("input must have rank >= 2");
   int64_t n = type.getDimSize(rank - 2), m = type.getDimSize(rank - 1);
-  if (ShapedType::isDynamic(n) || ShapedType::isDynamic(m))
-    return ctx.unsupported("a dynamically sized matrix");
-  if (failed(checkMaterializedSize(ctx, {n, m})) ||
+  // Static index vectors are constants, and with both static the mask
+  // folds into an n x m constant: each must stay within the limit.
+  SmallVector<int64_t> materialized;
+  for (int64_t size : {n, m})
+    if (!ShapedType::isDynamic(size))
+      materialized.push_back(size);
+  if (failed(checkMaterializedSize(ctx, materialized)) ||
       failed(ctx.requireRank(1, 0, 1)))
     return failure();
   Value k = ctx.input(1) ? ctx.input(1) : ctx.constantI64({0}, true);
@@ -254,13 +258,26 @@ LogicalResult trilu(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     k = reshapeTo(ctx, k, {});
   if (k && !NodeContext::typeOf(k).getElementType().isInteger(64))
     k = ctx.build<CastOp>({k}, {}, {NodeContext::typeOf(k).clone(ctx.builder.getI64Type())});
-  SmallVector<int64_t> rows(n), cols(m);
-  for (int64_t i = 0; i < n; ++i)
-    rows[i] = i;
-  for (int64_t j = 0; j < m; ++j)
-    cols[j] = j;
-  Value r = reshapeTo(ctx, ctx.constantI64(rows), {n, 1});
-  Value diff = r ? ctx.build<SubOp>({ctx.constantI64(cols), r}) : nullptr;
+  // Row and column indices: constants, or ranges up to the run-time sizes
+  // (a causal mask built for the sequence length a dynamic-axis export
+  // sees only when it runs).
+  auto indices = [&](int64_t dim) -> Value {
+    int64_t size = type.getDimSize(dim);
+    if (!ShapedType::isDynamic(size))
+      return ctx.constantI64(llvm::to_vector(llvm::seq<int64_t>(0, size)));
+    Value extent = ctx.build<GatherOp>(
+        {ctx.build<ShapeOfOp>({*x}), ctx.constantI64({dim}, true)},
+        {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))});
+    return extent ? ctx.build<RangeOp>(
+                        {ctx.constantI64({0}, true), extent,
+                         ctx.constantI64({1}, true)},
+                        {}, {RankedTensorType::get({ShapedType::kDynamic},
+                                                   ctx.builder.getI64Type())})
+                  : nullptr;
+  };
+  Value rowIndices = indices(rank - 2), cols = indices(rank - 1);
+  Value r = rowIndices ? reshapeTo(ctx, rowIndices, {n, 1}) : nullptr;
+  Value diff = r && cols ? ctx.build<SubOp>({cols, r}) : nullptr;
   bool upper = ctx.getInt("upper", 1) != 0;
   Value keep = compareValues(ctx, upper ? ComparePredicate::ge : ComparePredicate::le,
                              diff, k);

@@ -45,10 +45,8 @@ Value sliceAxis(NodeContext &ctx, Value v, int64_t axis, int64_t begin,
   if (!v)
     return nullptr;
   auto type = NodeContext::typeOf(v);
-  SmallVector<int64_t> starts(type.getRank(), 0), ends, steps(type.getRank(), 1);
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    ends.push_back(type.isDynamicDim(d) ? std::numeric_limits<int64_t>::max()
-                                        : type.getDimSize(d));
+  SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
+  SmallVector<int64_t> ends = wholeSliceEnds(type);
   starts[axis] = begin;
   ends[axis] = end;
   return ctx.build<SliceOp>({v}, {ctx.namedAttr("starts", ctx.i64Array(starts)),

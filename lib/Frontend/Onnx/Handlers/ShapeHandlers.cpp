@@ -228,7 +228,7 @@ LogicalResult squeeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   auto axes = readAxes(ctx, ctx.opset >= 13, 1, type.getRank());
   if (failed(axes))
     return failure();
-  SmallVector<int64_t> shape;
+  SmallVector<int64_t> shape, sources;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     int64_t size = type.getDimSize(d);
     bool listed = *axes && llvm::is_contained(**axes, d);
@@ -240,8 +240,9 @@ LogicalResult squeeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     if (listed || (!*axes && size == 1))
       continue;
     shape.push_back(size);
+    sources.push_back(d);
   }
-  results.push_back(reshapeTo(ctx, *x, shape));
+  results.push_back(reshapeKeeping(ctx, *x, shape, sources));
   return success(results.back() != nullptr);
 }
 
@@ -266,11 +267,13 @@ LogicalResult unsqueeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return ctx.invalid("an axis is repeated");
     inserted[*a] = true;
   }
-  SmallVector<int64_t> shape;
+  SmallVector<int64_t> shape, sources;
   int64_t next = 0;
-  for (int64_t d = 0; d < rank; ++d)
+  for (int64_t d = 0; d < rank; ++d) {
+    sources.push_back(inserted[d] ? -1 : next);
     shape.push_back(inserted[d] ? 1 : type.getDimSize(next++));
-  results.push_back(reshapeTo(ctx, *x, shape));
+  }
+  results.push_back(reshapeKeeping(ctx, *x, shape, sources));
   return success(results.back() != nullptr);
 }
 

@@ -96,7 +96,8 @@ Value sliceAxis(NodeContext &ctx, Value v, int64_t axis, int64_t start, int64_t 
   if (!v)
     return nullptr;
   auto t = NodeContext::typeOf(v);
-  SmallVector<int64_t> starts(t.getRank(), 0), ends(t.getShape()), steps(t.getRank(), 1);
+  SmallVector<int64_t> starts(t.getRank(), 0), ends = wholeSliceEnds(t),
+                       steps(t.getRank(), 1);
   starts[axis] = start;
   ends[axis] = end;
   return ctx.build<SliceOp>({v}, {ctx.namedAttr("starts", ctx.i64Array(starts)),

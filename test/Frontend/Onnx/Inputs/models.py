@@ -191,6 +191,20 @@ def dynamic_batch():
                  [vi("y", F, ["batch", 12])])
 
 
+def dynamic_axes_ops():
+    """Ops of dynamic-axis exports whose results keep several dynamic sizes:
+    Split along a static axis, Unsqueeze of a [batch, seq] mask, a causal
+    Trilu over a [seq, seq] matrix."""
+    nodes = [helper.make_node("Split", ["x"], ["q", "k"], name="split", axis=2),
+             helper.make_node("Unsqueeze", ["mask", "axes"], ["m4"], name="unsqueeze"),
+             helper.make_node("Trilu", ["scores"], ["causal"], name="trilu", upper=1)]
+    return model(nodes, [vi("x", F, ["batch", "seq", 8]), vi("mask", TensorProto.INT64, ["batch", "seq"]),
+                         vi("scores", F, ["seq", "seq"])],
+                 [vi("q", F, ["batch", "seq", 4]), vi("k", F, ["batch", "seq", 4]),
+                  vi("m4", TensorProto.INT64, ["batch", 1, 1, "seq"]), vi("causal", F, ["seq", "seq"])],
+                 [const("axes", [1, 2])])
+
+
 def weights():
     big = const("big", np.arange(64, dtype=np.float32).reshape(8, 8), np.float32)
     small = const("small", [1.0, 2.0], np.float32)
@@ -314,7 +328,7 @@ def malformed_nodes():
 
 BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", "matmul", "conv_pool", "reductions",
             "normalization", "softmax_opset11", "shapes", "shape_arith",
-            "dynamic_batch", "weights", "unsupported", "cycle", "missing_value",
+            "dynamic_batch", "dynamic_axes_ops", "weights", "unsupported", "cycle", "missing_value",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
             "shape_mismatch", "legacy_broadcast", "layout", "composites",

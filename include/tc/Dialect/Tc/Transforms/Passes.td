@@ -18,6 +18,31 @@ def TcInferShapesPass : Pass<"tc-infer-shapes", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
 
+def TcFoldShapeArithmeticPass : Pass<"tc-fold-shape-arithmetic", "func::FuncOp"> {
+  let summary = "Fold the shape computations of dynamic-axis exports element "
+                "by element";
+  let description = [{
+    With a dynamic axis, `Shape` is no longer constant, so the chains that
+    exporters compute Reshape, Expand and Slice shapes with (Shape, Gather,
+    Unsqueeze, Concat, arithmetic, Where) stop folding and every size they
+    produce becomes `?`, the static ones too. This pass tracks each element
+    of small integer tensors (rank 0 or 1, up to 64 elements) and knows it
+    when it follows from constants and static sizes, whatever the others
+    are. A value with every element known becomes a constant; a
+    `tc.reshape` or `tc.broadcast` takes the known elements of its shape
+    operand as static sizes (and drops the operand when all are static); a
+    `tc.dynamic_slice` with known bounds becomes a `tc.slice`. Shape
+    inference and canonicalization then carry the refined types on, and the
+    pass repeats until nothing changes.
+
+    Example: `shape_of` of `tensor<?x32x768xf32>` is `[?, 32, 768]`, so
+    `gather(%shape, 2) / 12` is the constant 64 and a reshape to
+    `concat(gather(%shape, 0), gather(%shape, 1), 12, 64)` has the type
+    `tensor<?x32x12x64xf32>`.
+  }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
 def TcFoldConstantsPass : Pass<"tc-fold-constants", "func::FuncOp"> {
   let summary = "Evaluate layout ops on weights at compile time";
   let description = [{
