@@ -45,31 +45,27 @@ if cuda_stub:
     config.available_features.add("cuda-stub")
     config.substitutions.append(("%cuda_stub", cuda_stub))
 
-# The real exported models live beside the repository on our machines
-# (TC_SHARED_MODELS overrides where to look).
-candidates = [os.environ.get("TC_SHARED_MODELS", ""),
-              os.path.join(os.path.dirname(config.tc_src_root), "shared", "models"),
-              "/work/shared/models"]
-shared_models = next((c for c in candidates if c and os.path.isdir(c)), None)
-if shared_models:
-    config.available_features.add("shared-models")
-    config.substitutions.append(("%shared_models", shared_models))
+# The real exported models (../shared/models) and the reproducers of exports
+# tc did not handle (../shared/repro, tested like the models once tc handles
+# them) live beside the repository on our machines; TC_SHARED_MODELS and
+# TC_SHARED_REPRO override where to look.
+def shared_dir(kind, env):
+    candidates = [os.environ.get(env, ""),
+                  os.path.join(os.path.dirname(config.tc_src_root), "shared", kind),
+                  os.path.join("/work/shared", kind)]
+    found = next((c for c in candidates if c and os.path.isdir(c)), None)
+    if found:
+        config.available_features.add("shared-" + kind)
+        config.substitutions.append(("%shared_" + kind, found))
+
+
+shared_dir("models", "TC_SHARED_MODELS")
+shared_dir("repro", "TC_SHARED_REPRO")
 
 # A build with AddressSanitizer (utils/sanitize.sh): tests that limit the
-# address space (which ASan's shadow memory needs) or load the runtime into
-# an uninstrumented Python are not for it.
+# address space, which ASan's shadow memory needs, are not for it.
 if "Address" in getattr(config, "tc_sanitizers", ""):
     config.available_features.add("asan")
-
-# Reproducers of exports tc did not handle (../shared/repro), tested like
-# the shared models once tc handles them.
-repro_candidates = [os.environ.get("TC_SHARED_REPRO", ""),
-                    os.path.join(os.path.dirname(config.tc_src_root), "shared", "repro"),
-                    "/work/shared/repro"]
-shared_repro = next((c for c in repro_candidates if c and os.path.isdir(c)), None)
-if shared_repro:
-    config.available_features.add("shared-repro")
-    config.substitutions.append(("%shared_repro", shared_repro))
 
 # Debian's python3-torch (utils/setup.sh installs it) exports models with
 # torch.onnx.export, as users do; it belongs to Debian's python3, not to the

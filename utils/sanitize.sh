@@ -19,12 +19,14 @@ tc_setup_venv
 TC_SAN_BUILD="${TC_SAN_BUILD:-$TC_ROOT/build-sanitize}"
 if [ ! -f "$TC_SAN_BUILD/build.ninja" ]; then
   tc_log "configuring $TC_SAN_BUILD (ASan + UBSan)"
+  mkdir -p "$TC_SAN_BUILD"
   cmake -G Ninja -S "$TC_ROOT" -B "$TC_SAN_BUILD" \
     -DCMAKE_BUILD_TYPE=Release \
     -DLLVM_USE_SANITIZER="Address;Undefined" \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld \
-    -DPython3_EXECUTABLE="$TC_VENV/bin/python" > "$TC_SAN_BUILD.configure.log"
+    -DPython3_EXECUTABLE="$TC_VENV/bin/python" > "$TC_SAN_BUILD/configure.log" 2>&1 ||
+    { tail -n 30 "$TC_SAN_BUILD/configure.log"; exit 1; }
 fi
 tc_log "building the sanitized tools and tests ($TC_JOBS jobs)"
 ninja -C "$TC_SAN_BUILD" -j "$TC_JOBS" tc-opt tc-translate tc-compile tc-run \

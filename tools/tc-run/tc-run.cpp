@@ -59,6 +59,20 @@ struct Options {
   bool printSignature = false;
 };
 
+/// The runtime objects of this run. die() leaves through std::exit, so they
+/// live here, released by the destructor on every way out (a leak checker
+/// reads every exit).
+struct Handles {
+  tc_runtime *runtime = nullptr;
+  tc_device *device = nullptr;
+  tc_module *module = nullptr;
+  ~Handles() {
+    tc_module_release(module);
+    tc_device_release(device);
+    tc_runtime_release(runtime);
+  }
+} handles;
+
 [[noreturn]] void die(const std::string &message) {
   std::fprintf(stderr, "tc-run: error: %s\n", message.c_str());
   std::exit(1);
@@ -371,17 +385,18 @@ int main(int argc, char **argv) {
   tc_runtime_options_init(&runtimeOptions);
   runtimeOptions.num_threads = options.threads;
   runtimeOptions.gpu_graphs = options.gpuGraphs ? 1 : 0;
-  tc_runtime *runtime = nullptr;
-  if (tc_status status = tc_runtime_create(&runtimeOptions, &runtime))
-    die(takeMessage(status));
-  tc_device *device = nullptr;
   if (tc_status status =
-          tc_device_create(runtime, options.device.c_str(), &device))
+          tc_runtime_create(&runtimeOptions, &handles.runtime))
+    die(takeMessage(status));
+  tc_runtime *runtime = handles.runtime;
+  if (tc_status status =
+          tc_device_create(runtime, options.device.c_str(), &handles.device))
     die("--device=" + options.device + ": " + takeMessage(status));
-  tc_module *module = nullptr;
+  tc_device *device = handles.device;
   if (tc_status status =
-          tc_module_load(runtime, options.model.c_str(), &module))
+          tc_module_load(runtime, options.model.c_str(), &handles.module))
     die(takeMessage(status));
+  tc_module *module = handles.module;
 
   std::vector<Arg> inputs = signatureOf(module, true);
   std::vector<Arg> outputs = signatureOf(module, false);
@@ -481,11 +496,5 @@ int main(int argc, char **argv) {
                   formatValues(results[i].get(), 8).c_str());
   }
 
-  results.clear();
-  inputTensors.clear();
-  expected.clear();
-  tc_module_release(module);
-  tc_device_release(device);
-  tc_runtime_release(runtime);
   return failed ? 1 : 0;
 }

@@ -15,6 +15,10 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+// The bitcode's content hash: makes ccache, which does not follow #embed,
+// see a new bitcode (cmake/WriteContentStamp.cmake).
+#include <ImageDecoderStamp.h>
+
 namespace mlir::tc::cpu {
 namespace {
 

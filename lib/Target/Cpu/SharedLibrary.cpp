@@ -30,6 +30,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/TargetParser/Host.h"
 
 #include "tc-runtime/module_seal.h"
@@ -124,9 +125,55 @@ struct ScratchFile {
   std::string path() const { return "/proc/self/fd/" + std::to_string(fd); }
 };
 
-/// Links `objectPath` into a sealed shared library at `outputPath`: lld
-/// writes a temporary in the output's directory (lld would remove the old
-/// file first), which is sealed, synced and renamed over the output.
+/// Appends the seal to the open file `fd` (its whole contents) and syncs it.
+LogicalResult sealFile(int fd, StringRef name, std::string &error) {
+  auto fail = [&](StringRef what) {
+    error = "cannot seal " + name.str() + ": " + what.str() + ": " +
+            std::strerror(errno);
+    return failure();
+  };
+  struct stat info;
+  if (::fstat(fd, &info) != 0)
+    return fail("fstat");
+  // Chunks are whole seal blocks, so the checksum streams.
+  std::vector<unsigned char> buffer(size_t(1) << 20);
+  tc_seal_state state;
+  tc_seal_init(&state);
+  uint64_t size = static_cast<uint64_t>(info.st_size);
+  for (uint64_t at = 0; at < size;) {
+    size_t want = static_cast<size_t>(
+        std::min<uint64_t>(buffer.size(), size - at));
+    size_t got = 0;
+    while (got < want) {
+      ssize_t n = ::pread(fd, buffer.data() + got, want - got,
+                          static_cast<off_t>(at + got));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return fail("read");
+      got += static_cast<size_t>(n);
+    }
+    tc_seal_update(&state, buffer.data(), want);
+    at += want;
+  }
+  unsigned char trailer[TC_SEAL_TRAILER_SIZE];
+  tc_seal_write_trailer(trailer, size, tc_seal_finish(&state));
+  if (::pwrite(fd, trailer, sizeof(trailer), static_cast<off_t>(size)) !=
+      static_cast<ssize_t>(sizeof(trailer)))
+    return fail("write");
+  if (::fsync(fd) != 0)
+    return fail("fsync");
+  return success();
+}
+
+/// Links `objectPath` into a sealed shared library at `outputPath`. lld
+/// writes the library to its stdout (-o -), which is an unnamed file in the
+/// output's directory (O_TMPFILE): the file gets the seal and a name only
+/// when complete, and is renamed over the output, so a kill at any moment
+/// leaves the previous file whole and, but for the instant between naming
+/// and renaming, nothing else. Where the file system has no O_TMPFILE, lld
+/// writes a named temporary beside the output instead (removed on SIGINT
+/// and SIGTERM, left by SIGKILL).
 LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
                                 std::string &error) {
   std::string linker = findLinker();
@@ -142,22 +189,37 @@ LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
   llvm::sys::path::append(temporary, "." +
                                          llvm::sys::path::filename(outputPath) +
                                          ".tmp-%%%%%%");
-  int placeholder = -1;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(temporary, placeholder, temporary)) {
+  int unnamed = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0777);
+  llvm::scope_exit closeUnnamed([&] {
+    if (unnamed >= 0)
+      ::close(unnamed);
+  });
+  auto cannotCreate = [&](std::error_code ec) {
     error = "cannot create a temporary file in '" + directory.str().str() +
             "' for " + outputPath.str() + ": " + ec.message();
     return failure();
+  };
+  if (unnamed >= 0) {
+    llvm::sys::fs::createUniquePath(temporary, temporary,
+                                    /*MakeAbsolute=*/false);
+  } else {
+    int placeholder = -1;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            temporary, placeholder, temporary))
+      return cannotCreate(ec);
+    ::close(placeholder);
+    llvm::sys::RemoveFileOnSignal(temporary);
   }
-  ::close(placeholder);
-  // Removed on SIGINT/SIGTERM and on every failure below.
-  llvm::sys::RemoveFileOnSignal(temporary);
+  // Removed on every failure below.
   llvm::FileRemover removeTemporary(temporary);
+  llvm::scope_exit forgetTemporary(
+      [&] { llvm::sys::DontRemoveFileOnSignal(temporary); });
 
+  std::string output =
+      unnamed >= 0 ? std::string("-") : temporary.str().str();
   SmallVector<std::string> args = {linker, "-shared", "--gc-sections",
                                    "-z", "noexecstack", "-z", "now",
-                                   "-o", temporary.str().str(),
-                                   objectPath.str()};
+                                   "-o", output, objectPath.str()};
   std::string builtins = findFirst(
       {"/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.builtins-x86_64.a",
        "/usr/lib/llvm-22/lib/clang/22/lib/x86_64-pc-linux-gnu/"
@@ -184,7 +246,9 @@ LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
   if (failed(log))
     return failure();
   std::string logPath = log->path();
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+  std::string libraryPath =
+      unnamed >= 0 ? "/proc/self/fd/" + std::to_string(unnamed) : logPath;
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(libraryPath),
                                           StringRef(logPath)};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
@@ -195,19 +259,25 @@ LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
     error = "linking " + outputPath.str() + " with " + linker + " failed" +
             (message.empty() ? "" : ": " + message) +
             (text ? "\n" + (*text)->getBuffer().str() : "");
-    llvm::sys::DontRemoveFileOnSignal(temporary);
     return failure();
   }
-  LogicalResult sealed = sealSharedLibrary(temporary, error);
-  if (succeeded(sealed)) {
-    if (std::error_code ec = llvm::sys::fs::rename(temporary, outputPath)) {
-      error = "cannot write " + outputPath.str() + ": " + ec.message();
-      sealed = failure();
+  if (unnamed >= 0) {
+    if (failed(sealFile(unnamed, outputPath, error)))
+      return failure();
+    llvm::sys::RemoveFileOnSignal(temporary);
+    std::string self = "/proc/self/fd/" + std::to_string(unnamed);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temporary.c_str(),
+                 AT_SYMLINK_FOLLOW) != 0) {
+      error = "cannot write " + outputPath.str() + ": " + std::strerror(errno);
+      return failure();
     }
-  }
-  llvm::sys::DontRemoveFileOnSignal(temporary);
-  if (failed(sealed))
+  } else if (failed(sealSharedLibrary(temporary, error))) {
     return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, outputPath)) {
+    error = "cannot write " + outputPath.str() + ": " + ec.message();
+    return failure();
+  }
   removeTemporary.releaseFile();
   // The rename is durable once the directory is synced.
   int dirFd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -323,45 +393,9 @@ LogicalResult sealSharedLibrary(StringRef path, std::string &error) {
     error = "cannot seal " + path.str() + ": " + std::strerror(errno);
     return failure();
   }
-  auto fail = [&](StringRef what) {
-    error = "cannot seal " + path.str() + ": " + what.str() + ": " +
-            std::strerror(errno);
-    ::close(fd);
-    return failure();
-  };
-  struct stat info;
-  if (::fstat(fd, &info) != 0)
-    return fail("fstat");
-  // Chunks are whole seal blocks, so the checksum streams.
-  std::vector<unsigned char> buffer(size_t(1) << 20);
-  tc_seal_state state;
-  tc_seal_init(&state);
-  uint64_t size = static_cast<uint64_t>(info.st_size);
-  for (uint64_t at = 0; at < size;) {
-    size_t want = static_cast<size_t>(
-        std::min<uint64_t>(buffer.size(), size - at));
-    size_t got = 0;
-    while (got < want) {
-      ssize_t n = ::pread(fd, buffer.data() + got, want - got,
-                          static_cast<off_t>(at + got));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return fail("read");
-      got += static_cast<size_t>(n);
-    }
-    tc_seal_update(&state, buffer.data(), want);
-    at += want;
-  }
-  unsigned char trailer[TC_SEAL_TRAILER_SIZE];
-  tc_seal_write_trailer(trailer, size, tc_seal_finish(&state));
-  if (::pwrite(fd, trailer, sizeof(trailer), static_cast<off_t>(size)) !=
-      static_cast<ssize_t>(sizeof(trailer)))
-    return fail("write");
-  if (::fsync(fd) != 0)
-    return fail("fsync");
+  LogicalResult sealed = sealFile(fd, path, error);
   ::close(fd);
-  return success();
+  return sealed;
 }
 
 } // namespace mlir::tc::cpu

@@ -71,12 +71,16 @@ public:
     llvm::sys::path::append(ptxas, "bin", "ptxas");
     bool assemble = llvm::sys::fs::can_execute(ptxas);
     std::string assembly;
+    // TargetOptions keeps function_refs: the callables must outlive it (a
+    // temporary lambda was gone by the time serialization called it,
+    // AddressSanitizer: stack-use-after-scope).
     auto symbols = [&]() -> SymbolTable * { return nullptr; };
+    auto keepAssembly = [&](StringRef isa) { assembly = isa.str(); };
     mlir::gpu::TargetOptions options(
         toolkit, {}, "", "",
         assemble ? mlir::gpu::CompilationTarget::Binary
                  : mlir::gpu::CompilationTarget::Assembly,
-        symbols, {}, {}, {}, [&](StringRef isa) { assembly = isa.str(); });
+        symbols, {}, {}, {}, keepAssembly);
     std::optional<SmallVector<char, 0>> object =
         target.serializeToObject(module, options);
     if (!object) {

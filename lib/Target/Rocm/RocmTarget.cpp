@@ -146,9 +146,11 @@ public:
       return failure();
     std::string assembly;
     auto symbols = [&]() -> SymbolTable * { return nullptr; };
+    // TargetOptions keeps function_refs: the callables must outlive it.
+    auto keepAssembly = [&](StringRef isa) { assembly = isa.str(); };
     mlir::gpu::TargetOptions options(
         root, {}, "", "", mlir::gpu::CompilationTarget::Binary, symbols, {},
-        {}, {}, [&](StringRef isa) { assembly = isa.str(); });
+        {}, {}, keepAssembly);
     std::optional<SmallVector<char, 0>> object =
         target.serializeToObject(module, options);
     if (!object) {

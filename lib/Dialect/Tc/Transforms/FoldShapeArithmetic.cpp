@@ -563,8 +563,7 @@ private:
     return true;
   }
 
-  /// A fully static result needs no shape operand; nor does one whose one
-  /// dynamic size the element count gives (the verifier's rule).
+  /// A fully static result needs no shape operand.
   bool maybeDropShape(ReshapeOp op) {
     if (!op.getShape() || op.getType().getNumDynamicDims() > 0)
       return false;

@@ -21,6 +21,9 @@
  *   tc_image_finish_v1(h, out)  copies the H x W x C pixels to `out` (when
  *                               the status is 0 and out is not 0) and
  *                               releases h.
+ * A failed decode holds nothing: its handle is the negated status, not an
+ * allocation, because a failed run-time check leaves the model before it
+ * reaches tc_image_finish_v1 (which would otherwise have to free it).
  *===----------------------------------------------------------------------===*/
 
 #include <dlfcn.h>
@@ -143,27 +146,31 @@ static int32_t decode(Image *image, const uint8_t *data, int64_t size,
 int64_t tc_image_decode_v1(int64_t data, int64_t size, int64_t format) {
   Image *image = calloc(1, sizeof(Image));
   if (!image)
-    return 0;
-  image->status = decode(image, (const uint8_t *)(uintptr_t)data, size, format);
+    return -kOutOfMemory;
+  int status = decode(image, (const uint8_t *)(uintptr_t)data, size, format);
+  if (status != kOk) {
+    free(image); /* decode keeps no pixels when it fails */
+    return -status;
+  }
+  image->status = kOk;
   return (int64_t)(uintptr_t)image;
 }
 
 int64_t tc_image_status_v1(int64_t handle) {
-  const Image *image = (const Image *)(uintptr_t)handle;
-  return image ? image->status : kOutOfMemory;
+  return handle < 0 ? -handle : kOk;
 }
 
 int64_t tc_image_extent_v1(int64_t handle, int64_t axis) {
-  const Image *image = (const Image *)(uintptr_t)handle;
-  if (!image || image->status != kOk)
+  if (handle <= 0)
     return 0;
+  const Image *image = (const Image *)(uintptr_t)handle;
   return axis == 0 ? image->height : image->width;
 }
 
 void tc_image_finish_v1(int64_t handle, int64_t out) {
-  Image *image = (Image *)(uintptr_t)handle;
-  if (!image)
+  if (handle <= 0)
     return;
+  Image *image = (Image *)(uintptr_t)handle;
   if (image->status == kOk && out)
     memcpy((void *)(uintptr_t)out, image->pixels,
            (size_t)(image->height * image->width * image->channels));
