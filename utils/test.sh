@@ -95,6 +95,7 @@ if [ -x "$TC_BUILD/bin/tc-runtime-input-fuzzer" ]; then
   "$TC_VENV/bin/python" "$TC_ROOT/test/fuzz/make_runtime_corpus.py" "$corpus" > /dev/null
   if compgen -G "$TC_ROOT/test/fuzz/regressions/runtime-*" > /dev/null &&
      ! (cd "$TC_BUILD" && "$TC_BUILD/bin/tc-runtime-input-fuzzer" \
+        -rss_limit_mb=2048 -malloc_limit_mb=1024 \
         "$TC_ROOT"/test/fuzz/regressions/runtime-* > "$TC_BUILD/fuzz-runtime-regressions.log" 2>&1); then
     tail -n 40 "$TC_BUILD/fuzz-runtime-regressions.log"
     tc_log "a fuzzing regression input crashes the runtime's readers again"
