@@ -42,27 +42,29 @@ TEST(DeviceTest, ThreadCountIsSettable) {
   }
 }
 
-TEST(DeviceTest, NegativeThreadCountIsRejected) {
+/// tc_runtime_create's error for `threads` threads (the runtime must not be
+/// created).
+Error createWithThreads(int32_t threads) {
   tc_runtime_options options;
   tc_runtime_options_init(&options);
-  options.num_threads = -2;
+  options.num_threads = threads;
   tc_runtime *runtime = nullptr;
   Error error = take(tc_runtime_create(&options, &runtime));
+  EXPECT_EQ(runtime, nullptr);
+  return error;
+}
+
+TEST(DeviceTest, NegativeThreadCountIsRejected) {
+  Error error = createWithThreads(-2);
   EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
   TC_EXPECT_CONTAINS(error.message, "num_threads is -2");
-  EXPECT_EQ(runtime, nullptr);
 }
 
 TEST(DeviceTest, ThreadCountAboveTheLimitIsRejected) {
-  tc_runtime_options options;
-  tc_runtime_options_init(&options);
-  options.num_threads = 100000;
-  tc_runtime *runtime = nullptr;
-  Error error = take(tc_runtime_create(&options, &runtime));
+  Error error = createWithThreads(100000);
   EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
   TC_EXPECT_CONTAINS(error.message, "num_threads is 100000");
   TC_EXPECT_CONTAINS(error.message, "1 to " + std::to_string(TC_MAX_THREADS));
-  EXPECT_EQ(runtime, nullptr);
 }
 
 // The system refusing threads (here: too little address space for their

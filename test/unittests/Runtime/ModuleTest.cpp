@@ -256,33 +256,36 @@ TEST(ModuleDamageTest, DirectoriesAndFifosAreRefusedAtOnce) {
   TC_EXPECT_CONTAINS(error.message, "not a regular file");
 }
 
+/// Puts fake module `name` at `path` as tc-compile writes its output: a new
+/// file renamed over the old one; then loads it.
+Owned<tc_module> replaceAndLoad(tc_runtime *runtime, const std::string &path,
+                                const std::string &name) {
+  writeBytes(path + ".new", readBytes(fakeModule(name)));
+  EXPECT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+  tc_module *module = nullptr;
+  EXPECT_EQ(describe(tc_module_load(runtime, path.c_str(), &module)), "");
+  return Owned<tc_module>(module);
+}
+
 TEST(ModuleReloadTest, ReplacedFileLoadsTheNewCode) {
   ScratchDir dir;
   std::string path = dir.file("model.so");
-  writeBytes(path, readBytes(fakeModule("add")));
   auto runtime = makeRuntime(1);
-  tc_module *first = nullptr;
-  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &first));
-  Owned<tc_module> old(first);
-  EXPECT_STREQ(tc_module_name(first), "add");
-  // Recompiled: a new file renamed over the old one, as tc-compile does,
-  // while the old module is still loaded (load new, swap, release old).
-  writeBytes(path + ".new", readBytes(fakeModule("echo")));
-  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
-  tc_module *second = nullptr;
-  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &second));
-  Owned<tc_module> fresh(second);
-  EXPECT_STREQ(tc_module_name(second), "echo");
-  EXPECT_STREQ(tc_module_name(first), "add");
+  Owned<tc_module> old = replaceAndLoad(runtime.get(), path, "add");
+  ASSERT_TRUE(old);
+  EXPECT_STREQ(tc_module_name(old.get()), "add");
+  // Recompiled while the old module is still loaded (load new, swap,
+  // release old).
+  Owned<tc_module> fresh = replaceAndLoad(runtime.get(), path, "echo");
+  ASSERT_TRUE(fresh);
+  EXPECT_STREQ(tc_module_name(fresh.get()), "echo");
+  EXPECT_STREQ(tc_module_name(old.get()), "add");
   old.reset();
   // And again after the old one is gone.
-  writeBytes(path + ".new", readBytes(fakeModule("misc")));
-  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
-  tc_module *third = nullptr;
-  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &third));
-  Owned<tc_module> last(third);
-  EXPECT_STREQ(tc_module_name(third), "misc model");
-  EXPECT_STREQ(tc_module_name(second), "echo");
+  Owned<tc_module> last = replaceAndLoad(runtime.get(), path, "misc");
+  ASSERT_TRUE(last);
+  EXPECT_STREQ(tc_module_name(last.get()), "misc model");
+  EXPECT_STREQ(tc_module_name(fresh.get()), "echo");
 }
 
 TEST(ModuleReloadTest, FileOverwrittenInPlaceWhileLoadedIsRefused) {
