@@ -192,35 +192,6 @@ Value splitGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim,
                                        reassociation, outputShape);
 }
 
-/// The run-time output extent of spatial axis `axis` of a convolution:
-/// (D + pads - dilation * (K - 1) - 1) / stride + 1, or 0 with a run-time
-/// check failing when the padded input is shorter than the kernel window
-/// (the loops then run over nothing, so nothing is read out of bounds).
-Value convOutputSize(OpBuilder &b, Location loc, Operation *op, Value input,
-                     int64_t axis, int64_t kernel, int64_t stride,
-                     int64_t dilation, int64_t pads) {
-  Value padded = arith::AddIOp::create(
-      b, loc, dimValue(b, loc, input, 2 + axis),
-      arith::ConstantIndexOp::create(b, loc, pads));
-  Value window =
-      arith::ConstantIndexOp::create(b, loc, dilation * (kernel - 1) + 1);
-  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                     padded, window);
-  checkAtRunTime(b, loc, op, fits,
-                 "spatial axis " + Twine(axis) +
-                     " of the input, padded, is shorter than the kernel "
-                     "window (" +
-                     Twine(dilation * (kernel - 1) + 1) + ")");
-  Value size = arith::AddIOp::create(
-      b, loc,
-      arith::DivSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, padded, window),
-          arith::ConstantIndexOp::create(b, loc, stride)),
-      arith::ConstantIndexOp::create(b, loc, 1));
-  return arith::SelectOp::create(b, loc, fits, size,
-                                 arith::ConstantIndexOp::create(b, loc, 0));
-}
-
 /// Strides, dilations and padding of a (transposed) convolution, with the
 /// defaults for absent attributes.
 struct Window {
@@ -305,9 +276,10 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
       dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getInput(), 0));
     for (int64_t i = 0; i < spatial; ++i)
       if (resultType.isDynamicDim(2 + i))
-        dynamicSizes.push_back(convOutputSize(
-            rewriter, loc, op, adaptor.getInput(), i, filterType.getDimSize(2 + i),
-            strides[i], dilations[i], padding[i] + padding[spatial + i]));
+        dynamicSizes.push_back(windowedOutputSize(
+            rewriter, loc, op, adaptor.getInput(), i,
+            filterType.getDimSize(2 + i), strides[i], dilations[i], padding[i],
+            padding[spatial + i], /*ceilMode=*/false, "kernel window"));
     RankedTensorType accTensor = resultType.clone(accType);
     Value init = biasOrZeros(rewriter, loc, accTensor, dynamicSizes,
                              adaptor.getBias(), tcType);

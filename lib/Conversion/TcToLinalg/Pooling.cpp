@@ -67,44 +67,6 @@ struct PoolNest {
   SmallVector<Value> dynamicSizes;
 };
 
-/// The run-time output extent of spatial dim `i`, as the op's type
-/// inference computes static ones (ShapeUtils' getWindowedOutputSize): 0,
-/// with a failing run-time check, when the padded input is shorter than the
-/// window.
-Value outputSize(OpBuilder &b, Location loc, Operation *op, Value input,
-                 const PoolGeometry &g, int64_t i) {
-  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  int64_t span = g.dilations[i] * (g.kernel[i] - 1) + 1;
-  Value size = dimValue(b, loc, input, i + 2);
-  Value room = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, size, c(g.padBegin[i] + g.padEnd[i])),
-      c(span));
-  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, room,
-                                     c(0));
-  checkAtRunTime(b, loc, op, fits,
-                 "spatial axis " + Twine(i) +
-                     " of the input, padded, is shorter than the window (" +
-                     Twine(span) + ")");
-  Value stride = c(g.strides[i]);
-  Value out = arith::AddIOp::create(
-      b, loc, arith::DivSIOp::create(b, loc, room, stride), c(1));
-  if (g.ceilMode) {
-    // One more window where the division left a remainder, if it starts
-    // inside the input or its begin padding.
-    Value remainder = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::RemSIOp::create(b, loc, room, stride), c(0));
-    Value startsInside = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::slt,
-        arith::MulIOp::create(b, loc, out, stride),
-        arith::AddIOp::create(b, loc, size, c(g.padBegin[i])));
-    Value extra = arith::AndIOp::create(b, loc, remainder, startsInside);
-    out = arith::SelectOp::create(
-        b, loc, extra, arith::AddIOp::create(b, loc, out, c(1)), out);
-  }
-  return arith::SelectOp::create(b, loc, fits, out, c(0));
-}
-
 PoolNest buildNest(OpBuilder &b, Location loc, Operation *op, Value input,
                    RankedTensorType resultType, const PoolGeometry &g,
                    Value padValue) {
@@ -138,7 +100,9 @@ PoolNest buildNest(OpBuilder &b, Location loc, Operation *op, Value input,
       nest.dynamicSizes.push_back(dimValue(b, loc, input, i));
   for (int64_t i = 0; i < g.spatial; ++i)
     if (resultType.isDynamicDim(i + 2))
-      nest.dynamicSizes.push_back(outputSize(b, loc, op, input, g, i));
+      nest.dynamicSizes.push_back(windowedOutputSize(
+          b, loc, op, input, i, g.kernel[i], g.strides[i], g.dilations[i],
+          g.padBegin[i], g.padEnd[i], g.ceilMode, "window"));
   return nest;
 }
 

@@ -82,6 +82,38 @@ void checkSameExtent(OpBuilder &b, Location loc, Operation *op, Value x,
              dimValue(b, loc, y, yAxis), what + " differ");
 }
 
+Value windowedOutputSize(OpBuilder &b, Location loc, Operation *op, Value input,
+                         int64_t axis, int64_t window, int64_t stride,
+                         int64_t dilation, int64_t padBegin, int64_t padEnd,
+                         bool ceilMode, StringRef windowName) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  int64_t span = dilation * (window - 1) + 1;
+  Value size = dimValue(b, loc, input, 2 + axis);
+  Value padded = arith::AddIOp::create(b, loc, size, c(padBegin + padEnd));
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                     padded, c(span));
+  checkAtRunTime(b, loc, op, fits,
+                 "spatial axis " + Twine(axis) +
+                     " of the input, padded, is shorter than the " +
+                     windowName + " (" + Twine(span) + ")");
+  Value room = arith::SubIOp::create(b, loc, padded, c(span));
+  Value out = arith::AddIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, room, c(stride)), c(1));
+  if (ceilMode) {
+    Value remainder = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::RemSIOp::create(b, loc, room, c(stride)), c(0));
+    Value startsInside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt,
+        arith::MulIOp::create(b, loc, out, c(stride)),
+        arith::AddIOp::create(b, loc, size, c(padBegin)));
+    Value extra = arith::AndIOp::create(b, loc, remainder, startsInside);
+    out = arith::SelectOp::create(b, loc, extra,
+                                  arith::AddIOp::create(b, loc, out, c(1)), out);
+  }
+  return arith::SelectOp::create(b, loc, fits, out, c(0));
+}
+
 void checkBroadcastExtents(OpBuilder &b, Location loc, Operation *op,
                            Value result, ValueRange operands) {
   auto resultType = cast<RankedTensorType>(result.getType());

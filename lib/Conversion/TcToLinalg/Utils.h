@@ -61,6 +61,18 @@ Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim);
 void checkAtRunTime(OpBuilder &b, Location loc, Operation *op, Value holds,
                     const Twine &message);
 
+/// The run-time output extent of spatial axis `axis` (dim 2 + axis of
+/// `input`) of a convolution or pooling window, as ShapeUtils'
+/// getWindowedOutputSize computes static ones: (D + pads - span) / stride +
+/// 1, with ceil_mode one more where that leaves a remainder and the extra
+/// window starts inside the input or its begin padding. When the padded
+/// input is shorter than the window (span = dilation * (window - 1) + 1) it
+/// is 0 and a run-time check fails ("... is shorter than the <windowName>").
+Value windowedOutputSize(OpBuilder &b, Location loc, Operation *op, Value input,
+                         int64_t axis, int64_t window, int64_t stride,
+                         int64_t dilation, int64_t padBegin, int64_t padEnd,
+                         bool ceilMode, StringRef windowName);
+
 /// Checks that axis `xAxis` of `x` and axis `yAxis` of `y` have the same
 /// extent when either is only known at run time ("<what> differ"); two
 /// static extents were checked by the op's verifier.

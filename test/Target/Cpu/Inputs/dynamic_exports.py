@@ -1,7 +1,7 @@
 """Exports models with dynamic axes as torch.onnx.export writes them, with
 PyTorch's own outputs at several sizes for one compiled model to match.
 
-usage: dynamic_exports.py OUT_DIR
+usage: dynamic_exports.py OUT_DIR [--bert-base]
 
 Writes OUT_DIR/<model>/model.onnx and OUT_DIR/<model>/<size>/{input_*,output_*}.npy:
   bert: a BERT-shaped encoder (token, position and segment embeddings, two
@@ -13,7 +13,10 @@ Writes OUT_DIR/<model>/model.onnx and OUT_DIR/<model>/<size>/{input_*,output_*}.
   cnn:  a CNN (convolutions, batch norm, pooling, a residual add, global
         average pooling, a classifier); dynamic batch, height and width;
         sizes b1h32w32, b2h40w24, b3h17w29.
-Random weights, fixed seed; run with a Python that has torch (Debian's
+With --bert-base, only bert-base: the BERT shape at BERT-base size (12
+layers of 768, 12 heads, 30522 tokens; 440 MB) at sizes b1s128 and b2s37, for
+checking by hand (compile it, then tc-run each size with --compare); not
+run by the test suite. Random weights, fixed seed; run with a Python that has torch (Debian's
 python3-torch). The shapes flow through Shape/Gather/Concat into Reshape,
 Expand and Slice, which is what these tests are about.
 """
@@ -27,6 +30,7 @@ from torch import nn
 
 torch.manual_seed(0)
 out_dir = sys.argv[1]
+bert_base = sys.argv[2:] == ["--bert-base"]
 
 
 class EncoderLayer(nn.Module):
@@ -129,16 +133,25 @@ def export(name, model, names, outputs, dynamic_axes, example, sizes):
                 np.save(os.path.join(case, f"output_{i}.npy"), t.numpy())
 
 
-def bert_inputs(b, s):
-    ids = torch.randint(0, 500, (b, s))
+def bert_inputs(b, s, vocab=500):
+    ids = torch.randint(0, vocab, (b, s))
     mask = torch.ones(b, s, dtype=torch.int64)
     mask[0, s // 2:] = 0  # padding in the first sequence
     return ids, mask, torch.randint(0, 2, (b, s))
 
 
-export("bert", Bert(), ["input_ids", "attention_mask", "token_type_ids"],
+bert_names = ["input_ids", "attention_mask", "token_type_ids"]
+bert_axes = {n: {0: "batch", 1: "sequence"} for n in bert_names}
+if bert_base:
+    export("bert-base", Bert(vocab=30522, d=768, heads=12, layers=12, max_len=512),
+           bert_names, ["last_hidden_state", "pooler_output"], bert_axes,
+           bert_inputs(2, 16, 30522),
+           {"b1s128": bert_inputs(1, 128, 30522), "b2s37": bert_inputs(2, 37, 30522)})
+    print("exported bert-base")
+    sys.exit(0)
+export("bert", Bert(), bert_names,
        ["last_hidden_state", "pooler_output"],
-       {n: {0: "batch", 1: "sequence"} for n in ["input_ids", "attention_mask", "token_type_ids"]},
+       bert_axes,
        bert_inputs(2, 16),
        {"b1s8": bert_inputs(1, 8), "b3s17": bert_inputs(3, 17), "b2s32": bert_inputs(2, 32)})
 export("gpt", Gpt(), ["input_ids"], ["logits"],
