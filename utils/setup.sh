@@ -18,7 +18,7 @@ TC_APT_PACKAGES=(
   rocm-device-libs
   libfreeimage3
   python3 python3-venv
-  python3-torch
+  python3-torch python3-torchvision python3-onnx
 )
 
 tc_log() { printf '\033[1m[tc]\033[0m %s\n' "$*"; }

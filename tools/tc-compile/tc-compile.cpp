@@ -84,8 +84,11 @@ cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::desc("write the IR after every stage and "
                                       "pass into this directory"),
                              cl::value_desc("dir"));
-cl::opt<bool> timing("timing", cl::cat(category),
-                     cl::desc("print how long each stage took"));
+cl::opt<std::string> timing(
+    "timing", cl::cat(category), cl::ValueOptional,
+    cl::desc("print a table of how long each stage took; --timing=passes "
+             "also times each pass of the MLIR pipelines"),
+    cl::value_desc("passes"));
 cl::list<std::string> bind(
     "bind", cl::cat(category),
     cl::desc("replace graph input NAME by the TensorProto in FILE "
@@ -97,17 +100,35 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// --timing: the stages' wall times, printed as a table when the compile
+/// ends (whether or not it succeeded).
 struct StageTimer {
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point begin = Clock::now();
+  Clock::time_point start = begin;
+  SmallVector<std::pair<std::string, double>> stages;
+  static bool enabled() { return timing.getNumOccurrences() > 0; }
   void report(StringRef stage) {
-    auto now = std::chrono::steady_clock::now();
-    if (timing)
-      llvm::errs() << stage << ": "
-                   << llvm::format("%.3f",
-                                   std::chrono::duration<double>(now - start)
-                                       .count())
-                   << " s\n";
+    auto now = Clock::now();
+    stages.emplace_back(stage.str(),
+                        std::chrono::duration<double>(now - start).count());
     start = now;
+  }
+  /// Times each pass of `pm` with --timing=passes (its report is printed
+  /// when `pm` is destroyed).
+  static void timePasses(PassManager &pm) {
+    if (timing == "passes")
+      pm.enableTiming();
+  }
+  ~StageTimer() {
+    if (!enabled() || stages.empty())
+      return;
+    double total = std::chrono::duration<double>(Clock::now() - begin).count();
+    llvm::errs() << llvm::format("%-28s %9s %6s\n", "stage", "seconds", "share");
+    for (auto &[stage, seconds] : stages)
+      llvm::errs() << llvm::format("%-28s %9.3f %5.1f%%\n", stage.c_str(),
+                                   seconds, 100.0 * seconds / total);
+    llvm::errs() << llvm::format("%-28s %9.3f\n", "total", total);
   }
 };
 
@@ -240,6 +261,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
                   StringAttr::get(&context, tc::cpu::buildModuleMetadata(
                                                 main, llvm::sys::path::stem(inputPath))));
   PassManager kernels(&context);
+  StageTimer::timePasses(kernels);
   tc::gpu::buildGpuKernelPipeline(kernels, tc::gpu::GpuPipelineOptions{});
   if (failed(kernels.run(module)))
     return fail("GPU code generation failed (see the diagnostics above)");
@@ -295,6 +317,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
   }
   module->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
   PassManager host(&context);
+  StageTimer::timePasses(host);
   tc::gpu::buildGpuHostPipeline(host);
   if (failed(host.run(module)))
     return fail("GPU host code generation failed (see the diagnostics above)");
@@ -411,6 +434,7 @@ int main(int argc, char **argv) {
     return 1;
 
   PassManager graph(&context);
+  StageTimer::timePasses(graph);
   graph.addNestedPass<func::FuncOp>(tc::createTcInferShapesPass());
   graph.addPass(createCanonicalizerPass());
   // Dynamic-axis exports compute static sizes from Shape ops that no longer
@@ -453,6 +477,7 @@ int main(int argc, char **argv) {
   if (!gpuTargets.empty()) {
     gpuHost = module.clone();
     PassManager kernels(&context);
+    StageTimer::timePasses(kernels);
     tc::gpu::buildGpuKernelPipeline(kernels, tc::gpu::GpuPipelineOptions{});
     if (failed(kernels.run(*gpuHost)))
       return fail("GPU code generation failed (see the diagnostics above)");
@@ -478,12 +503,14 @@ int main(int argc, char **argv) {
     (*gpuHost)->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
     timer.report("gpu kernels");
     PassManager host(&context);
+    StageTimer::timePasses(host);
     tc::gpu::buildGpuHostPipeline(host);
     if (failed(host.run(*gpuHost)))
       return fail("GPU host code generation failed (see the diagnostics above)");
   }
 
   PassManager lowering(&context);
+  StageTimer::timePasses(lowering);
   tc::cpu::CpuPipelineOptions pipelineOptions;
   pipelineOptions.maxWorkgroups = maxWorkgroups;
   if (emulation) {
@@ -511,6 +538,7 @@ int main(int argc, char **argv) {
 
   tc::cpu::SharedLibraryOptions libraryOptions;
   libraryOptions.cpu = cpuName;
+  libraryOptions.onStage = [&](StringRef stage) { timer.report(stage); };
   if (gpuHost)
     libraryOptions.linkWith.push_back(*gpuHost);
   if (!dumpDir.empty())
@@ -518,6 +546,5 @@ int main(int argc, char **argv) {
   std::string error;
   if (failed(tc::cpu::emitSharedLibrary(module, output, libraryOptions, error)))
     return fail(error);
-  timer.report("object and link");
   return 0;
 }

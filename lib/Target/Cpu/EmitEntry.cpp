@@ -29,23 +29,19 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
-/// Replaces one `@__tc_dispatch_wg<N>(env, count, captures...)` call.
-void emitDispatch(ModuleOp module, LLVM::CallOp call) {
+/// void <name>(ptr args, i64 begin, i64 end): unpacks the captures from
+/// `args` and runs workgroups [begin, end) of `workgroupFn`.
+LLVM::LLVMFuncOp emitTrampoline(OpBuilder &b, ModuleOp module,
+                                LLVM::LLVMFuncOp workgroupFn, StringRef name,
+                                ArrayRef<Type> captureTypes,
+                                LLVM::LLVMStructType packed) {
   MLIRContext *ctx = module.getContext();
-  OpBuilder b(ctx);
-  Location loc = call.getLoc();
+  Location loc = workgroupFn.getLoc();
   Emitter e = Emitter::at(b, loc);
-  StringRef name = call.getCallee()->drop_front(strlen("__tc_dispatch_"));
-  auto workgroupFn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-  SmallVector<Type> captureTypes;
-  for (Value operand : call.getArgOperands().drop_front(2))
-    captureTypes.push_back(operand.getType());
-  auto packed = LLVM::LLVMStructType::getLiteral(ctx, captureTypes);
-
-  // Trampoline: void tramp(ptr args, i64 begin, i64 end).
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
   auto trampoline = LLVM::LLVMFuncOp::create(
-      b, loc, (name + "_trampoline").str(),
+      b, loc, name,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                   {e.ptr, e.i64, e.i64}),
       LLVM::Linkage::Internal);
@@ -76,6 +72,32 @@ void emitDispatch(ModuleOp module, LLVM::CallOp call) {
   LLVM::BrOp::create(b, loc, ValueRange{next}, header);
   b.setInsertionPointToStart(exit);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+  return trampoline;
+}
+
+/// Replaces one `@__tc_dispatch_wg<N>(env, count, captures...)` call.
+void emitDispatch(ModuleOp module, SymbolTable &symbols, LLVM::CallOp call) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  Location loc = call.getLoc();
+  Emitter e = Emitter::at(b, loc);
+  StringRef name = call.getCallee()->drop_front(strlen("__tc_dispatch_"));
+  auto workgroupFn = symbols.lookup<LLVM::LLVMFuncOp>(name);
+  SmallVector<Type> captureTypes;
+  for (Value operand : call.getArgOperands().drop_front(2))
+    captureTypes.push_back(operand.getType());
+  auto packed = LLVM::LLVMStructType::getLiteral(ctx, captureTypes);
+
+  // Trampoline: void tramp(ptr args, i64 begin, i64 end), one per
+  // workgroup function however many loops dispatch it.
+  std::string trampolineName = (name + "_trampoline").str();
+  auto trampoline = symbols.lookup<LLVM::LLVMFuncOp>(trampolineName);
+  if (!trampoline) {
+    trampoline = emitTrampoline(b, module, workgroupFn, trampolineName,
+                                captureTypes, packed);
+    symbols.insert(trampoline);
+  }
 
   // The call site: pack the captures, call env->parallel_for.
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
@@ -125,8 +147,10 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
           call.getCallee()->starts_with("__tc_dispatch_"))
         dispatches.push_back(call);
     });
+    // One symbol table for all lookups: ModuleOp::lookupSymbol scans.
+    SymbolTable symbols(module);
     for (LLVM::CallOp call : dispatches)
-      emitDispatch(module, call);
+      emitDispatch(module, symbols, call);
     for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
       if (fn.getName().starts_with("__tc_dispatch_"))
         fn.erase();

@@ -14,7 +14,9 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/xxhash.h"
 
@@ -212,6 +214,13 @@ void shareConstants(ModuleOp module) {
     if (global.getConstant() && global.getSymName().starts_with("__constant_") &&
         global.getValueAttr())
       constants.push_back(global);
+  // One walk renames the uses of every constant (symbol uses are only
+  // llvm.mlir.addressof here); a walk per constant was quadratic.
+  llvm::DenseMap<StringAttr, StringAttr> renamed;
+  llvm::StringMap<LLVM::GlobalOp> kept;
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getSymName().starts_with("__tc_constant_"))
+      kept[global.getSymName()] = global;
   for (LLVM::GlobalOp global : constants) {
     // The key: a weight blob's resource name (unique in the context both
     // modules share) or an inline constant's bytes, and the type.
@@ -227,21 +236,24 @@ void shareConstants(ModuleOp module) {
       continue;
     os << ":" << global.getGlobalType();
     std::string name = "__tc_constant_" + llvm::utohexstr(llvm::xxh3_64bits(key));
-    if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(name)) {
-      if (failed(SymbolTable::replaceAllSymbolUses(
-              global.getSymNameAttr(), existing.getSymNameAttr(), module)))
-        continue;
+    auto shared = StringAttr::get(module.getContext(), name);
+    renamed[global.getSymNameAttr()] = shared;
+    if (kept.count(name)) {
       global.erase();
       continue;
     }
-    if (failed(SymbolTable::replaceAllSymbolUses(
-            global.getSymNameAttr(), StringAttr::get(module.getContext(), name),
-            module)))
-      continue;
+    kept[name] = global;
     global.setSymName(name);
     global.setLinkage(LLVM::Linkage::LinkonceODR);
     global.setVisibility_(LLVM::Visibility::Hidden);
   }
+  if (renamed.empty())
+    return;
+  module.walk([&](LLVM::AddressOfOp address) {
+    auto it = renamed.find(address.getGlobalNameAttr().getAttr());
+    if (it != renamed.end())
+      address.setGlobalName(it->second.getValue());
+  });
 }
 
 } // namespace mlir::tc::cpu

@@ -3,8 +3,13 @@
 // Each top-level scf.forall of @main (on buffers, after bufferization) is a
 // kernel: its body becomes `@main_wg<N>(captures..., %workgroup: index)` and
 // the loop becomes a call to the declaration `@__tc_dispatch_wg<N>(%env,
-// %count, captures...)`. Constants and globals are re-materialized in the
-// outlined function instead of being passed. The dispatch declaration is a
+// %count, captures...)`. Constants and small globals are re-materialized in
+// the outlined function instead of being passed; weights (globals of more
+// than kRematerializedGlobalBytes) are passed like any buffer, so that the
+// kernels of a model's repeated layers (BERT's twelve) are one function,
+// kept once: workgroup functions that print alike are merged, which spares
+// every later pass, LLVM's optimizer and code generation most of their
+// work. The dispatch declaration is a
 // placeholder that --tc-cpu-emit-entry replaces once everything is LLVM, when
 // the captured memrefs have become plain pointers and integers that can be
 // packed into one argument struct.
@@ -16,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUOUTLINEWORKGROUPSPASS
@@ -25,12 +31,40 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
-/// Values cheaper to recreate in the workgroup function than to pass.
+/// Globals up to this size are re-materialized in the workgroup function,
+/// where the optimizer may fold loads from them (scalars, small tables);
+/// larger ones are weights, passed so that kernels differing only in their
+/// weights are one function.
+constexpr uint64_t kRematerializedGlobalBytes = 256;
+
+/// Values cheaper to recreate in the workgroup function than to pass:
+/// constants and small globals.
 bool isRematerializable(Value value) {
   Operation *def = value.getDefiningOp();
-  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-         (def->hasTrait<OpTrait::ConstantLike>() ||
-          isa<memref::GetGlobalOp>(def));
+  if (!def || def->getNumOperands() != 0 || def->getNumRegions() != 0)
+    return false;
+  if (def->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  auto global = dyn_cast<memref::GetGlobalOp>(def);
+  if (!global)
+    return false;
+  MemRefType type = global.getType();
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return true;
+  uint64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+  return bits / 8 <= kRematerializedGlobalBytes;
+}
+
+/// The text of `fn` under a fixed name, without locations: equal texts
+/// are equal functions.
+std::string bodyKey(func::FuncOp fn) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  StringAttr name = fn.getSymNameAttr();
+  fn.setSymName("workgroup");
+  fn->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope().assumeVerified());
+  fn.setSymNameAttr(name);
+  return key;
 }
 
 struct CpuOutlineWorkgroupsPass
@@ -58,6 +92,7 @@ struct CpuOutlineWorkgroupsPass
         loops.push_back(loop);
     });
     unsigned counter = 0;
+    llvm::StringMap<func::FuncOp> kernels;
     for (scf::ForallOp loop : loops) {
       if (loop.getRank() != 1 || !loop.getOutputs().empty()) {
         loop.emitError("expected a one-dimensional forall on buffers");
@@ -107,6 +142,12 @@ struct CpuOutlineWorkgroupsPass
       for (Operation &op : loop.getBody()->without_terminator())
         builder.clone(op, mapping);
       func::ReturnOp::create(builder, loc);
+      // The same kernel as an earlier one: dispatch that instead.
+      auto [known, isNew] = kernels.try_emplace(bodyKey(fn), fn);
+      if (!isNew) {
+        fn.erase();
+        name = known->second.getSymName().str();
+      }
 
       // The dispatch placeholder and its call:
       // count = ceildiv(ub - lb, step).
@@ -124,12 +165,16 @@ struct CpuOutlineWorkgroupsPass
           builder, loc, span, valueOf(loop.getMixedStep()[0]));
       SmallVector<Type> dispatchTypes = {ptrType, builder.getIndexType()};
       dispatchTypes.append(argTypes.begin(), argTypes.end() - 1);
-      OpBuilder moduleBuilder(ctx);
-      moduleBuilder.setInsertionPoint(main);
-      auto dispatch = func::FuncOp::create(
-          moduleBuilder, loc, "__tc_dispatch_" + name,
-          moduleBuilder.getFunctionType(dispatchTypes, {}));
-      dispatch.setPrivate();
+      auto dispatch =
+          module.lookupSymbol<func::FuncOp>("__tc_dispatch_" + name);
+      if (!dispatch) {
+        OpBuilder moduleBuilder(ctx);
+        moduleBuilder.setInsertionPoint(main);
+        dispatch = func::FuncOp::create(
+            moduleBuilder, loc, "__tc_dispatch_" + name,
+            moduleBuilder.getFunctionType(dispatchTypes, {}));
+        dispatch.setPrivate();
+      }
       SmallVector<Value> operands = {env, count};
       operands.append(captures);
       func::CallOp::create(builder, loc, dispatch, operands);

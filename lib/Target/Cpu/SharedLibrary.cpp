@@ -9,12 +9,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/ModelSupport.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -25,6 +28,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -40,7 +45,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "llvm/TargetParser/Host.h"
 
 namespace mlir::tc::cpu {
 
@@ -117,7 +121,10 @@ struct ScratchFile {
   }
   ScratchFile() = default;
   ScratchFile(ScratchFile &&other) : fd(other.fd) { other.fd = -1; }
-  ScratchFile &operator=(ScratchFile &&) = delete;
+  ScratchFile &operator=(ScratchFile &&other) {
+    std::swap(fd, other.fd);
+    return *this;
+  }
   ~ScratchFile() {
     if (fd >= 0)
       ::close(fd);
@@ -166,7 +173,7 @@ LogicalResult sealFile(int fd, StringRef name, std::string &error) {
   return success();
 }
 
-/// Links `objectPath` into a sealed shared library at `outputPath`. lld
+/// Links `objectPaths` into a sealed shared library at `outputPath`. lld
 /// writes the library to its stdout (-o -), which is an unnamed file in the
 /// output's directory (O_TMPFILE): the file gets the seal and a name only
 /// when complete, and is renamed over the output, so a kill at any moment
@@ -174,8 +181,8 @@ LogicalResult sealFile(int fd, StringRef name, std::string &error) {
 /// and renaming, nothing else. Where the file system has no O_TMPFILE, lld
 /// writes a named temporary beside the output instead (removed on SIGINT
 /// and SIGTERM, left by SIGKILL).
-LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
-                                std::string &error) {
+LogicalResult linkSharedLibrary(ArrayRef<std::string> objectPaths,
+                                StringRef outputPath, std::string &error) {
   std::string linker = findLinker();
   if (linker.empty()) {
     error = "ld.lld (lld-22) not found; install Debian's lld-22";
@@ -219,7 +226,8 @@ LogicalResult linkSharedLibrary(StringRef objectPath, StringRef outputPath,
       unnamed >= 0 ? std::string("-") : temporary.str().str();
   SmallVector<std::string> args = {linker, "-shared", "--gc-sections",
                                    "-z", "noexecstack", "-z", "now",
-                                   "-o", output, objectPath.str()};
+                                   "-o", output};
+  args.append(objectPaths.begin(), objectPaths.end());
   std::string builtins = findFirst(
       {"/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.builtins-x86_64.a",
        "/usr/lib/llvm-22/lib/clang/22/lib/x86_64-pc-linux-gnu/"
@@ -316,13 +324,119 @@ LogicalResult checkCpuName(StringRef cpu, std::string &error) {
   return failure();
 }
 
+namespace {
+
+/// Emits `module` as an object into a new scratch file.
+FailureOr<ScratchFile> emitObject(llvm::Module &module,
+                                  llvm::TargetMachine &machine,
+                                  std::string &error) {
+  FailureOr<ScratchFile> object = ScratchFile::create("o", error);
+  if (failed(object))
+    return failure();
+  llvm::raw_fd_ostream os(object->fd, /*shouldClose=*/false);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile)) {
+    error = "the LLVM target cannot emit object files";
+    return failure();
+  }
+  codegen.run(module);
+  os.flush();
+  if (os.has_error()) {
+    error = "cannot write the object file: " + os.error().message();
+    os.clear_error();
+    return failure();
+  }
+  return object;
+}
+
+/// Object code for `module` on `jobs` threads: the module is split into
+/// that many partitions (functions spread by llvm::SplitModule, locals
+/// promoted to hidden symbols so the partitions link), each carried to its
+/// thread as bitcode, since an LLVMContext belongs to one thread, and
+/// compiled there by its own TargetMachine. The optimizer has already run on
+/// the whole module, so inlining saw every function.
+FailureOr<std::vector<ScratchFile>>
+emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
+            const SharedLibraryOptions &options, unsigned jobs,
+            std::string &error) {
+  std::vector<ScratchFile> objects;
+  size_t functions = 0;
+  for (llvm::Function &function : module)
+    functions += !function.isDeclaration();
+  if (jobs <= 1 || functions < 2 * jobs) {
+    FailureOr<ScratchFile> object = emitObject(module, machine, error);
+    if (failed(object))
+      return failure();
+    objects.push_back(std::move(*object));
+    return objects;
+  }
+  std::vector<llvm::SmallString<0>> partitions;
+  llvm::SplitModule(
+      module, jobs,
+      [&](std::unique_ptr<llvm::Module> part) {
+        llvm::SmallString<0> &bitcode = partitions.emplace_back();
+        llvm::raw_svector_ostream os(bitcode);
+        llvm::WriteBitcodeToFile(*part, os);
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  std::vector<FailureOr<ScratchFile>> results(partitions.size());
+  std::vector<std::string> errors(partitions.size());
+  {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(jobs));
+    for (size_t i = 0; i < partitions.size(); ++i)
+      pool.async([&, i] {
+        results[i] = failure();
+        llvm::LLVMContext context;
+        llvm::Expected<std::unique_ptr<llvm::Module>> part =
+            llvm::parseBitcodeFile(
+                llvm::MemoryBufferRef(partitions[i].str(), "partition"),
+                context);
+        if (!part) {
+          errors[i] = "reading a code partition failed: " +
+                      llvm::toString(part.takeError());
+          return;
+        }
+        std::unique_ptr<llvm::TargetMachine> partMachine =
+            createTargetMachine(options, errors[i]);
+        if (partMachine)
+          results[i] = emitObject(**part, *partMachine, errors[i]);
+      });
+    pool.wait();
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (failed(results[i])) {
+      error = errors[i];
+      return failure();
+    }
+    objects.push_back(std::move(*results[i]));
+  }
+  (void)machine;
+  return objects;
+}
+
+} // namespace
+
 LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
                                 const SharedLibraryOptions &options,
                                 std::string &error) {
+  auto stageDone = [&](StringRef stage) {
+    if (options.onStage)
+      options.onStage(stage);
+  };
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(options, error);
   if (!machine)
     return failure();
+
+  // The weights leave the IR before translation (ConstantsObject.h).
+  std::vector<ExternalConstant> constants;
+  std::string triple = machine->getTargetTriple().str();
+  if (supportsConstantsObject(triple)) {
+    SmallVector<ModuleOp> modules = {module};
+    modules.append(options.linkWith.begin(), options.linkWith.end());
+    constants = externalizeConstants(modules);
+  }
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -349,11 +463,13 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   }
   if (failed(linkModelSupport(*llvmModule, error)))
     return failure();
+  stageDone("translation to LLVM IR");
   auto optimize = makeOptimizingTransformer(3, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));
     return failure();
   }
+  stageDone("LLVM optimization");
   if (!options.llvmIrPath.empty()) {
     std::error_code ec;
     llvm::raw_fd_ostream os(options.llvmIrPath, ec);
@@ -361,30 +477,34 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
       llvmModule->print(os, nullptr);
   }
 
-  // The object and the linker's log are temporary files that are unlinked
+  // The objects and the linker's log are temporary files that are unlinked
   // as soon as they exist: lld reads and writes them as open files through
   // /proc/self/fd, so nothing is left behind even when the compile is
   // killed.
-  FailureOr<ScratchFile> object = ScratchFile::create("o", error);
-  if (failed(object))
+  unsigned jobs = options.jobs ? options.jobs
+                               : llvm::hardware_concurrency().compute_thread_count();
+  FailureOr<std::vector<ScratchFile>> objects =
+      emitObjects(*llvmModule, *machine, options, jobs, error);
+  if (failed(objects))
     return failure();
-  {
-    llvm::raw_fd_ostream os(object->fd, /*shouldClose=*/false);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile)) {
-      error = "the LLVM target cannot emit object files";
+  std::vector<std::string> objectPaths;
+  for (const ScratchFile &object : *objects)
+    objectPaths.push_back(object.path());
+  stageDone("object code");
+  std::optional<ScratchFile> constantsObject;
+  if (!constants.empty()) {
+    FailureOr<ScratchFile> file = ScratchFile::create("o", error);
+    if (failed(file) ||
+        failed(writeConstantsObject(file->fd, triple, constants, error)))
       return failure();
-    }
-    codegen.run(*llvmModule);
-    os.flush();
-    if (os.has_error()) {
-      error = "cannot write the object file: " + os.error().message();
-      os.clear_error();
-      return failure();
-    }
+    constantsObject.emplace(std::move(*file));
+    objectPaths.push_back(constantsObject->path());
+    stageDone("constants");
   }
-  return linkSharedLibrary(object->path(), outputPath, error);
+  if (failed(linkSharedLibrary(objectPaths, outputPath, error)))
+    return failure();
+  stageDone("link");
+  return success();
 }
 
 LogicalResult sealSharedLibrary(StringRef path, std::string &error) {

@@ -24,3 +24,21 @@
 // DUMP: passes
 // UNSUP: error: 4 unsupported pieces in the model:
 // MISSING: missing.onnx: error: cannot read the model file: No such file or directory
+
+// --timing prints a table of the stages when the compile ends; with
+// =passes, the MLIR pipelines' pass timings come first.
+// RUN: %pyonnx %models weights %t.timing.onnx
+// RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing 2>&1 | FileCheck %s --check-prefix=TIMING
+// TIMING: stage {{ *}}seconds share
+// TIMING-NEXT: import
+// TIMING-NEXT: graph passes
+// TIMING-NEXT: code generation
+// TIMING-NEXT: translation to LLVM IR
+// TIMING-NEXT: LLVM optimization
+// TIMING-NEXT: object code
+// TIMING-NEXT: link
+// TIMING-NEXT: total
+// RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing=passes 2>&1 | FileCheck %s --check-prefix=PASSES
+// PASSES: Execution time report
+// PASSES: CpuOutlineWorkgroupsPass
+// PASSES: stage {{ *}}seconds share

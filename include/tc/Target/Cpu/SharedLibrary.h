@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <functional>
 #include <string>
 
 namespace mlir::tc::cpu {
@@ -20,11 +21,16 @@ struct SharedLibraryOptions {
   /// More LLVM dialect modules linked into the same library (the host code
   /// of GPU targets); their symbols other than the ABI's are internal.
   SmallVector<ModuleOp> linkWith;
+  /// Threads for object code generation (0: one per core).
+  unsigned jobs = 0;
+  /// Called as each stage of the emission ends, with its name (--timing).
+  std::function<void(StringRef stage)> onStage;
 };
 
 /// Translates `module` (LLVM dialect, with the model.so ABI) to LLVM IR,
-/// optimizes it at -O3 for the chosen CPU, emits an object in-process and
-/// links it with lld into the shared library `outputPath`, sealed with its
+/// its large constants taken out first (ConstantsObject.h), optimizes it at
+/// -O3 for the chosen CPU, emits objects in-process on several threads and
+/// links them and the constants with lld into the shared library `outputPath`, sealed with its
 /// checksum (tc-runtime/module_seal.h). The library is written to a
 /// temporary file in the output's directory and renamed over `outputPath`
 /// only when complete, so an interrupted compile leaves the previous file

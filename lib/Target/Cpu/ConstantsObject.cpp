@@ -1,0 +1,298 @@
+//===- ConstantsObject.cpp - Weights written straight into an object ------===//
+//
+// See ConstantsObject.h for why. The ELF writer is ours rather than LLVM's
+// MC layer because MC copies every byte it is given into its fragments: for
+// BERT-base that is another 440 MB held until the object is written. Here
+// each constant goes from the attribute's storage to the file in one
+// write.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/ConstantsObject.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace mlir::tc::cpu {
+namespace {
+
+/// The minimum alignment of an external constant: a cache line, which is
+/// also the widest vector load (AVX-512) the kernels issue.
+constexpr uint64_t kConstantAlignment = 64;
+
+/// The byte size of an LLVM type that is a (nested) array of byte-sized
+/// integers or floats, laid out without padding; 0 for anything else.
+uint64_t packedArrayBytes(Type type) {
+  uint64_t count = 1;
+  while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    count *= array.getNumElements();
+    type = array.getElementType();
+  }
+  unsigned width = 0;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    width = integer.getWidth();
+  else if (auto real = dyn_cast<FloatType>(type))
+    width = real.getWidth();
+  // x86_fp80 and friends are padded in memory; i1 and i4 are not bytes.
+  if (width == 0 || width % 8 != 0 || !llvm::isPowerOf2_32(width))
+    return 0;
+  return count * (width / 8);
+}
+
+/// Whether `type` holds whole-byte elements, as the attributes store them
+/// (a dense i1 attribute, for one, is bit-packed and not the LLVM layout).
+bool byteSizedElements(ShapedType type) {
+  unsigned width = type.getElementTypeBitWidth();
+  return width % 8 == 0 && llvm::isPowerOf2_32(width) &&
+         (isa<IntegerType, FloatType>(type.getElementType()));
+}
+
+/// The bytes of `global`'s value when it is a constant worth moving out.
+std::optional<ArrayRef<char>> externalBytes(LLVM::GlobalOp global) {
+  if (!global.getConstant() || global.getInitializerBlock() ||
+      !global.getValueAttr())
+    return std::nullopt;
+  uint64_t expected = packedArrayBytes(global.getGlobalType());
+  if (expected < kExternalConstantMinBytes)
+    return std::nullopt;
+  ArrayRef<char> bytes;
+  Attribute value = global.getValueAttr();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || !byteSizedElements(resource.getType()))
+      return std::nullopt;
+    bytes = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat() || !byteSizedElements(dense.getType()))
+      return std::nullopt;
+    bytes = dense.getRawData();
+  } else if (auto string = dyn_cast<StringAttr>(value)) {
+    bytes = ArrayRef<char>(string.getValue().data(), string.getValue().size());
+  } else {
+    return std::nullopt;
+  }
+  if (bytes.size() != expected)
+    return std::nullopt;
+  return bytes;
+}
+
+std::string contentSymbol(ArrayRef<char> bytes) {
+  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  return "__tc_const_" + llvm::utohexstr(hash.high64, false, 16) +
+         llvm::utohexstr(hash.low64, false, 16) + "_" +
+         std::to_string(bytes.size());
+}
+
+/// Sequential writes to a file descriptor, with zero padding.
+class FileWriter {
+public:
+  explicit FileWriter(int fd) : fd(fd) {}
+  bool write(const void *data, size_t size) {
+    const char *at = static_cast<const char *>(data);
+    while (size > 0) {
+      ssize_t n = ::write(fd, at, size);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return false;
+      at += n;
+      size -= static_cast<size_t>(n);
+      offset += static_cast<uint64_t>(n);
+    }
+    return true;
+  }
+  bool padTo(uint64_t alignment) {
+    static const char zeros[kConstantAlignment] = {};
+    while (offset % alignment != 0)
+      if (!write(zeros, std::min<uint64_t>(alignment - offset % alignment,
+                                           sizeof(zeros))))
+        return false;
+    return true;
+  }
+  uint64_t offset = 0;
+
+private:
+  int fd;
+};
+
+} // namespace
+
+std::vector<ExternalConstant> externalizeConstants(ArrayRef<ModuleOp> modules) {
+  std::vector<ExternalConstant> constants;
+  llvm::StringMap<size_t> written;
+  for (ModuleOp module : modules) {
+    llvm::DenseMap<StringAttr, StringAttr> renamed;
+    llvm::StringMap<LLVM::GlobalOp> declared;
+    SmallVector<LLVM::GlobalOp> globals(module.getOps<LLVM::GlobalOp>());
+    for (LLVM::GlobalOp global : globals) {
+      std::optional<ArrayRef<char>> bytes = externalBytes(global);
+      if (!bytes)
+        continue;
+      std::string symbol = contentSymbol(*bytes);
+      uint64_t alignment =
+          std::max<uint64_t>(global.getAlignment().value_or(1),
+                             kConstantAlignment);
+      auto [slot, isNew] = written.try_emplace(symbol, constants.size());
+      if (isNew)
+        constants.push_back({symbol, *bytes, alignment});
+      else
+        constants[slot->second].alignment =
+            std::max(constants[slot->second].alignment, alignment);
+      StringAttr name = StringAttr::get(module.getContext(), symbol);
+      renamed[global.getSymNameAttr()] = name;
+      // Two globals of one module with the same bytes: one declaration.
+      if (declared.count(symbol)) {
+        global.erase();
+        continue;
+      }
+      declared[symbol] = global;
+      global.removeValueAttr();
+      global.setSymName(symbol);
+      global.setLinkage(LLVM::Linkage::External);
+      global.setVisibility_(LLVM::Visibility::Hidden);
+      global.setDsoLocal(true);
+      global.setUnnamedAddr(LLVM::UnnamedAddr::None);
+      global.setAlignment(alignment);
+    }
+    if (renamed.empty())
+      continue;
+    module.walk([&](LLVM::AddressOfOp address) {
+      auto it = renamed.find(address.getGlobalNameAttr().getAttr());
+      if (it != renamed.end())
+        address.setGlobalName(it->second.getValue());
+    });
+    // A declaration's alignment is what the code may assume: the largest
+    // any module asked for, which is what the object gives it.
+    for (auto &[symbol, global] : declared)
+      global.setAlignment(constants[written.lookup(symbol)].alignment);
+  }
+  return constants;
+}
+
+bool supportsConstantsObject(StringRef triple) {
+  return (triple.starts_with("x86_64-") || triple.starts_with("aarch64-")) &&
+         triple.contains("linux");
+}
+
+LogicalResult writeConstantsObject(int fd, StringRef triple,
+                                   ArrayRef<ExternalConstant> constants,
+                                   std::string &error) {
+  namespace elf = llvm::ELF;
+  if (!supportsConstantsObject(triple)) {
+    error = "cannot write a constants object for " + triple.str();
+    return failure();
+  }
+  // Layout: header, the constants section, symbol table, string tables,
+  // section headers. Sections: null, .rodata.tc_constants, .symtab,
+  // .strtab, .shstrtab.
+  enum : uint16_t { kData = 1, kSymtab, kStrtab, kShstrtab, kSections };
+  uint64_t dataAlignment = kConstantAlignment;
+  for (const ExternalConstant &c : constants)
+    dataAlignment = std::max(dataAlignment, c.alignment);
+  uint64_t dataOffset = llvm::alignTo(sizeof(elf::Elf64_Ehdr), dataAlignment);
+
+  std::string strtab(1, '\0');
+  std::vector<elf::Elf64_Sym> symbols(1);
+  std::memset(symbols.data(), 0, sizeof(elf::Elf64_Sym));
+  uint64_t dataSize = 0;
+  for (const ExternalConstant &c : constants) {
+    dataSize = llvm::alignTo(dataSize, c.alignment);
+    elf::Elf64_Sym symbol;
+    std::memset(&symbol, 0, sizeof(symbol));
+    symbol.st_name = static_cast<uint32_t>(strtab.size());
+    symbol.setBindingAndType(elf::STB_GLOBAL, elf::STT_OBJECT);
+    symbol.st_other = elf::STV_HIDDEN;
+    symbol.st_shndx = kData;
+    symbol.st_value = dataSize;
+    symbol.st_size = c.bytes.size();
+    symbols.push_back(symbol);
+    strtab += c.symbol;
+    strtab.push_back('\0');
+    dataSize += c.bytes.size();
+  }
+  uint64_t symtabOffset = llvm::alignTo(dataOffset + dataSize, 8);
+  uint64_t symtabSize = symbols.size() * sizeof(elf::Elf64_Sym);
+  uint64_t strtabOffset = symtabOffset + symtabSize;
+  const char shstrtab[] = "\0.rodata.tc_constants\0.symtab\0.strtab\0.shstrtab";
+  enum : uint32_t { kDataName = 1, kSymtabName = 22, kStrtabName = 30,
+                    kShstrtabName = 38 };
+  uint64_t shstrtabOffset = strtabOffset + strtab.size();
+  uint64_t headersOffset =
+      llvm::alignTo(shstrtabOffset + sizeof(shstrtab), 8);
+
+  elf::Elf64_Ehdr header;
+  std::memset(&header, 0, sizeof(header));
+  std::memcpy(header.e_ident, elf::ElfMagic, 4);
+  header.e_ident[elf::EI_CLASS] = elf::ELFCLASS64;
+  header.e_ident[elf::EI_DATA] = elf::ELFDATA2LSB;
+  header.e_ident[elf::EI_VERSION] = elf::EV_CURRENT;
+  header.e_ident[elf::EI_OSABI] = elf::ELFOSABI_NONE;
+  header.e_type = elf::ET_REL;
+  header.e_machine =
+      triple.starts_with("x86_64-") ? elf::EM_X86_64 : elf::EM_AARCH64;
+  header.e_version = elf::EV_CURRENT;
+  header.e_shoff = headersOffset;
+  header.e_ehsize = sizeof(elf::Elf64_Ehdr);
+  header.e_shentsize = sizeof(elf::Elf64_Shdr);
+  header.e_shnum = kSections;
+  header.e_shstrndx = kShstrtab;
+
+  elf::Elf64_Shdr sections[kSections];
+  std::memset(sections, 0, sizeof(sections));
+  auto section = [&](uint16_t index, uint32_t name, uint32_t type,
+                     uint64_t flags, uint64_t offset, uint64_t size,
+                     uint64_t alignment) -> elf::Elf64_Shdr & {
+    elf::Elf64_Shdr &s = sections[index];
+    s.sh_name = name;
+    s.sh_type = type;
+    s.sh_flags = flags;
+    s.sh_offset = offset;
+    s.sh_size = size;
+    s.sh_addralign = alignment;
+    return s;
+  };
+  section(kData, kDataName, elf::SHT_PROGBITS, elf::SHF_ALLOC, dataOffset,
+          dataSize, dataAlignment);
+  elf::Elf64_Shdr &symtab = section(kSymtab, kSymtabName, elf::SHT_SYMTAB, 0,
+                                    symtabOffset, symtabSize, 8);
+  symtab.sh_link = kStrtab;
+  symtab.sh_info = 1; // the first global symbol: all but the null one
+  symtab.sh_entsize = sizeof(elf::Elf64_Sym);
+  section(kStrtab, kStrtabName, elf::SHT_STRTAB, 0, strtabOffset,
+          strtab.size(), 1);
+  section(kShstrtab, kShstrtabName, elf::SHT_STRTAB, 0, shstrtabOffset,
+          sizeof(shstrtab), 1);
+
+  FileWriter out(fd);
+  bool ok = out.write(&header, sizeof(header)) && out.padTo(dataAlignment);
+  for (const ExternalConstant &c : constants) {
+    if (!ok)
+      break;
+    ok = out.padTo(c.alignment) && out.write(c.bytes.data(), c.bytes.size());
+  }
+  ok = ok && out.padTo(8) &&
+       out.write(symbols.data(), symtabSize) &&
+       out.write(strtab.data(), strtab.size()) &&
+       out.write(shstrtab, sizeof(shstrtab)) && out.padTo(8) &&
+       out.write(sections, sizeof(sections));
+  if (!ok) {
+    error = std::string("cannot write the constants object: ") +
+            std::strerror(errno);
+    return failure();
+  }
+  return success();
+}
+
+} // namespace mlir::tc::cpu
