@@ -27,6 +27,9 @@ config.substitutions.append(("%pyonnx", config.python_executable))
 # build.
 llvm_config.with_environment("PYTHONPATH", os.path.join(config.tc_src_root, "python"))
 llvm_config.with_environment("TC_RUNTIME_LIB", os.path.join(config.tc_obj_root, "lib", "libTcRuntime.so"))
+# Tests never touch the user's compile cache; those about the cache name
+# their own directory.
+llvm_config.with_environment("TC_CACHE_DIR", os.path.join(config.tc_obj_root, "test", "compile-cache"))
 llvm_config.with_environment("TC_COMPILE", os.path.join(config.tc_tools_dir, "tc-compile"))
 # The runtime's hand-written fake modules and fake NVIDIA driver
 # (test/unittests/Runtime: ninja TcRuntimeFakeModules).

@@ -348,7 +348,9 @@ def check_case(tools, c):
 
 
 # --target: extra tc-compile flags, for the GPU emulation run.
-COMPILE_FLAGS = []
+# Every case is compiled, never taken from the compile cache (thousands of
+# entries of no later use).
+COMPILE_FLAGS = ["--no-cache"]
 # --unbound: shape-parameter inputs are run-time inputs like the others, as a
 # user's model with a computed `k` or `sizes` has them (the headline figure).
 BIND = True

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Cache/CompileCache.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Frontend/Onnx/Importer.h"
 #include "tc/InitAllDialects.h"
@@ -30,8 +31,12 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -41,7 +46,7 @@ namespace {
 // unlisted.
 cl::OptionCategory category("tc-compile options");
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
-                               cl::Required, cl::cat(category));
+                               cl::cat(category));
 cl::opt<std::string> outputPath(
     "o", cl::cat(category),
     cl::desc("output file (default: the model's name with .so, or "
@@ -89,6 +94,18 @@ cl::opt<std::string> timing(
     cl::desc("print a table of how long each stage took; --timing=passes "
              "also times each pass of the MLIR pipelines"),
     cl::value_desc("passes"));
+cl::opt<std::string> cacheDir(
+    "cache-dir", cl::cat(category),
+    cl::desc("the compile cache's directory (default: TC_CACHE_DIR, "
+             "$XDG_CACHE_HOME/tc or ~/.cache/tc; TC_CACHE_MAX_BYTES bounds "
+             "its size, 10G by default)"),
+    cl::value_desc("dir"));
+cl::opt<bool> noCache("no-cache", cl::cat(category),
+                      cl::desc("neither read nor write the compile cache"));
+cl::opt<bool> cacheStats(
+    "cache-stats", cl::cat(category),
+    cl::desc("print the compile cache's entries, bytes, hits and misses, "
+             "and exit"));
 cl::list<std::string> bind(
     "bind", cl::cat(category),
     cl::desc("replace graph input NAME by the TensorProto in FILE "
@@ -324,12 +341,86 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
   llvm::outs() << "host code: ok\n";
   return ok ? 0 : 1;
 }
+/// The compile cache of --cache-dir / TC_CACHE_DIR with the bound of
+/// TC_CACHE_MAX_BYTES; failure (after the message) for a bad bound or
+/// when there is no directory to use.
+FailureOr<tc::cache::CompileCache> openCache() {
+  std::string directory =
+      cacheDir.empty() ? tc::cache::CompileCache::defaultDirectory()
+                       : cacheDir.getValue();
+  if (directory.empty()) {
+    fail("no compile cache directory: set TC_CACHE_DIR or HOME, pass "
+         "--cache-dir, or --no-cache");
+    return failure();
+  }
+  uint64_t maxBytes = tc::cache::CompileCache::kDefaultMaxBytes;
+  if (const char *bound = std::getenv("TC_CACHE_MAX_BYTES"); bound && *bound) {
+    FailureOr<uint64_t> parsed = tc::cache::CompileCache::parseSize(bound);
+    if (failed(parsed)) {
+      fail(std::string("TC_CACHE_MAX_BYTES='") + bound +
+           "' is not a size (bytes, or with K, M, G or T)");
+      return failure();
+    }
+    maxBytes = *parsed;
+  }
+  return tc::cache::CompileCache(directory, maxBytes, llvm::errs());
+}
+
+/// The cache key of this compile: the model's bytes and name (model.so
+/// records the name), the --bind files' contents, and every option that
+/// changes the code, with --cpu=host resolved to this CPU's name and
+/// features. External data is checked by the cache itself (its .deps).
+FailureOr<std::string> computeCacheKey(std::string &error) {
+  tc::cache::KeyBuilder key;
+  if (failed(key.addFile("model", inputPath, error)))
+    return failure();
+  key.add("name", llvm::sys::path::stem(inputPath));
+  for (const std::string &entry : bind) {
+    auto [name, file] = StringRef(entry).split('=');
+    key.add("bind", name);
+    if (failed(key.addFile("bind-file", file, error)))
+      return failure();
+  }
+  key.add("target", target);
+  std::string cpu = cpuName;
+  if (cpu == "host") {
+    cpu = "host:" + llvm::sys::getHostCPUName().str();
+    SmallVector<std::string> features;
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      features.push_back((feature.second ? "+" : "-") + feature.first().str());
+    llvm::sort(features);
+    cpu += ":" + llvm::join(features, ",");
+  }
+  key.add("cpu", cpu);
+  key.add("max-workgroups", std::to_string(maxWorkgroups));
+  key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
+  return key.finish();
+}
+
+int printCacheStats() {
+  FailureOr<tc::cache::CompileCache> cache = openCache();
+  if (failed(cache))
+    return 1;
+  tc::cache::CacheStats stats = cache->stats();
+  llvm::outs() << "directory: " << stats.directory << "\n"
+               << "entries: " << stats.entries << "\n"
+               << "bytes: " << stats.bytes << " (bound " << stats.maxBytes
+               << ")\n"
+               << "hits: " << stats.hits << "\n"
+               << "misses: " << stats.misses << "\n";
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tc model compiler\n");
+  if (cacheStats)
+    return printCacheStats();
+  if (inputPath.empty())
+    return fail("no model given (usage: tc-compile model.onnx -o model.so; "
+                "--help lists the options)");
 
   bool cpuTarget = false, emulation = false, emulateInReverse = false;
   std::vector<tc::gpu::GpuTarget> gpuTargets;
@@ -385,6 +476,31 @@ int main(int argc, char **argv) {
       return 1;
   }
 
+  // The compile cache: a hit is model.so without compiling.
+  StageTimer timer;
+  std::optional<tc::cache::CompileCache> cache;
+  std::string cacheKey;
+  if (!checkOnly && emit == Emit::So && !noCache && dumpDir.empty()) {
+    FailureOr<tc::cache::CompileCache> opened = openCache();
+    if (failed(opened))
+      return 1;
+    cache.emplace(std::move(*opened));
+    // A model or --bind file that cannot be read is the importer's to
+    // report, in its words; the compile then stops there.
+    std::string error;
+    FailureOr<std::string> key = computeCacheKey(error);
+    if (failed(key)) {
+      cache.reset();
+    } else {
+      cacheKey = *key;
+      if (cache->fetch(cacheKey, output)) {
+        timer.report("cache hit");
+        return 0;
+      }
+      timer.report("cache lookup (a miss)");
+    }
+  }
+
   MLIRContext context;
   DialectRegistry registry;
   tc::registerAllTcToolDialects(registry);
@@ -408,7 +524,6 @@ int main(int argc, char **argv) {
     return path.str().str();
   };
 
-  StageTimer timer;
   tc::onnx::ImportResult result =
       tc::onnx::importOnnxFile(context, inputPath, options);
   if (!result.succeeded()) {
@@ -546,5 +661,9 @@ int main(int argc, char **argv) {
   std::string error;
   if (failed(tc::cpu::emitSharedLibrary(module, output, libraryOptions, error)))
     return fail(error);
+  if (cache) {
+    cache->store(cacheKey, result.filesRead, output);
+    timer.report("cache store");
+  }
   return 0;
 }

@@ -28,8 +28,10 @@
 // --timing prints a table of the stages when the compile ends; with
 // =passes, the MLIR pipelines' pass timings come first.
 // RUN: %pyonnx %models weights %t.timing.onnx
-// RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: rm -rf %t.timing-cache
+// RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing --cache-dir=%t.timing-cache 2>&1 | FileCheck %s --check-prefix=TIMING
 // TIMING: stage {{ *}}seconds share
+// TIMING-NEXT: cache lookup (a miss)
 // TIMING-NEXT: import
 // TIMING-NEXT: graph passes
 // TIMING-NEXT: code generation
@@ -37,8 +39,9 @@
 // TIMING-NEXT: LLVM optimization
 // TIMING-NEXT: object code
 // TIMING-NEXT: link
+// TIMING-NEXT: cache store
 // TIMING-NEXT: total
-// RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing=passes 2>&1 | FileCheck %s --check-prefix=PASSES
+// RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing=passes --no-cache 2>&1 | FileCheck %s --check-prefix=PASSES
 // PASSES: Execution time report
 // PASSES: CpuOutlineWorkgroupsPass
 // PASSES: stage {{ *}}seconds share
