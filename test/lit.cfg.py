@@ -92,3 +92,12 @@ if (os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner"))
         and all(os.path.exists(lib) for lib in runner_libs)):
     config.available_features.add("mlir-runner")
     config.substitutions.append(("%mlir_runner_libs", ",".join(runner_libs)))
+
+# The host's CPU flags, for tests of models compiled for other CPUs.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = set(next((l for l in cpuinfo if l.startswith("flags")), "").split())
+except OSError:
+    cpu_flags = set()
+if cpu_flags and "amx_tile" not in cpu_flags:
+    config.available_features.add("cpu-lacks-amx")

@@ -21,6 +21,11 @@
  *   input <escaped-name> <dtype> <rank> <dim>*
  *   output <escaped-name> <dtype> <rank> <dim>*
  *   target <name>                  (e.g. "cpu x86-64"; one line per target)
+ *   compiler <description>         (optional: "tc 0.1.0 llvm 22.1.0")
+ *   cpu <name> <feature>*          (optional: the CPU compiled for and the
+ *                                   tc-runtime/cpu_features.h features its
+ *                                   code may use; the runtime refuses the
+ *                                   module on a CPU lacking any)
  *
  * <dtype> is one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool
  * f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz f8e8m0fnu f4e2m1fn i4 u4 i2 u2.

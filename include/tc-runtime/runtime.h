@@ -244,6 +244,17 @@ TC_API const char *tc_module_name(const tc_module *module);
 TC_API const char *tc_module_path(const tc_module *module);
 TC_API size_t tc_module_num_inputs(const tc_module *module);
 TC_API size_t tc_module_num_outputs(const tc_module *module);
+/* What compiled the module ("tc 0.1.0 llvm 22.1.0"; "" for a module that
+ * does not say), owned by the module. */
+TC_API const char *tc_module_compiler(const tc_module *module);
+/* The CPU it was compiled for ("skylake-avx512"; "" when not recorded) and
+ * the CPU features (tc-runtime/cpu_features.h) its code may use; loading
+ * it on a CPU without one of them fails with TC_STATUS_INCOMPATIBLE. NULL
+ * when index >= tc_module_num_cpu_features. Owned by the module. */
+TC_API const char *tc_module_cpu_name(const tc_module *module);
+TC_API size_t tc_module_num_cpu_features(const tc_module *module);
+TC_API const char *tc_module_cpu_feature(const tc_module *module,
+                                         size_t index);
 /* The `target` records of the metadata ("cpu x86-64"), owned by the module;
  * NULL when index >= tc_module_num_targets. */
 TC_API size_t tc_module_num_targets(const tc_module *module);

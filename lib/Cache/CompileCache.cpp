@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Cache/CompileCache.h"
+#include "tc/Version.h"
 
 #include "tc-runtime/module_seal.h"
 
@@ -30,9 +31,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef TC_VERSION_STRING
-#define TC_VERSION_STRING "unknown"
-#endif
 
 namespace mlir::tc::cache {
 namespace {

@@ -193,6 +193,15 @@ bool tc::rt::parseMetadata(const char *text, ModuleSignature &signature,
       if (fields.size() < 2)
         return fail(line, "expected 'target <name>'");
       signature.targets.push_back(line.substr(7));
+    } else if (kind == "compiler") {
+      if (fields.size() < 2 || !signature.compiler.empty())
+        return fail(line, "expected one 'compiler <description>'");
+      signature.compiler = line.substr(9);
+    } else if (kind == "cpu") {
+      if (fields.size() < 2 || !signature.cpuName.empty())
+        return fail(line, "expected one 'cpu <name> <feature>...'");
+      signature.cpuName = fields[1];
+      signature.cpuFeatures.assign(fields.begin() + 2, fields.end());
     } else {
       return fail(line, "unknown record '" + kind + "'");
     }

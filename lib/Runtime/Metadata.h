@@ -30,6 +30,11 @@ struct ModuleSignature {
   std::vector<ArgSignature> inputs;
   std::vector<ArgSignature> outputs;
   std::vector<std::string> targets;
+  /// The `compiler` record ("tc 0.1.0 llvm 22.1.0"), "" when absent.
+  std::string compiler;
+  /// The `cpu` record: the CPU compiled for and the features it may use.
+  std::string cpuName;
+  std::vector<std::string> cpuFeatures;
 
   /// Points symbolPtrs at the final strings; call after the last change.
   void finalize();

@@ -4,6 +4,7 @@
 #include "Internal.h"
 #include "ModuleFile.h"
 
+#include "tc-runtime/cpu_features.h"
 #include "tc-runtime/module_abi.h"
 
 #include <atomic>
@@ -60,6 +61,39 @@ tc_status find(const std::vector<ArgSignature> &args, const char *name,
                     std::string("the module has no ") + kind + " named '" +
                         name + "' (its " + kind +
                         "s: " + (known.empty() ? "none" : known) + ")");
+}
+
+/// Whether this CPU has `feature` (a name of tc-runtime/cpu_features.h);
+/// false for a name this runtime does not know (a newer compiler's).
+bool hostHasFeature(const std::string &feature) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+#define TC_CHECK_FEATURE(name)                                                 \
+  if (feature == name)                                                         \
+    return __builtin_cpu_supports(name);
+  TC_X86_CPU_FEATURES(TC_CHECK_FEATURE)
+#undef TC_CHECK_FEATURE
+#endif
+  return false;
+}
+
+/// INCOMPATIBLE naming the features of the `cpu` record this CPU lacks, or
+/// nullptr when it has them all.
+tc_status checkCpuFeatures(const ModuleSignature &signature,
+                           const std::string &path) {
+  std::string missing;
+  for (const std::string &feature : signature.cpuFeatures)
+    if (!hostHasFeature(feature))
+      missing += (missing.empty() ? "" : ", ") + feature;
+  if (missing.empty())
+    return nullptr;
+  return makeStatus(
+      TC_STATUS_INCOMPATIBLE,
+      "cannot run " + quoted(path) + ": it was compiled for CPU '" +
+          signature.cpuName + "' and uses CPU features this CPU lacks: " +
+          missing +
+          "; recompile it on this machine (--cpu=host, the default) or for "
+          "a CPU it has (e.g. --cpu=x86-64-v3)");
 }
 
 } // namespace
@@ -121,6 +155,10 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
           makeStatus(TC_STATUS_MALFORMED,
                      "malformed metadata in " + quoted(name) + ": " + error));
     }
+    if (tc_status status = checkCpuFeatures(module->signature, name)) {
+      delete module;
+      return fail(status);
+    }
     module->path = name;
     module->handle = handle;
     module->fileKey = fileKey;
@@ -181,6 +219,24 @@ size_t tc_module_num_inputs(const tc_module *module) {
 
 size_t tc_module_num_outputs(const tc_module *module) {
   return module ? module->signature.outputs.size() : 0;
+}
+
+const char *tc_module_compiler(const tc_module *module) {
+  return module ? module->signature.compiler.c_str() : nullptr;
+}
+
+const char *tc_module_cpu_name(const tc_module *module) {
+  return module ? module->signature.cpuName.c_str() : nullptr;
+}
+
+size_t tc_module_num_cpu_features(const tc_module *module) {
+  return module ? module->signature.cpuFeatures.size() : 0;
+}
+
+const char *tc_module_cpu_feature(const tc_module *module, size_t index) {
+  if (!module || index >= module->signature.cpuFeatures.size())
+    return nullptr;
+  return module->signature.cpuFeatures[index].c_str();
 }
 
 size_t tc_module_num_targets(const tc_module *module) {

@@ -20,6 +20,8 @@
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Version.h"
+#include "llvm/Config/llvm-config.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -584,6 +586,21 @@ int main(int argc, char **argv) {
   std::string metadata = tc::cpu::buildModuleMetadata(main, modelName);
   for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
     metadata += "target " + gpuTarget.name() + "\n";
+  // What the artifact needs: the runtime refuses it on a CPU without these
+  // features, and tc-run --print-signature shows them.
+  {
+    tc::cpu::SharedLibraryOptions cpuOptions;
+    cpuOptions.cpu = cpuName;
+    std::string cpu, error;
+    std::vector<std::string> features;
+    if (failed(tc::cpu::describeTargetCpu(cpuOptions, cpu, features, error)))
+      return fail(error);
+    metadata += "compiler tc " TC_VERSION_STRING " llvm " LLVM_VERSION_STRING "\n";
+    metadata += "cpu " + cpu;
+    for (const std::string &feature : features)
+      metadata += " " + feature;
+    metadata += "\n";
+  }
   module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
 
   // GPU targets: kernels per target, then the shared host code, linked into

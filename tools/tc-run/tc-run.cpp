@@ -213,6 +213,15 @@ void printSignature(tc_module *module, const std::vector<Arg> &inputs,
               tc_module_path(module));
   for (size_t i = 0; i < tc_module_num_targets(module); ++i)
     std::printf("  target %s\n", tc_module_target(module, i));
+  if (*tc_module_compiler(module))
+    std::printf("  compiled by %s\n", tc_module_compiler(module));
+  if (*tc_module_cpu_name(module)) {
+    std::printf("  cpu %s, using", tc_module_cpu_name(module));
+    size_t count = tc_module_num_cpu_features(module);
+    for (size_t i = 0; i < count; ++i)
+      std::printf(" %s", tc_module_cpu_feature(module, i));
+    std::printf("%s\n", count ? "" : " no optional features");
+  }
   for (const Arg &arg : inputs)
     std::printf("  input '%s': %s\n", arg.name.c_str(),
                 describeArg(arg.info).c_str());

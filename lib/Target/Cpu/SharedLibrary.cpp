@@ -38,6 +38,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/TargetParser/Host.h"
 
+#include "tc-runtime/cpu_features.h"
 #include "tc-runtime/module_seal.h"
 
 #include <cerrno>
@@ -504,6 +505,27 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   if (failed(linkSharedLibrary(objectPaths, outputPath, error)))
     return failure();
   stageDone("link");
+  return success();
+}
+
+LogicalResult describeTargetCpu(const SharedLibraryOptions &options,
+                                std::string &name,
+                                std::vector<std::string> &features,
+                                std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options, error);
+  if (!machine)
+    return failure();
+  name = machine->getTargetCPU().str();
+  features.clear();
+  if (!machine->getTargetTriple().isX86())
+    return success();
+  const llvm::MCSubtargetInfo *info = machine->getMCSubtargetInfo();
+#define TC_RECORD_FEATURE(feature)                                             \
+  if (info->checkFeatures("+" feature))                                       \
+    features.push_back(feature);
+  TC_X86_CPU_FEATURES(TC_RECORD_FEATURE)
+#undef TC_RECORD_FEATURE
   return success();
 }
 

@@ -72,6 +72,32 @@ TEST(ModuleLoadTest, MalformedMetadataNamesTheLine) {
   TC_EXPECT_CONTAINS(error.message, "rank is 2 but 1 dims follow");
 }
 
+TEST(ModuleLoadTest, CpuFeaturesThisCpuLacksAreIncompatible) {
+  // 'avx99' is no feature this runtime knows: refused like a missing one.
+  Error error = loadError(fakeModule("future_cpu"));
+  EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(error.message, "compiled for CPU 'future-cpu'");
+  TC_EXPECT_CONTAINS(error.message, "this CPU lacks: avx99;");
+  EXPECT_EQ(error.message.find("cmov,"), std::string::npos);
+}
+
+TEST(ModuleQueryTest, CompilerAndCpuRecords) {
+  auto runtime = makeRuntime(1);
+  auto module = loadModule(runtime.get(), "cpu_record");
+  ASSERT_TRUE(module);
+  EXPECT_STREQ(tc_module_compiler(module.get()), "tc 9.9.9 llvm 22.0.0");
+  EXPECT_STREQ(tc_module_cpu_name(module.get()), "x86-64");
+  ASSERT_EQ(tc_module_num_cpu_features(module.get()), 1u);
+  EXPECT_STREQ(tc_module_cpu_feature(module.get(), 0), "cmov");
+  EXPECT_EQ(tc_module_cpu_feature(module.get(), 1), nullptr);
+  // A module without the records says so with empty strings.
+  auto add = loadModule(runtime.get(), "add");
+  ASSERT_TRUE(add);
+  EXPECT_STREQ(tc_module_compiler(add.get()), "");
+  EXPECT_STREQ(tc_module_cpu_name(add.get()), "");
+  EXPECT_EQ(tc_module_num_cpu_features(add.get()), 0u);
+}
+
 TEST(ModuleLoadTest, RelativePathIsNotSearched) {
   // "fake_add.so" must mean ./fake_add.so, not a library-path search.
   char *cwd = getcwd(nullptr, 0);

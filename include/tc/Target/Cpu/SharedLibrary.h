@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace mlir::tc::cpu {
 
@@ -44,6 +45,14 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
 /// a CPU of the host's target; failure with a message listing a few valid
 /// names otherwise.
 LogicalResult checkCpuName(StringRef cpu, std::string &error);
+
+/// The CPU `options` compile for ("host" resolved to this machine's CPU)
+/// and which of the features of tc-runtime/cpu_features.h its code may
+/// use, for the metadata's `cpu` record; failure with a message otherwise.
+LogicalResult describeTargetCpu(const SharedLibraryOptions &options,
+                                std::string &name,
+                                std::vector<std::string> &features,
+                                std::string &error);
 
 /// Appends the seal (tc-runtime/module_seal.h) to the file at `path`.
 LogicalResult sealSharedLibrary(StringRef path, std::string &error);
