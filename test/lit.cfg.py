@@ -1,3 +1,4 @@
+import shutil
 # lit configuration of the tc test suite: test/ mirrors lib/.
 import os
 
@@ -101,3 +102,7 @@ except OSError:
     cpu_flags = set()
 if cpu_flags and "amx_tile" not in cpu_flags:
     config.available_features.add("cpu-lacks-amx")
+
+# Debian's redis-server (utils/setup.sh installs it) for the remote cache.
+if shutil.which("redis-server") and shutil.which("redis-cli"):
+    config.available_features.add("redis")

@@ -13,7 +13,8 @@ export TC_ROOT TC_BUILD TC_VENV
 TC_APT_PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libclang-rt-22-dev
-  cmake ninja-build ccache libgtest-dev
+  cmake ninja-build ccache libgtest-dev pkg-config
+  libhiredis-dev redis-server
   libonnx-dev libprotobuf-dev protobuf-compiler
   rocm-device-libs
   libfreeimage3

@@ -408,13 +408,17 @@ std::optional<std::string> CompileCache::entryName(StringRef key) {
   return hex(hasher.final());
 }
 
-bool CompileCache::fetch(StringRef key, StringRef outputPath) {
+CompileCache::Hit CompileCache::fetch(StringRef key, StringRef outputPath) {
   std::optional<std::string> name = entryName(key);
   std::string path = name ? entryPath(*name) + ".so" : "";
   int fd = name ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
   if (fd < 0) {
+    if (name && remote && fetchRemote(key, outputPath)) {
+      count(true);
+      return Hit::Remote;
+    }
     count(false);
-    return false;
+    return Hit::None;
   }
   struct stat info;
   std::string problem =
@@ -427,7 +431,7 @@ bool CompileCache::fetch(StringRef key, StringRef outputPath) {
          "); removed it, compiling the model again");
     ::unlink(path.c_str());
     count(false);
-    return false;
+    return Hit::None;
   }
   // The output may already be this entry (a link from an earlier hit).
   struct stat existing;
@@ -438,12 +442,107 @@ bool CompileCache::fetch(StringRef key, StringRef outputPath) {
     if (!why.empty()) {
       warn(why);
       count(false);
-      return false;
+      return Hit::None;
     }
   }
   ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); // most recently used
   count(true);
+  return Hit::Local;
+}
+
+void CompileCache::remoteFailed(const Twine &why) {
+  warn("the remote cache " + remote->url() + " is not usable (" + why +
+       "); going on with the local cache only");
+  remote = nullptr;
+}
+
+/// The remote cache's name of a local entry file.
+static std::string remoteKey(StringRef file) { return "tc:v1:" + file.str(); }
+
+bool CompileCache::fetchRemote(StringRef key, StringRef outputPath) {
+  std::string error;
+  FailureOr<std::optional<std::string>> deps =
+      remote->get(remoteKey(key.str() + ".deps"), error);
+  if (failed(deps)) {
+    remoteFailed(error);
+    return false;
+  }
+  llvm::SmallString<256> keyShard(entriesDirectory());
+  llvm::sys::path::append(keyShard, key.take_front(2));
+  if (llvm::sys::fs::create_directories(keyShard))
+    return false;
+  std::string name = key.str();
+  if (*deps) {
+    if (!writeAtomically(entryPath(key) + ".deps", **deps).empty())
+      return false;
+    std::optional<std::string> named = entryName(key);
+    if (!named)
+      return false; // built from other external data than this model's
+    name = *named;
+  }
+  FailureOr<std::optional<std::string>> bytes =
+      remote->get(remoteKey(name + ".so"), error);
+  if (failed(bytes)) {
+    remoteFailed(error);
+    return false;
+  }
+  if (!*bytes)
+    return false;
+  // Kept locally first (temporary, fsync, seal check, rename), then given
+  // out like a local hit.
+  llvm::SmallString<256> shard(entriesDirectory());
+  llvm::sys::path::append(shard, StringRef(name).take_front(2));
+  if (llvm::sys::fs::create_directories(shard))
+    return false;
+  std::string path = entryPath(name) + ".so";
+  llvm::SmallString<256> temporary(shard);
+  llvm::sys::path::append(temporary, "." + name + ".so.tmp-%%%%%%%%");
+  llvm::sys::fs::createUniquePath(temporary, temporary, false);
+  int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+                  0755);
+  if (fd < 0)
+    return false;
+  const std::string &data = **bytes;
+  bool written = true;
+  for (size_t at = 0; written && at < data.size();) {
+    ssize_t n = ::write(fd, data.data() + at, data.size() - at);
+    if (n < 0 && errno == EINTR)
+      continue;
+    written = n > 0;
+    at += written ? static_cast<size_t>(n) : 0;
+  }
+  std::string problem = written ? sealProblem(fd, data.size())
+                                : "it cannot be written here: " + errnoText();
+  written = written && problem.empty() && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+    if (!problem.empty()) {
+      warn("the remote entry " + remoteKey(name + ".so") + " is damaged (" +
+           problem + "); removed it, compiling the model again");
+      if (failed(remote->remove(remoteKey(name + ".so"), error)))
+        remoteFailed(error);
+    }
+    return false;
+  }
+  if (!publish(path, outputPath, /*link=*/true).empty())
+    return false;
+  evict(path);
   return true;
+}
+
+void CompileCache::storeRemote(StringRef key, StringRef name,
+                               StringRef dependencies, StringRef builtPath) {
+  std::string error;
+  if (!dependencies.empty() &&
+      failed(remote->set(remoteKey(key.str() + ".deps"), dependencies, error)))
+    return remoteFailed(error);
+  auto bytes = llvm::MemoryBuffer::getFile(builtPath, false, false);
+  if (!bytes)
+    return;
+  if (failed(remote->set(remoteKey(name.str() + ".so"),
+                         (*bytes)->getBuffer(), error)))
+    remoteFailed(error);
 }
 
 void CompileCache::store(StringRef key, ArrayRef<std::string> dependencies,
@@ -456,8 +555,8 @@ void CompileCache::store(StringRef key, ArrayRef<std::string> dependencies,
   if (std::error_code ec = llvm::sys::fs::create_directories(shard))
     return warn("cannot create " + shard.str() + ": " + ec.message());
   std::string name = key.str();
+  std::string list;
   if (!dependencies.empty()) {
-    std::string list;
     for (const std::string &file : dependencies) {
       llvm::SmallString<256> absolute(file);
       llvm::sys::fs::make_absolute(absolute);
@@ -484,6 +583,8 @@ void CompileCache::store(StringRef key, ArrayRef<std::string> dependencies,
       !why.empty())
     return warn(why);
   evict(entryPath(name) + ".so");
+  if (remote)
+    storeRemote(key, name, list, builtPath);
 }
 
 void CompileCache::evict(StringRef keep) {

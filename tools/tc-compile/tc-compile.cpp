@@ -368,6 +368,33 @@ FailureOr<tc::cache::CompileCache> openCache() {
   return tc::cache::CompileCache(directory, maxBytes, llvm::errs());
 }
 
+/// TC_REMOTE_CACHE's cache (TC_REMOTE_CACHE_TIMEOUT_MS bounds each wait,
+/// 2000 by default), or none; a malformed setting is a warning, as a
+/// remote cache that does not answer is: it never fails a compile.
+std::optional<tc::cache::RemoteCache> openRemoteCache() {
+  const char *url = std::getenv("TC_REMOTE_CACHE");
+  if (!url || !*url)
+    return std::nullopt;
+  unsigned timeoutMs = 2000;
+  if (const char *t = std::getenv("TC_REMOTE_CACHE_TIMEOUT_MS"); t && *t) {
+    if (StringRef(t).getAsInteger(10, timeoutMs) || timeoutMs == 0) {
+      llvm::errs() << "tc-compile: warning: TC_REMOTE_CACHE_TIMEOUT_MS='" << t
+                   << "' is not a positive number of milliseconds; using "
+                      "2000\n";
+      timeoutMs = 2000;
+    }
+  }
+  std::string error;
+  FailureOr<tc::cache::RemoteCache> remote =
+      tc::cache::RemoteCache::open(url, timeoutMs, error);
+  if (failed(remote)) {
+    llvm::errs() << "tc-compile: warning: " << error
+                 << "; going on with the local cache only\n";
+    return std::nullopt;
+  }
+  return std::move(*remote);
+}
+
 /// The cache key of this compile: the model's bytes and name (model.so
 /// records the name), the --bind files' contents, and every option that
 /// changes the code, with --cpu=host resolved to this CPU's name and
@@ -481,12 +508,16 @@ int main(int argc, char **argv) {
   // The compile cache: a hit is model.so without compiling.
   StageTimer timer;
   std::optional<tc::cache::CompileCache> cache;
+  std::optional<tc::cache::RemoteCache> remote;
   std::string cacheKey;
   if (!checkOnly && emit == Emit::So && !noCache && dumpDir.empty()) {
     FailureOr<tc::cache::CompileCache> opened = openCache();
     if (failed(opened))
       return 1;
     cache.emplace(std::move(*opened));
+    remote = openRemoteCache();
+    if (remote)
+      cache->setRemote(&*remote);
     // A model or --bind file that cannot be read is the importer's to
     // report, in its words; the compile then stops there.
     std::string error;
@@ -495,9 +526,15 @@ int main(int argc, char **argv) {
       cache.reset();
     } else {
       cacheKey = *key;
-      if (cache->fetch(cacheKey, output)) {
+      switch (cache->fetch(cacheKey, output)) {
+      case tc::cache::CompileCache::Hit::Local:
         timer.report("cache hit");
         return 0;
+      case tc::cache::CompileCache::Hit::Remote:
+        timer.report("remote cache hit");
+        return 0;
+      case tc::cache::CompileCache::Hit::None:
+        break;
       }
       timer.report("cache lookup (a miss)");
     }

@@ -27,6 +27,8 @@
 #ifndef TC_CACHE_COMPILECACHE_H
 #define TC_CACHE_COMPILECACHE_H
 
+#include "tc/Cache/RemoteCache.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/raw_ostream.h"
@@ -82,11 +84,18 @@ public:
   /// "123", "64K", "500M", "10G" (powers of 1024); failure otherwise.
   static FailureOr<uint64_t> parseSize(StringRef text);
 
-  /// If the entry of `key` is there and whole, makes `outputPath` that
-  /// model.so (a hard link to the entry where the file system allows, a
-  /// copy otherwise, replacing `outputPath` atomically) and returns true.
-  /// A damaged entry is reported once, removed, and counts as a miss.
-  bool fetch(StringRef key, StringRef outputPath);
+  /// Also keeps entries in `remote` (see RemoteCache.h): local misses are
+  /// looked up there and stores written there too; the first failure of
+  /// the remote cache is one warning, and it is not used after it.
+  void setRemote(RemoteCache *remote) { this->remote = remote; }
+
+  enum class Hit { None, Local, Remote };
+  /// If the entry of `key` is there and whole (locally, else remotely,
+  /// when it is then kept locally too), makes `outputPath` that model.so (a
+  /// hard link to the entry where the file system allows, a copy
+  /// otherwise, replacing `outputPath` atomically). A damaged entry is
+  /// reported once, removed, and counts as a miss.
+  Hit fetch(StringRef key, StringRef outputPath);
 
   /// Stores the model.so at `builtPath` as the entry of `key`, built with
   /// the external-data files `dependencies`, then evicts the least
@@ -103,12 +112,17 @@ private:
   /// data, the key and its .deps list when the files still match it.
   std::optional<std::string> entryName(StringRef key);
   void count(bool hit);
+  bool fetchRemote(StringRef key, StringRef outputPath);
+  void storeRemote(StringRef key, StringRef name, StringRef dependencies,
+                   StringRef builtPath);
+  void remoteFailed(const Twine &why);
   void evict(StringRef keep);
   void warn(const Twine &message);
 
   std::string directory;
   uint64_t maxBytes;
   llvm::raw_ostream &warnings;
+  RemoteCache *remote = nullptr;
 };
 
 } // namespace mlir::tc::cache

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""tc-compile's cold start and compile cache on the real-size models.
+
+For each model of benchmarks/models.py (built into WORKDIR/models on first
+use with Debian's torch), measures in this one script:
+  cold     a compile with an empty cache (the model's own compile, plus the
+           cache store);
+  cached   the same compile again: a hit in the local cache;
+  remote   (with --redis, or TC_REMOTE_CACHE already set) a compile with an
+           empty local cache and the entry in the remote cache;
+with the peak resident memory of the cold compile (tc-compile and its
+children: the linker) against the model's size. Prints a Markdown table;
+--write adds it to docs/compile-time.md as the present state.
+
+Usage: benchmarks/compile_time.py [--models NAME,...] [--workdir DIR]
+       [--target cpu|cpu,cuda:sm_90,rocm:gfx942] [--redis] [--write]
+"""
+import argparse
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = ["resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0",
+          "convnext_tiny", "vit_b_16", "bert_base", "gpt2_small"]
+
+
+def timed(argv, env):
+    """(seconds, stderr) of one run, which must succeed."""
+    start = time.perf_counter()
+    p = subprocess.run(argv, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed:\n{p.stderr}")
+    return seconds, p.stderr
+
+
+def peak_rss(argv, env):
+    """Peak RSS (bytes) of one run of argv and its children, measured in a
+    fresh child so earlier runs do not count."""
+    probe = ("import resource, subprocess, sys\n"
+             "subprocess.run(sys.argv[1:], check=True, capture_output=True)\n"
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", probe, *argv], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return int(out.split()[-1]) * 1024
+
+
+def start_redis():
+    """A redis-server on a free loopback port; returns (process, url)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no",
+                                "--proto-max-bulk-len", "2gb"],
+                               stdout=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return process, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    sys.exit("redis-server did not start")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "tc-bench"))
+    ap.add_argument("--target", default="cpu")
+    ap.add_argument("--tc-compile", default=os.path.join(ROOT, "build", "bin", "tc-compile"))
+    ap.add_argument("--redis", action="store_true",
+                    help="start a redis-server on loopback and time remote hits")
+    ap.add_argument("--write", action="store_true", help="write docs/compile-time.md")
+    args = ap.parse_args()
+    names = args.models.split(",")
+    models_dir = os.path.join(args.workdir, "models")
+    missing = [n for n in names if not os.path.exists(os.path.join(models_dir, n, "model.onnx"))]
+    if missing:
+        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "benchmarks", "models.py"),
+                        models_dir, *missing], check=True)
+    redis = None
+    env = dict(os.environ)
+    if args.redis:
+        redis, env["TC_REMOTE_CACHE"] = start_redis()
+    remote = "TC_REMOTE_CACHE" in env
+    rows = []
+    try:
+        for name in names:
+            model = os.path.join(models_dir, name, "model.onnx")
+            size = os.path.getsize(model)
+            out = os.path.join(args.workdir, f"{name}.so")
+            cache = os.path.join(args.workdir, f"cache-{name}")
+            shutil.rmtree(cache, ignore_errors=True)
+            argv = [args.tc_compile, model, "-o", out, f"--target={args.target}",
+                    f"--cache-dir={cache}"]
+            # A compile no cache answers (also cleans the remote one's entry
+            # out of the way: the key is the same, so it only rewrites it).
+            rss = peak_rss(argv[:-1] + ["--no-cache"], env)
+            cold, _ = timed(argv, env)
+            cached, log = timed(argv + ["--timing"], env)
+            if "cache hit" not in log:
+                sys.exit(f"{name}: the second compile was not a cache hit:\n{log}")
+            row = [name, f"{size / 1e6:.0f}", f"{cold:.1f}", f"{cached:.3f}"]
+            if remote:
+                shutil.rmtree(cache)
+                hit, log = timed(argv + ["--timing"], env)
+                if "remote cache hit" not in log:
+                    sys.exit(f"{name}: no remote hit:\n{log}")
+                row.append(f"{hit:.2f}")
+            row += [f"{rss / 1e6:.0f}", f"{rss / size:.2f}"]
+            rows.append(row)
+            print(" | ".join(row), flush=True)
+            shutil.rmtree(cache, ignore_errors=True)
+    finally:
+        if redis:
+            redis.terminate()
+            redis.wait()
+    header = ["model", "MB", "cold s", "cached s"] + (["remote s"] if remote else []) + \
+             ["peak RSS MB", "RSS / model"]
+    table = "| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n" + \
+            "".join("| " + " | ".join(r) + " |\n" for r in rows)
+    print(table)
+    if args.write:
+        with open(os.path.join(ROOT, "docs", "compile-time.md"), "w") as f:
+            f.write("# Compile time and the compile cache\n\n"
+                    f"Written by `benchmarks/compile_time.py --target={args.target}"
+                    f"{' --redis' if remote else ''} --write` on "
+                    f"{time.strftime('%Y-%m-%d')}, this project's 2-core machine, "
+                    f"{os.cpu_count()} CPUs seen. *cold*: an empty cache; *cached*: "
+                    "the same compile again (a local hit: a hash of the model, "
+                    "the entry's seal checked, a hard link); "
+                    + ("*remote*: an empty local cache and the entry in Redis on "
+                       "loopback; " if remote else "") +
+                    "peak RSS: tc-compile or its linker child at their largest, "
+                    "for a compile without the cache.\n\n" + table)
+
+
+if __name__ == "__main__":
+    main()
