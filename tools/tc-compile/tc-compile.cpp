@@ -143,11 +143,11 @@ struct StageTimer {
     if (!enabled() || stages.empty())
       return;
     double total = std::chrono::duration<double>(Clock::now() - begin).count();
-    llvm::errs() << llvm::format("%-28s %9s %6s\n", "stage", "seconds", "share");
+    llvm::errs() << llvm::format("%-34s %9s %6s\n", "stage", "seconds", "share");
     for (auto &[stage, seconds] : stages)
-      llvm::errs() << llvm::format("%-28s %9.3f %5.1f%%\n", stage.c_str(),
+      llvm::errs() << llvm::format("%-34s %9.3f %5.1f%%\n", stage.c_str(),
                                    seconds, 100.0 * seconds / total);
-    llvm::errs() << llvm::format("%-28s %9.3f\n", "total", total);
+    llvm::errs() << llvm::format("%-34s %9.3f\n", "total", total);
   }
 };
 

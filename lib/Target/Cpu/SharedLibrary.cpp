@@ -19,6 +19,9 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Linker/Linker.h"
@@ -351,27 +354,90 @@ FailureOr<ScratchFile> emitObject(llvm::Module &module,
   return object;
 }
 
-/// Object code for `module` on `jobs` threads: the module is split into
+/// Optimizes `module` at -O3 for `machine`'s CPU.
+LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                       std::string &error) {
+  auto transform = makeOptimizingTransformer(3, 0, &machine);
+  if (llvm::Error err = transform(&module)) {
+    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
+    return failure();
+  }
+  return success();
+}
+
+/// Inlines every local function called from exactly one place (a kernel
+/// into its trampoline, mostly) and drops it: what -O3's inliner would do
+/// first anyway, done before the module is split so that no such pair ends
+/// up in two partitions.
+void inlineSingleCallers(llvm::Module &module) {
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration() || !function.hasLocalLinkage() ||
+        !function.hasOneUse())
+      continue;
+    auto *call = dyn_cast<llvm::CallBase>(function.user_back());
+    if (call && call->getCalledFunction() == &function)
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  passes.addPass(llvm::GlobalDCEPass());
+  passes.run(module, modules);
+}
+
+/// Optimized object code for `module` on `jobs` threads: single-caller
+/// functions are inlined into their callers, then the module is split into
 /// that many partitions (functions spread by llvm::SplitModule, locals
 /// promoted to hidden symbols so the partitions link), each carried to its
 /// thread as bitcode, since an LLVMContext belongs to one thread, and
-/// compiled there by its own TargetMachine. The optimizer has already run on
-/// the whole module, so inlining saw every function.
+/// optimized and compiled there by its own TargetMachine. The kernels call
+/// nothing but intrinsics and the C library, so the optimizer loses little
+/// by seeing one partition at a time. With one job, or for `--dump-ir`'s
+/// LLVM IR file, the whole module is optimized and compiled as one.
 FailureOr<std::vector<ScratchFile>>
 emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
             const SharedLibraryOptions &options, unsigned jobs,
+            const std::function<void(StringRef)> &stageDone,
             std::string &error) {
   std::vector<ScratchFile> objects;
   size_t functions = 0;
   for (llvm::Function &function : module)
     functions += !function.isDeclaration();
-  if (jobs <= 1 || functions < 2 * jobs) {
+  if (jobs <= 1 || functions < 2 * jobs || !options.llvmIrPath.empty()) {
+    if (failed(optimize(module, machine, error)))
+      return failure();
+    stageDone("LLVM optimization");
+    if (!options.llvmIrPath.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(options.llvmIrPath, ec);
+      if (!ec)
+        module.print(os, nullptr);
+    }
     FailureOr<ScratchFile> object = emitObject(module, machine, error);
     if (failed(object))
       return failure();
     objects.push_back(std::move(*object));
+    stageDone("object code");
     return objects;
   }
+  inlineSingleCallers(module);
+  // A partition's optimizer would drop a linkonce constant it does not use
+  // itself, though other partitions refer to it: each is the module's one
+  // definition, so make it a plain hidden one.
+  for (llvm::GlobalValue &value : module.global_values())
+    if (!value.isDeclaration() && value.hasLinkOnceLinkage()) {
+      value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
   std::vector<llvm::SmallString<0>> partitions;
   llvm::SplitModule(
       module, jobs,
@@ -380,7 +446,8 @@ emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
         llvm::raw_svector_ostream os(bitcode);
         llvm::WriteBitcodeToFile(*part, os);
       },
-      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+      /*PreserveLocals=*/false, /*RoundRobin=*/false);
+  stageDone("split for threads");
   std::vector<FailureOr<ScratchFile>> results(partitions.size());
   std::vector<std::string> errors(partitions.size());
   {
@@ -400,7 +467,7 @@ emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
         }
         std::unique_ptr<llvm::TargetMachine> partMachine =
             createTargetMachine(options, errors[i]);
-        if (partMachine)
+        if (partMachine && succeeded(optimize(**part, *partMachine, errors[i])))
           results[i] = emitObject(**part, *partMachine, errors[i]);
       });
     pool.wait();
@@ -412,7 +479,7 @@ emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
     }
     objects.push_back(std::move(*results[i]));
   }
-  (void)machine;
+  stageDone("LLVM optimization and object code");
   return objects;
 }
 
@@ -421,7 +488,7 @@ emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
 LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
                                 const SharedLibraryOptions &options,
                                 std::string &error) {
-  auto stageDone = [&](StringRef stage) {
+  std::function<void(StringRef)> stageDone = [&](StringRef stage) {
     if (options.onStage)
       options.onStage(stage);
   };
@@ -465,18 +532,6 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   if (failed(linkModelSupport(*llvmModule, error)))
     return failure();
   stageDone("translation to LLVM IR");
-  auto optimize = makeOptimizingTransformer(3, 0, machine.get());
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
-    return failure();
-  }
-  stageDone("LLVM optimization");
-  if (!options.llvmIrPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(options.llvmIrPath, ec);
-    if (!ec)
-      llvmModule->print(os, nullptr);
-  }
 
   // The objects and the linker's log are temporary files that are unlinked
   // as soon as they exist: lld reads and writes them as open files through
@@ -485,13 +540,12 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   unsigned jobs = options.jobs ? options.jobs
                                : llvm::hardware_concurrency().compute_thread_count();
   FailureOr<std::vector<ScratchFile>> objects =
-      emitObjects(*llvmModule, *machine, options, jobs, error);
+      emitObjects(*llvmModule, *machine, options, jobs, stageDone, error);
   if (failed(objects))
     return failure();
   std::vector<std::string> objectPaths;
   for (const ScratchFile &object : *objects)
     objectPaths.push_back(object.path());
-  stageDone("object code");
   std::optional<ScratchFile> constantsObject;
   if (!constants.empty()) {
     FailureOr<ScratchFile> file = ScratchFile::create("o", error);
