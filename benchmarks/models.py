@@ -155,8 +155,11 @@ def build(out, name):
     with torch.no_grad():
         results = model(*example)
         results = results if isinstance(results, tuple) else (results,)
-        torch.onnx.export(model, example, path + ".tmp", input_names=inputs,
-                          output_names=outputs, opset_version=17)
+    # Exported with gradients enabled: under no_grad, torch's
+    # nn.MultiheadAttention (ViT) takes a fused fast path that has no ONNX
+    # export. The traced computation is the same.
+    torch.onnx.export(model, example, path + ".tmp", input_names=inputs,
+                      output_names=outputs, opset_version=17)
     for i, t in enumerate(example):
         save_tensor(os.path.join(data, f"input_{i}.pb"), t.numpy())
     for i, t in enumerate(results):

@@ -106,7 +106,14 @@ def _check(status):
 
 
 def compile(model, output=None, *flags):
-    """Runs tc-compile on an ONNX file and returns the path of the model.so."""
+    """Runs tc-compile on an ONNX file and returns the path of the model.so.
+
+    Goes through tc-compile's compile cache like the command line does (a
+    second compile of the same model and flags is a hit); pass
+    "--no-cache" or "--cache-dir=DIR" in `flags`, or set TC_CACHE_DIR.
+    Warnings of tc-compile (a damaged cache entry, an unreachable
+    TC_REMOTE_CACHE) go to Python's warnings.
+    """
     tool = _find("TC_COMPILE", [os.path.join(_ROOT, "build", "bin", "tc-compile"),
                                 shutil.which("tc-compile")])
     if tool is None:
@@ -116,6 +123,10 @@ def compile(model, output=None, *flags):
                             capture_output=True, text=True)
     if result.returncode != 0:
         raise TcError(result.stderr.strip())
+    for line in result.stderr.splitlines():
+        if "warning:" in line:
+            import warnings
+            warnings.warn(line, stacklevel=2)
     return output
 
 
