@@ -128,19 +128,33 @@ def main():
             "".join("| " + " | ".join(r) + " |\n" for r in rows)
     print(table)
     if args.write:
-        with open(os.path.join(ROOT, "docs", "compile-time.md"), "w") as f:
-            f.write("# Compile time and the compile cache\n\n"
-                    f"Written by `benchmarks/compile_time.py --target={args.target}"
-                    f"{' --redis' if remote else ''} --write` on "
-                    f"{time.strftime('%Y-%m-%d')}, this project's 2-core machine, "
-                    f"{os.cpu_count()} CPUs seen. *cold*: an empty cache; *cached*: "
-                    "the same compile again (a local hit: a hash of the model, "
-                    "the entry's seal checked, a hard link); "
-                    + ("*remote*: an empty local cache and the entry in Redis on "
-                       "loopback; " if remote else "") +
-                    "peak RSS: tc-compile or its linker child at their largest, "
-                    "for a compile without the cache.\n\n" + table)
+        write_section(args.target, remote, table)
 
+
+def write_section(target, remote, table):
+    """docs/compile-time.md holds one section per --target; this run's
+    replaces its own."""
+    path = os.path.join(ROOT, "docs", "compile-time.md")
+    heading = f"## --target={target}"
+    body = (f"{heading}\n\n"
+            f"`benchmarks/compile_time.py --target={target}{' --redis' if remote else ''} "
+            f"--write`, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs.\n\n" + table)
+    sections = {}
+    if os.path.exists(path):
+        text = open(path).read()
+        for part in text.split("\n## ")[1:]:
+            sections["## " + part.split("\n", 1)[0]] = "## " + part.rstrip() + "\n"
+    sections[heading] = body
+    with open(path, "w") as f:
+        f.write("# Compile time and the compile cache\n\n"
+                "Written by `benchmarks/compile_time.py`, on this project's 2-core "
+                "machine. *cold*: a compile with an empty cache (the cache store "
+                "included); *cached*: the same compile again, a local hit (the model "
+                "hashed, the entry's seal checked, a hard link); *remote*: an empty "
+                "local cache and the entry in Redis on loopback (`--redis`); *peak "
+                "RSS*: tc-compile or its linker child at their largest, in a compile "
+                "without the cache (about 130 MB is tc-compile itself).\n\n")
+        f.write("\n".join(sections[k] for k in sorted(sections)))
 
 if __name__ == "__main__":
     main()

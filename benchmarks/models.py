@@ -106,6 +106,12 @@ def calibrate_batch_norm(model, example):
 def torchvision_model(name):
     import torchvision.models as tvm
     model = getattr(tvm, name)()
+    # torchvision zero-initializes some layers (ViT's classifier head): with
+    # random weights that makes every output 0, which checks nothing.
+    with torch.no_grad():
+        for parameter in model.parameters():
+            if parameter.dim() >= 2 and not parameter.any():
+                parameter.normal_(0, 0.02)
     example = torch.randn(1, 3, 224, 224)
     calibrate_batch_norm(model, example)
     return model, ["input"], ["logits"], (example,)
