@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/ConstantsObject.h"
+#include "tc/Target/Cpu/ModuleAbi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -166,13 +167,7 @@ std::vector<ExternalConstant> externalizeConstants(ArrayRef<ModuleOp> modules) {
       global.setUnnamedAddr(LLVM::UnnamedAddr::None);
       global.setAlignment(alignment);
     }
-    if (renamed.empty())
-      continue;
-    module.walk([&](LLVM::AddressOfOp address) {
-      auto it = renamed.find(address.getGlobalNameAttr().getAttr());
-      if (it != renamed.end())
-        address.setGlobalName(it->second.getValue());
-    });
+    renameGlobalUses(module, renamed);
     // A declaration's alignment is what the code may assume: the largest
     // any module asked for, which is what the object gives it.
     for (auto &[symbol, global] : declared)

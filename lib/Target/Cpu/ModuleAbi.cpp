@@ -247,6 +247,11 @@ void shareConstants(ModuleOp module) {
     global.setLinkage(LLVM::Linkage::LinkonceODR);
     global.setVisibility_(LLVM::Visibility::Hidden);
   }
+  renameGlobalUses(module, renamed);
+}
+
+void renameGlobalUses(ModuleOp module,
+                      const llvm::DenseMap<StringAttr, StringAttr> &renamed) {
   if (renamed.empty())
     return;
   module.walk([&](LLVM::AddressOfOp address) {

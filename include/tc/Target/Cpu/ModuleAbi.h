@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace mlir::tc::cpu {
 
@@ -64,6 +65,11 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
 /// the GPU host code linked into one model.so share one copy of every
 /// weight; identical constants within `module` become one.
 void shareConstants(ModuleOp module);
+
+/// Points every `llvm.mlir.addressof` of a global in `renamed` at its new
+/// name, in one walk of `module` (a walk per symbol is quadratic).
+void renameGlobalUses(ModuleOp module,
+                      const llvm::DenseMap<StringAttr, StringAttr> &renamed);
 
 } // namespace mlir::tc::cpu
 

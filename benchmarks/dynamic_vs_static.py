@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The price of dynamic shapes: BERT-base exported with dynamic batch and
+sequence axes (as torch.onnx.export writes them: the sizes flow through
+Shape/Gather/Concat into Reshape and Expand), against a static-shape
+compile of the same export (its inputs fixed to batch 1, sequence 128, so
+that tc folds the shape arithmetic), timed at batch 1, sequence 128.
+
+Both models are compiled with tc-compile (timed), checked against
+PyTorch's outputs, and run by tc-run in alternating blocks in this one
+script; prints median latencies and their ratio (dynamic / static; the
+goal is at most 1.10).
+
+Usage: benchmarks/dynamic_vs_static.py [--workdir DIR] [--runs N]
+       [--blocks N] [--threads N]
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import onnx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build", "bin")
+
+
+def run(argv):
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed:\n{p.stdout}{p.stderr}")
+    return p.stdout + p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "tc-bench-dynamic"))
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per block")
+    ap.add_argument("--blocks", type=int, default=6)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    work = args.workdir
+    dynamic = os.path.join(work, "bert-base", "model.onnx")
+    if not os.path.exists(dynamic):
+        run(["/usr/bin/python3",
+             os.path.join(ROOT, "test", "Target", "Cpu", "Inputs", "dynamic_exports.py"),
+             work, "--bert-base"])
+    static = os.path.join(work, "bert-base-static.onnx")
+    model = onnx.load(dynamic)
+    for value in model.graph.input:
+        for dim, size in zip(value.type.tensor_type.shape.dim, (1, 128)):
+            dim.Clear()
+            dim.dim_value = size
+    for value in model.graph.output:
+        value.type.tensor_type.ClearField("shape")
+    del model.graph.value_info[:]
+    onnx.save(model, static)
+
+    case = os.path.join(work, "bert-base", "b1s128")
+    inputs = [f"--input={os.path.join(case, f'input_{i}.npy')}" for i in range(3)]
+    compares = [f"--compare={os.path.join(case, f'output_{i}.npy')}" for i in range(2)]
+    libraries, compile_s = {}, {}
+    for name, path in (("dynamic", dynamic), ("static", static)):
+        libraries[name] = os.path.join(work, f"{name}.so")
+        start = time.perf_counter()
+        run([os.path.join(BUILD, "tc-compile"), path, "-o", libraries[name], "--no-cache"])
+        compile_s[name] = time.perf_counter() - start
+        out = run([os.path.join(BUILD, "tc-run"), libraries[name], *inputs, *compares,
+                   "--rtol=1e-3", "--atol=1e-4"])
+        if out.count(": OK:") != 2:
+            sys.exit(f"{name}: outputs do not match PyTorch:\n{out}")
+    medians = {"dynamic": [], "static": []}
+    for block in range(args.blocks):
+        order = ("dynamic", "static") if block % 2 == 0 else ("static", "dynamic")
+        for name in order:
+            out = run([os.path.join(BUILD, "tc-run"), libraries[name], *inputs,
+                       f"--threads={args.threads}", f"--benchmark={args.runs}"])
+            medians[name].append(float(re.search(r"median ([0-9.]+) ms", out).group(1)))
+    dyn, sta = (statistics.median(medians[n]) for n in ("dynamic", "static"))
+    print(f"BERT-base, batch 1, sequence 128, {args.threads} threads, "
+          f"{args.blocks} alternating blocks of {args.runs} runs")
+    print("| compile | compile s | median ms |\n|---|---|---|")
+    print(f"| dynamic batch and sequence | {compile_s['dynamic']:.1f} | {dyn:.1f} |")
+    print(f"| static 1 x 128 | {compile_s['static']:.1f} | {sta:.1f} |")
+    print(f"dynamic / static: {dyn / sta:.3f} (goal <= 1.10)")
+
+
+if __name__ == "__main__":
+    main()
