@@ -73,22 +73,26 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   // loops: left to the LLVM lowering, it would call the memrefCopy runtime
   // function, which a model library does not have.
   pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addPass(createCpuLowerCopiesPass());
-  pm.addPass(createCpuVectorizeContractionsPass());
-  pm.addPass(createCpuVectorizeReductionsPass());
-  pm.addPass(createCpuVectorizeElementwisePass());
-  pm.addPass(createCpuInterchangeLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // From here to the LLVM conversions every pass works within one
+  // function, so they are nested: the pass manager runs them on the
+  // workgroup functions in parallel.
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createCpuLowerCopiesPass());
+  functions.addPass(createCpuVectorizeContractionsPass());
+  functions.addPass(createCpuVectorizeReductionsPass());
+  functions.addPass(createCpuVectorizeElementwisePass());
+  functions.addPass(createCpuInterchangeLoopsPass());
+  functions.addPass(createConvertLinalgToLoopsPass());
   // The register tiles' n-D transfers become 1-D vector loads and stores.
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();
-  pm.addPass(createConvertVectorToSCFPass(transfers));
-  pm.addPass(createExpandDynamicReshapesPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createCpuApproximateMathPass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  functions.addPass(createConvertVectorToSCFPass(transfers));
+  functions.addPass(createExpandDynamicReshapesPass());
+  functions.addPass(memref::createExpandStridedMetadataPass());
+  functions.addPass(createLowerAffinePass());
+  functions.addPass(createSCFToControlFlowPass());
+  functions.addPass(createCpuApproximateMathPass());
+  functions.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -98,8 +102,9 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   toLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(toLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  OpPassManager &toLLVMFunctions = pm.nest<func::FuncOp>();
+  toLLVMFunctions.addPass(createArithToLLVMConversionPass());
+  toLLVMFunctions.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
