@@ -54,8 +54,6 @@ def main():
         for dim, size in zip(value.type.tensor_type.shape.dim, (1, 128)):
             dim.Clear()
             dim.dim_value = size
-    for value in model.graph.output:
-        value.type.tensor_type.ClearField("shape")
     del model.graph.value_info[:]
     onnx.save(model, static)
 
