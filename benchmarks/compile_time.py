@@ -100,8 +100,8 @@ def main():
             shutil.rmtree(cache, ignore_errors=True)
             argv = [args.tc_compile, model, "-o", out, f"--target={args.target}",
                     f"--cache-dir={cache}"]
-            # A compile no cache answers (also cleans the remote one's entry
-            # out of the way: the key is the same, so it only rewrites it).
+            # The peak RSS of a real compile: --no-cache, so neither the
+            # local nor the remote cache answers it.
             rss = peak_rss(argv[:-1] + ["--no-cache"], env)
             cold, _ = timed(argv, env)
             cached, log = timed(argv + ["--timing"], env)
