@@ -70,6 +70,15 @@
  * fails, the run returns TC_RUN_CHECK_FAILED + k; if several fail, the one
  * with the largest k is returned.
  *
+ * Kernels (optional symbols, for profiles):
+ *
+ *   const uint32_t      tc_module_kernel_count_v1;
+ *   const tc_kernel_v1  tc_module_kernels_v1[];
+ *
+ * Every env->parallel_for of tc_module_run_v1 passes the `fn` of one entry
+ * of the table; the entry names the kernel and the ONNX nodes it computes,
+ * so a runtime can attribute the time of each call.
+ *
  * GPU targets (optional symbols; a module compiled with --target=cuda:* or
  * rocm:* has them beside the CPU entry point, which it always has):
  *
@@ -129,6 +138,18 @@ extern "C" {
 #define TC_RUN_CHECK_FAILED 256
 
 typedef void (*tc_workgroup_fn_v1)(void *args, int64_t begin, int64_t end);
+
+/* One kernel of tc_module_kernels_v1: `fn` is what env->parallel_for
+ * receives; `name` is unique in the module ("k12"); `ops` the ONNX op
+ * types the kernel computes, '+' separated ("Conv+Relu"); `nodes` the ONNX
+ * node names, one per line (either may be "" for a kernel that only moves
+ * data). */
+typedef struct tc_kernel_v1 {
+  tc_workgroup_fn_v1 fn;
+  const char *name;
+  const char *ops;
+  const char *nodes;
+} tc_kernel_v1;
 
 typedef struct tc_run_env_v1 {
   /* Opaque to the module; passed back to parallel_for. */

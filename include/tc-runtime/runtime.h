@@ -346,6 +346,40 @@ TC_API tc_status tc_module_run(tc_module *module, tc_device *device,
                                tc_tensor *const *inputs, size_t num_inputs,
                                tc_tensor **outputs, size_t num_outputs);
 
+/*===----------------------------- profiles -----------------------------===*/
+
+/* The time each kernel of a module takes, measured by the runtime around
+ * every parallel dispatch of the CPU code (the CPU device, and the
+ * gpu-emulation build). tc_module_set_profiling(module, 1) clears the
+ * counters and starts counting the runs that begin from then on; 0 stops.
+ * Counting costs two clock reads per kernel call. Safe to call between
+ * runs; runs in flight on other threads may or may not be counted. */
+TC_API void tc_module_set_profiling(tc_module *module, int32_t enabled);
+
+/* The kernels the module reports (0 for a module compiled without the
+ * table, or one that only runs on a GPU). */
+TC_API size_t tc_module_num_kernels(const tc_module *module);
+
+typedef struct tc_kernel_profile {
+  const char *name;  /* "k12", unique in the module */
+  const char *ops;   /* ONNX op types, '+' separated ("Conv+Relu"); may be "" */
+  const char *nodes; /* ONNX node names, one per line; may be "" */
+  int64_t calls;       /* dispatches counted */
+  int64_t workgroups;  /* workgroups they ran, in total */
+  int64_t nanoseconds; /* wall time inside the dispatches, in total */
+} tc_kernel_profile;
+
+/* Kernel `index` and its counters; INVALID_ARGUMENT if out of range. The
+ * strings are owned by the module. */
+TC_API tc_status tc_module_kernel_profile(const tc_module *module, size_t index,
+                                          tc_kernel_profile *out_profile);
+
+/* The profiled runs: their number and their total wall time inside
+ * tc_module_run's call of the model (so that the time outside kernels is
+ * the difference from the kernels' sum). */
+TC_API void tc_module_profile_runs(const tc_module *module, int64_t *out_runs,
+                                   int64_t *out_nanoseconds);
+
 #ifdef __cplusplus
 }
 #endif

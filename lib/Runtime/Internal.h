@@ -12,6 +12,7 @@
 
 #include "GpuDevice.h"
 #include "Metadata.h"
+#include "Profile.h"
 #include "ThreadPool.h"
 
 #include <atomic>
@@ -62,6 +63,9 @@ struct tc_module {
   std::vector<std::string> gpuKernels;
   std::vector<TcGpuImage> gpuImages;
   tc::rt::ModuleSignature signature;
+  /// The kernel table (tc_module_kernels_v1) and its counters; null for a
+  /// module without the table.
+  std::unique_ptr<tc::rt::ModuleProfile> profile;
 };
 
 struct tc_tensor {

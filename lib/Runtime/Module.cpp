@@ -170,6 +170,13 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
     };
     readMessages("tc_module_check_messages_v1", module->checkMessages);
     readMessages("tc_module_gpu_check_messages_v1", module->gpuCheckMessages);
+    auto *cpuKernelCount = static_cast<const uint32_t *>(
+        dlsym(handle, "tc_module_kernel_count_v1"));
+    auto *cpuKernels = static_cast<const tc_kernel_v1 *>(
+        dlsym(handle, "tc_module_kernels_v1"));
+    if (cpuKernelCount && cpuKernels)
+      module->profile =
+          std::make_unique<ModuleProfile>(cpuKernels, *cpuKernelCount);
     static std::atomic<uint64_t> nextId{1};
     module->id = nextId.fetch_add(1);
     // GPU code, when the module was compiled for GPU targets.

@@ -216,9 +216,19 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
       tc_run_env_v1 env;
       env.runtime = device->pool.get();
       env.parallel_for = parallelForTrampoline;
+      ModuleProfile *profile = module->profile.get();
+      ModuleProfile::RunContext profiled{device->pool.get(), profile};
+      bool profiling = profile && profile->enabled();
+      if (profiling) {
+        env.runtime = &profiled;
+        env.parallel_for = ModuleProfile::parallelFor;
+      }
       auto runFn = reinterpret_cast<tc_module_run_v1_fn>(module->runFn);
+      int64_t start = profiling ? nowNanoseconds() : 0;
       code = runFn(&env, inputData.data(), inputDims.data(), allocations.data(),
                    outputData.data(), outputDims.data());
+      if (profiling)
+        profile->addRun(nowNanoseconds() - start);
     }
     std::string moduleName =
         "'" + (signature.name.empty() ? module->path : signature.name) + "'";

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "Profile.h"
 #include "TensorFile.h"
 
 #include "tc-runtime/runtime.h"
@@ -42,6 +43,10 @@ const char kUsage[] =
     "                                       one launch per run\n"
     "  --benchmark=N [--warmup=N (3)]       time N runs (--output and\n"
     "                                       --compare see the last)\n"
+    "  --profile                            time each kernel of the timed\n"
+    "                                       runs (--benchmark, else 10) and\n"
+    "                                       print their shares with the ONNX\n"
+    "                                       nodes they compute (CPU code)\n"
     "  --print-signature                    print the inputs and outputs\n"
     "  --help                               this text\n"
     "numpy lacks bf16 and the narrow types: .npy files hold bf16 as uint16\n"
@@ -57,6 +62,7 @@ struct Options {
   int64_t benchmark = 0;
   int64_t warmup = 3;
   bool printSignature = false;
+  bool profile = false;
 };
 
 /// The runtime objects of this run. die() leaves through std::exit, so they
@@ -158,6 +164,8 @@ Options parseOptions(int argc, char **argv) {
       options.warmup = parseCount(flag, value, 0);
     } else if (flag == "--gpu-graphs" && !hasValue) {
       options.gpuGraphs = true;
+    } else if (flag == "--profile" && !hasValue) {
+      options.profile = true;
     } else if (flag == "--print-signature" && !hasValue) {
       options.printSignature = true;
     } else {
@@ -351,12 +359,15 @@ std::vector<TensorPtr> runOnce(const Session &session) {
   return owned;
 }
 
-/// Times `runs` runs after `warmup` untimed ones; returns the last run's
-/// outputs (with --gpu-graphs, those of a replayed graph).
+/// Times `runs` runs after `warmup` untimed ones (profiling the timed ones
+/// with `profile`); returns the last run's outputs (with --gpu-graphs,
+/// those of a replayed graph).
 std::vector<TensorPtr> benchmark(const Session &session, int64_t warmup,
-                                 int64_t runs) {
+                                 int64_t runs, bool profile) {
   for (int64_t i = 0; i < warmup; ++i)
     runOnce(session);
+  if (profile)
+    tc_module_set_profiling(session.module, 1);
   std::vector<double> millis;
   std::vector<TensorPtr> outputs;
   for (int64_t i = 0; i < runs; ++i) {
@@ -472,8 +483,17 @@ int main(int argc, char **argv) {
     session.inputs.push_back(tensor.get());
   std::vector<TensorPtr> results = runOnce(session);
   // --output and --compare then see the last timed run.
+  if (options.profile && !options.benchmark)
+    options.benchmark = 10;
   if (options.benchmark) {
-    results = benchmark(session, options.warmup, options.benchmark);
+    results = benchmark(session, options.warmup, options.benchmark,
+                        options.profile);
+    if (options.profile) {
+      tc_module_set_profiling(module, 0);
+      std::string error = printProfile(module, stdout);
+      if (!error.empty())
+        die("--profile: " + error);
+    }
     // Whether --gpu-graphs took: a model whose host code needs values
     // from the GPU runs without.
     if (options.gpuGraphs && std::string(tc_device_spec(device)) != "cpu")

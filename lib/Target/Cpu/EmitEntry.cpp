@@ -7,9 +7,12 @@
 //   - `tc_module_run_v1`, which turns the caller's data pointers and extents
 //     into memref descriptors for @main (now internal) and returns the
 //     result descriptors' buffers,
-//   - for each `@__tc_dispatch_wg<N>` placeholder call: a trampoline that
-//     unpacks the captured values from one struct and runs workgroups
-//     [begin, end), and a call of the environment's `parallel_for`.
+//   - for each `@__tc_dispatch_k<N>` placeholder call (one per kernel): a
+//     trampoline that unpacks the captured values from one struct and runs
+//     workgroups [begin, end) of the kernel's workgroup function, and a call
+//     of the environment's `parallel_for`,
+//   - `tc_module_kernels_v1`, the table of those trampolines with the ONNX
+//     nodes each kernel computes, which the runtime's profile reports.
 // The ranks and element sizes of inputs and outputs come from the metadata,
 // which is the one description of the signature the runtime also reads.
 //
@@ -76,28 +79,50 @@ LLVM::LLVMFuncOp emitTrampoline(OpBuilder &b, ModuleOp module,
   return trampoline;
 }
 
-/// Replaces one `@__tc_dispatch_wg<N>(env, count, captures...)` call.
-void emitDispatch(ModuleOp module, SymbolTable &symbols, LLVM::CallOp call) {
+/// A kernel of the table `tc_module_kernels_v1`.
+struct Kernel {
+  LLVM::LLVMFuncOp trampoline;
+  std::string name, ops, nodes;
+};
+
+/// Replaces one `@__tc_dispatch_k<N>(env, count, captures...)` call; returns
+/// its kernel, or failure when the placeholder does not name a workgroup
+/// function.
+FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
+                               LLVM::CallOp call) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = call.getLoc();
   Emitter e = Emitter::at(b, loc);
-  StringRef name = call.getCallee()->drop_front(strlen("__tc_dispatch_"));
-  auto workgroupFn = symbols.lookup<LLVM::LLVMFuncOp>(name);
+  auto placeholder = symbols.lookup<LLVM::LLVMFuncOp>(*call.getCallee());
+  auto workgroupName =
+      placeholder ? placeholder->getAttrOfType<StringAttr>(kWorkgroupAttr)
+                  : StringAttr();
+  auto workgroupFn = workgroupName
+                         ? symbols.lookup<LLVM::LLVMFuncOp>(workgroupName)
+                         : LLVM::LLVMFuncOp();
+  if (!workgroupFn)
+    return call.emitError("dispatch placeholder without a workgroup function");
+  auto text = [&](StringRef attr) {
+    auto value = placeholder->getAttrOfType<StringAttr>(attr);
+    return value ? value.str() : std::string();
+  };
+  Kernel kernel;
+  kernel.name = call.getCallee()->drop_front(strlen("__tc_dispatch_")).str();
+  kernel.ops = text(kKernelOpsAttr);
+  kernel.nodes = text(kKernelNodesAttr);
   SmallVector<Type> captureTypes;
   for (Value operand : call.getArgOperands().drop_front(2))
     captureTypes.push_back(operand.getType());
   auto packed = LLVM::LLVMStructType::getLiteral(ctx, captureTypes);
 
-  // Trampoline: void tramp(ptr args, i64 begin, i64 end), one per
-  // workgroup function however many loops dispatch it.
-  std::string trampolineName = (name + "_trampoline").str();
-  auto trampoline = symbols.lookup<LLVM::LLVMFuncOp>(trampolineName);
-  if (!trampoline) {
-    trampoline = emitTrampoline(b, module, workgroupFn, trampolineName,
-                                captureTypes, packed);
-    symbols.insert(trampoline);
-  }
+  // Trampoline: void tramp(ptr args, i64 begin, i64 end), one per kernel
+  // (a profile tells kernels apart by it), even where kernels share their
+  // workgroup function.
+  kernel.trampoline =
+      emitTrampoline(b, module, workgroupFn, kernel.name + "_trampoline",
+                     captureTypes, packed);
+  symbols.insert(kernel.trampoline);
 
   // The call site: pack the captures, call env->parallel_for.
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
@@ -118,12 +143,52 @@ void emitDispatch(ModuleOp module, SymbolTable &symbols, LLVM::CallOp call) {
   Value parallelFor = e.load(
       e.ptr, LLVM::GEPOp::create(b, loc, e.ptr, envType, env,
                                  ArrayRef<LLVM::GEPArg>{0, 1}));
-  Value fnAddress = LLVM::AddressOfOp::create(b, loc, trampoline);
+  Value fnAddress = LLVM::AddressOfOp::create(b, loc, kernel.trampoline);
   auto parallelForType = LLVM::LLVMFunctionType::get(
       LLVM::LLVMVoidType::get(ctx), {e.ptr, e.ptr, e.ptr, e.i64});
   LLVM::CallOp::create(b, loc, parallelForType,
                        ValueRange{parallelFor, runtime, fnAddress, storage, count});
   call.erase();
+  return kernel;
+}
+
+/// `tc_module_kernel_count_v1` and `tc_module_kernels_v1` (module_abi.h).
+void emitKernelTable(ModuleOp module, ArrayRef<Kernel> kernels) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  Emitter e = Emitter::at(b, loc);
+  struct Strings {
+    LLVM::GlobalOp name, ops, nodes;
+  };
+  SmallVector<Strings> strings;
+  for (const Kernel &kernel : kernels) {
+    std::string prefix = "__tc_kernel_" + kernel.name;
+    strings.push_back(
+        {constantBytes(b, loc, prefix + "_name", kernel.name, true),
+         constantBytes(b, loc, prefix + "_ops", kernel.ops, true),
+         constantBytes(b, loc, prefix + "_nodes", kernel.nodes, true)});
+  }
+  constantCount(b, loc, "tc_module_kernel_count_v1", kernels.size());
+  auto entryType =
+      LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.ptr});
+  constantTable(b, loc, "tc_module_kernels_v1", entryType, kernels.size(),
+                [&](OpBuilder &ib) {
+                  SmallVector<Value> entries;
+                  for (auto [kernel, text] : llvm::zip(kernels, strings)) {
+                    Value entry = LLVM::UndefOp::create(ib, loc, entryType);
+                    Value fields[] = {
+                        LLVM::AddressOfOp::create(ib, loc, kernel.trampoline),
+                        LLVM::AddressOfOp::create(ib, loc, text.name),
+                        LLVM::AddressOfOp::create(ib, loc, text.ops),
+                        LLVM::AddressOfOp::create(ib, loc, text.nodes)};
+                    for (auto [i, field] : llvm::enumerate(fields))
+                      entry = LLVM::InsertValueOp::create(
+                          ib, loc, entry, field, ArrayRef<int64_t>{int64_t(i)});
+                    entries.push_back(entry);
+                  }
+                  return entries;
+                });
 }
 
 struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
@@ -149,8 +214,13 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     });
     // One symbol table for all lookups: ModuleOp::lookupSymbol scans.
     SymbolTable symbols(module);
-    for (LLVM::CallOp call : dispatches)
-      emitDispatch(module, symbols, call);
+    SmallVector<Kernel> kernels;
+    for (LLVM::CallOp call : dispatches) {
+      FailureOr<Kernel> kernel = emitDispatch(module, symbols, call);
+      if (failed(kernel))
+        return signalPassFailure();
+      kernels.push_back(std::move(*kernel));
+    }
     for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
       if (fn.getName().starts_with("__tc_dispatch_"))
         fn.erase();
@@ -161,6 +231,7 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     shareConstants(module);
     OpBuilder b(&getContext());
     emitAbiGlobals(module, b, metadata.getValue());
+    emitKernelTable(module, kernels);
     if (failed(emitRunFunction(module, main, inputs, outputs, "tc_module_run_v1",
                                "tc_module_check_messages_v1",
                                /*releaseOutputsOnError=*/true)))

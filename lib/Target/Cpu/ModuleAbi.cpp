@@ -77,6 +77,42 @@ static void emitCheckMessages(ModuleOp module, OpBuilder &b,
   emitBytesGlobal(module, b, symbol, text);
 }
 
+LLVM::GlobalOp constantBytes(OpBuilder &b, Location loc, StringRef name,
+                             StringRef bytes, bool terminate) {
+  std::string data = bytes.str();
+  if (terminate)
+    data.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::Internal, name,
+                                       b.getStringAttr(data));
+  global.setAlignment(64);
+  return global;
+}
+
+void constantTable(OpBuilder &b, Location loc, StringRef name,
+                   Type elementType, size_t count,
+                   function_ref<SmallVector<Value>(OpBuilder &)> fill) {
+  auto type = LLVM::LLVMArrayType::get(elementType, std::max<size_t>(1, count));
+  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::External, name,
+                                       Attribute());
+  OpBuilder::InsertionGuard guard(b);
+  Block *init = b.createBlock(&global.getInitializerRegion());
+  b.setInsertionPointToStart(init);
+  Value table = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, element] : llvm::enumerate(fill(b)))
+    table = LLVM::InsertValueOp::create(b, loc, table, element,
+                                        ArrayRef<int64_t>{int64_t(i)});
+  LLVM::ReturnOp::create(b, loc, table);
+}
+
+void constantCount(OpBuilder &b, Location loc, StringRef name, uint32_t value) {
+  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
+                         LLVM::Linkage::External, name,
+                         b.getI32IntegerAttr(static_cast<int32_t>(value)));
+}
+
 void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
   b.setInsertionPointToEnd(module.getBody());
   LLVM::GlobalOp::create(b, module.getLoc(), b.getI32Type(),

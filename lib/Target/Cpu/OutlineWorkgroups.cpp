@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -53,6 +54,34 @@ bool isRematerializable(Value value) {
     return true;
   uint64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
   return bits / 8 <= kRematerializedGlobalBytes;
+}
+
+/// The ONNX nodes a kernel computes, from the locations the importer gives
+/// each op (`NameLoc(node, NameLoc(op_type))`, fused as passes merge ops):
+/// the op types joined by '+' and the node names one per line, each in the
+/// order of first appearance. The profile of the runtime reports them.
+struct KernelOrigin {
+  std::string ops, nodes;
+};
+KernelOrigin originOf(Region &region) {
+  llvm::SetVector<StringAttr> ops, nodes;
+  region.walk([&](Operation *op) {
+    op->getLoc()->walk([&](Location loc) {
+      auto node = dyn_cast<NameLoc>(loc);
+      auto type = node ? dyn_cast<NameLoc>(node.getChildLoc()) : NameLoc();
+      if (type && isa<UnknownLoc>(type.getChildLoc())) {
+        nodes.insert(node.getName());
+        ops.insert(type.getName());
+      }
+      return WalkResult::advance();
+    });
+  });
+  KernelOrigin origin;
+  for (StringAttr op : ops)
+    origin.ops += (origin.ops.empty() ? "" : "+") + op.str();
+  for (StringAttr node : nodes)
+    origin.nodes += (origin.nodes.empty() ? "" : "\n") + node.str();
+  return origin;
 }
 
 /// The text of `fn` under a fixed name, without locations: equal texts
@@ -98,8 +127,10 @@ struct CpuOutlineWorkgroupsPass
         loop.emitError("expected a one-dimensional forall on buffers");
         return signalPassFailure();
       }
-      std::string name = "main_wg" + std::to_string(counter++);
+      std::string site = std::to_string(counter++);
+      std::string name = "main_wg" + site;
       Location loc = loop.getLoc();
+      KernelOrigin origin = originOf(loop.getRegion());
 
       llvm::SetVector<Value> used;
       getUsedValuesDefinedAbove(loop.getRegion(), used);
@@ -165,16 +196,18 @@ struct CpuOutlineWorkgroupsPass
           builder, loc, span, valueOf(loop.getMixedStep()[0]));
       SmallVector<Type> dispatchTypes = {ptrType, builder.getIndexType()};
       dispatchTypes.append(argTypes.begin(), argTypes.end() - 1);
-      auto dispatch =
-          module.lookupSymbol<func::FuncOp>("__tc_dispatch_" + name);
-      if (!dispatch) {
-        OpBuilder moduleBuilder(ctx);
-        moduleBuilder.setInsertionPoint(main);
-        dispatch = func::FuncOp::create(
-            moduleBuilder, loc, "__tc_dispatch_" + name,
-            moduleBuilder.getFunctionType(dispatchTypes, {}));
-        dispatch.setPrivate();
-      }
+      // One placeholder per loop, even when kernels are merged: each is a
+      // kernel of the profile, with the nodes it came from.
+      OpBuilder moduleBuilder(ctx);
+      moduleBuilder.setInsertionPoint(main);
+      auto dispatch = func::FuncOp::create(
+          moduleBuilder, loc, "__tc_dispatch_k" + site,
+          moduleBuilder.getFunctionType(dispatchTypes, {}));
+      dispatch.setPrivate();
+      dispatch->setAttr(kWorkgroupAttr, moduleBuilder.getStringAttr(name));
+      dispatch->setAttr(kKernelOpsAttr, moduleBuilder.getStringAttr(origin.ops));
+      dispatch->setAttr(kKernelNodesAttr,
+                        moduleBuilder.getStringAttr(origin.nodes));
       SmallVector<Value> operands = {env, count};
       operands.append(captures);
       func::CallOp::create(builder, loc, dispatch, operands);

@@ -287,27 +287,33 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   return generic;
 }
 
-SmallVector<int64_t> laneWidths(int64_t range, int64_t tile) {
+int64_t registerLanes(Type element) {
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 32;
+  return std::max<int64_t>(1, kVectorRegisterBits / std::max(bits, 8u));
+}
+
+SmallVector<int64_t> laneWidths(int64_t range, int64_t tile,
+                                int64_t oneRegister) {
   SmallVector<int64_t> widths;
   if (int64_t whole = range / tile * tile)
     widths.push_back(whole);
   int64_t rest = range % tile;
-  if (rest >= 8) {
-    widths.push_back(rest / 8 * 8);
-    rest %= 8;
+  while (rest > oneRegister) {
+    int64_t part = static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(rest)));
+    widths.push_back(part);
+    rest -= part;
   }
-  for (int64_t bit : {4, 2, 1})
-    if (rest >= bit) {
-      widths.push_back(bit);
-      rest -= bit;
-    }
+  if (rest)
+    widths.push_back(rest);
   return widths;
 }
 
 SmallVector<std::pair<linalg::GenericOp, int64_t>>
 splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
            int64_t tile) {
-  SmallVector<int64_t> widths = laneWidths(op.getStaticLoopRanges()[n], tile);
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  SmallVector<int64_t> widths =
+      laneWidths(op.getStaticLoopRanges()[n], tile, registerLanes(element));
   SmallVector<std::pair<linalg::GenericOp, int64_t>> parts;
   linalg::GenericOp rest = op;
   for (int64_t width : ArrayRef(widths).drop_back()) {

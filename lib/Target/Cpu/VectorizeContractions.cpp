@@ -134,6 +134,8 @@ struct RegisterTiling {
   SmallVector<unsigned> peeled;
   /// N, the loop in vector lanes.
   unsigned lanes = 0;
+  /// A whole register tile's lanes, which laneWidths splits N by.
+  int64_t laneTile = 1;
 };
 
 /// The register tiling of a multiply-add kernel on buffers, or nothing:
@@ -157,6 +159,7 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
   t.tileSizes.assign(ranges.size(), 1);
   int64_t scaledLanes = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
   t.tileSizes[n] = std::min(ranges[n], scaledLanes);
+  t.laneTile = scaledLanes;
   t.peeled.push_back(n);
   t.lanes = n;
   if (dims->rows) {
@@ -238,7 +241,7 @@ void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
 void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   unsigned n = tiling.lanes;
-  int64_t tile = tiling.tileSizes[n];
+  int64_t tile = tiling.laneTile;
   for (auto [part, width] : splitLanes(rewriter, op, n, tile)) {
     RegisterTiling partTiling = tiling;
     partTiling.tileSizes[n] = width % tile == 0 ? tile : width;

@@ -192,39 +192,6 @@ LogicalResult redirectAllocations(LLVM::LLVMFuncOp main) {
   return success();
 }
 
-/// A constant global holding `bytes` (NUL-terminated when `terminate`).
-LLVM::GlobalOp constantBytes(OpBuilder &b, Location loc, StringRef name,
-                             StringRef bytes, bool terminate) {
-  std::string data = bytes.str();
-  if (terminate)
-    data.push_back('\0');
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
-  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                       LLVM::Linkage::Internal, name,
-                                       b.getStringAttr(data));
-  global.setAlignment(64);
-  return global;
-}
-
-/// An exported constant table of `elementType` built by `fill` (which
-/// returns the elements) in the global's initializer.
-void constantTable(OpBuilder &b, Location loc, StringRef name,
-                   Type elementType, size_t count,
-                   function_ref<SmallVector<Value>(OpBuilder &)> fill) {
-  auto type = LLVM::LLVMArrayType::get(elementType, std::max<size_t>(1, count));
-  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                       LLVM::Linkage::External, name,
-                                       Attribute());
-  OpBuilder::InsertionGuard guard(b);
-  Block *init = b.createBlock(&global.getInitializerRegion());
-  b.setInsertionPointToStart(init);
-  Value table = LLVM::UndefOp::create(b, loc, type);
-  for (auto [i, element] : llvm::enumerate(fill(b)))
-    table = LLVM::InsertValueOp::create(b, loc, table, element,
-                                        ArrayRef<int64_t>{int64_t(i)});
-  LLVM::ReturnOp::create(b, loc, table);
-}
-
 void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
                 ArrayRef<Attribute> images) {
   MLIRContext *ctx = module.getContext();
@@ -232,16 +199,14 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
   Location loc = module.getLoc();
   Emitter e = Emitter::at(b, loc);
   auto count = [&](StringRef name, size_t n) {
-    LLVM::GlobalOp::create(b, loc, e.i32, /*isConstant=*/true,
-                           LLVM::Linkage::External, name,
-                           b.getI32IntegerAttr(static_cast<int32_t>(n)));
+    cpu::constantCount(b, loc, name, static_cast<uint32_t>(n));
   };
   SmallVector<LLVM::GlobalOp> names;
   for (auto [i, kernel] : llvm::enumerate(kernels))
-    names.push_back(constantBytes(b, loc, "__tc_gpu_kernel_name_" + std::to_string(i),
+    names.push_back(cpu::constantBytes(b, loc, "__tc_gpu_kernel_name_" + std::to_string(i),
                                   cast<StringAttr>(kernel).getValue(), true));
   count("tc_module_gpu_kernel_count_v1", kernels.size());
-  constantTable(b, loc, "tc_module_gpu_kernels_v1", e.ptr, names.size(),
+  cpu::constantTable(b, loc, "tc_module_gpu_kernels_v1", e.ptr, names.size(),
                 [&](OpBuilder &ib) {
                   SmallVector<Value> values;
                   for (LLVM::GlobalOp name : names)
@@ -258,19 +223,19 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
     std::string suffix = std::to_string(i);
     StringRef data = image.getAs<StringAttr>("data").getValue();
     globals.push_back(
-        {constantBytes(b, loc, "__tc_gpu_target_" + suffix,
+        {cpu::constantBytes(b, loc, "__tc_gpu_target_" + suffix,
                        image.getAs<StringAttr>("target").getValue(), true),
-         constantBytes(b, loc, "__tc_gpu_format_" + suffix,
+         cpu::constantBytes(b, loc, "__tc_gpu_format_" + suffix,
                        image.getAs<StringAttr>("format").getValue(), true),
          // PTX is text the driver reads up to its NUL.
-         constantBytes(b, loc, "__tc_gpu_image_" + suffix, data,
+         cpu::constantBytes(b, loc, "__tc_gpu_image_" + suffix, data,
                        image.getAs<StringAttr>("format").getValue() == "ptx"),
          data.size()});
   }
   count("tc_module_gpu_image_count_v1", images.size());
   auto imageType =
       LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.i64});
-  constantTable(b, loc, "tc_module_gpu_images_v1", imageType, globals.size(),
+  cpu::constantTable(b, loc, "tc_module_gpu_images_v1", imageType, globals.size(),
                 [&](OpBuilder &ib) {
                   SmallVector<Value> values;
                   for (const ImageGlobals &g : globals) {

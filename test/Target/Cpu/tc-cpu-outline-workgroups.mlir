@@ -2,16 +2,18 @@
 
 // The forall body becomes @main_wg0(captures..., %workgroup); constants are
 // recreated there; @main gets the environment and calls the dispatch
-// placeholder with the workgroup count.
+// placeholder with the workgroup count. The placeholder names the workgroup
+// function and the ONNX nodes (from the importer's locations) of the kernel.
 // CHECK: func.func private @main_wg0(%{{.*}}: memref<64xf32>, %{{.*}}: memref<64xf32>, %[[WG:.*]]: index)
 // CHECK: arith.constant 16 : index
 // CHECK: arith.muli %[[WG]]
 // CHECK: memref.subview
 // CHECK: return
-// CHECK: func.func private @__tc_dispatch_main_wg0(!llvm.ptr, index, memref<64xf32>, memref<64xf32>)
+// CHECK: func.func private @__tc_dispatch_k0(!llvm.ptr, index, memref<64xf32>, memref<64xf32>)
+// CHECK-SAME: tc.kernel_nodes = "copy_1\0Acopy_2", tc.kernel_ops = "Identity", tc.workgroup = "main_wg0"
 // CHECK: func.func @main(%[[ENV:.*]]: !llvm.ptr, %[[IN:.*]]: memref<64xf32>)
 // CHECK: %[[OUT:.*]] = memref.alloc() : memref<64xf32>
-// CHECK: call @__tc_dispatch_main_wg0(%[[ENV]], %{{.*}}, %[[IN]], %[[OUT]])
+// CHECK: call @__tc_dispatch_k0(%[[ENV]], %{{.*}}, %[[IN]], %[[OUT]])
 // CHECK-NOT: scf.forall
 func.func @main(%in: memref<64xf32>) -> memref<64xf32> {
   %out = memref.alloc() : memref<64xf32>
@@ -20,7 +22,7 @@ func.func @main(%in: memref<64xf32>) -> memref<64xf32> {
     %off = arith.muli %i, %c16 : index
     %a = memref.subview %in[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
     %b = memref.subview %out[%off] [16] [1] : memref<64xf32> to memref<16xf32, strided<[1], offset: ?>>
-    memref.copy %a, %b : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32, strided<[1], offset: ?>>
+    memref.copy %a, %b : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32, strided<[1], offset: ?>> loc(fused["copy_1"("Identity"), "copy_2"("Identity")])
   }
   return %out : memref<64xf32>
 }

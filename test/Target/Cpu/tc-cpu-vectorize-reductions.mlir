@@ -1,8 +1,9 @@
 // RUN: tc-opt %s --tc-cpu-vectorize-reductions --split-input-file | FileCheck %s
 
 // A row sum over 4 rows of 1000 (ReduceSum over the last axis): each row is
-// read in chunks of 128 lanes (896 of them) and a 104-lane rest, each
-// reduced by one vector.reduction into the row's accumulator.
+// read in chunks of 128 lanes (896 of them) and a 104-lane rest in powers
+// of two (64 + 32 + 8; wider than one register, it is split), each reduced
+// by one vector.reduction into the row's accumulator.
 #x = affine_map<(i, j) -> (i, j)>
 #r = affine_map<(i, j) -> (i)>
 // CHECK-LABEL: func.func @row_sum
@@ -11,7 +12,9 @@
 // CHECK:     %[[V:.*]] = vector.transfer_read {{.*}} : memref<128xf32, {{.*}}>, vector<128xf32>
 // CHECK:     %[[ACC:.*]] = vector.extract
 // CHECK:     vector.reduction <add>, %[[V]], %[[ACC]] : vector<128xf32> into f32
-// CHECK: vector.reduction <add>, {{.*}} : vector<104xf32> into f32
+// CHECK: vector.reduction <add>, {{.*}} : vector<64xf32> into f32
+// CHECK: vector.reduction <add>, {{.*}} : vector<32xf32> into f32
+// CHECK: vector.reduction <add>, {{.*}} : vector<8xf32> into f32
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: vector.multi_reduction
 func.func @row_sum(%x: memref<4x1000xf32>, %y: memref<4xf32>) {

@@ -101,6 +101,58 @@ TEST(RunTest, AddWithDynamicBatch) {
   }
 }
 
+TEST(ProfileTest, CountsEachKernelsCallsOfProfiledRunsOnly) {
+  Fixture f = setUp("add", 2);
+  tc_module *module = f.module.get();
+  ASSERT_EQ(tc_module_num_kernels(module), 1u);
+  std::vector<float> a(8 * 4, 1.0f), b = {1, 2, 3, 4};
+  int64_t aDims[] = {8, 4}, bDims[] = {4};
+  tc_tensor *ta, *tb;
+  TC_ASSERT_OK(tc_tensor_create_copy(TC_DTYPE_F32, 2, aDims, a.data(),
+                                     a.size() * 4, &ta));
+  TC_ASSERT_OK(tc_tensor_create_copy(TC_DTYPE_F32, 1, bDims, b.data(),
+                                     b.size() * 4, &tb));
+  Owned<tc_tensor> oa(ta), ob(tb);
+  run(f, {ta, tb}); // not profiled
+  tc_module_set_profiling(module, 1);
+  for (int i = 0; i < 3; ++i) {
+    auto outputs = run(f, {ta, tb});
+    ASSERT_EQ(outputs.size(), 1u);
+    EXPECT_EQ(static_cast<float *>(tc_tensor_data(outputs[0].get()))[5], 3.0f);
+  }
+  tc_module_set_profiling(module, 0);
+  run(f, {ta, tb}); // not profiled
+  int64_t runs = -1, runNs = -1;
+  tc_module_profile_runs(module, &runs, &runNs);
+  EXPECT_EQ(runs, 3);
+  EXPECT_GT(runNs, 0);
+  tc_kernel_profile profile;
+  TC_ASSERT_OK(tc_module_kernel_profile(module, 0, &profile));
+  EXPECT_STREQ(profile.name, "k0");
+  EXPECT_STREQ(profile.ops, "Add");
+  EXPECT_STREQ(profile.nodes, "add_node\nbias_node");
+  EXPECT_EQ(profile.calls, 3);
+  EXPECT_EQ(profile.workgroups, 3 * 8);
+  EXPECT_GT(profile.nanoseconds, 0);
+  EXPECT_LE(profile.nanoseconds, runNs);
+  EXPECT_NE(describe(tc_module_kernel_profile(module, 1, &profile)), "");
+  // Turning it on again starts from zero.
+  tc_module_set_profiling(module, 1);
+  TC_ASSERT_OK(tc_module_kernel_profile(module, 0, &profile));
+  EXPECT_EQ(profile.calls, 0);
+  tc_module_profile_runs(module, &runs, nullptr);
+  EXPECT_EQ(runs, 0);
+}
+
+TEST(ProfileTest, ModulesWithoutATableHaveNoKernels) {
+  Fixture f = setUp("coverage", 2);
+  EXPECT_EQ(tc_module_num_kernels(f.module.get()), 0u);
+  tc_module_set_profiling(f.module.get(), 1); // harmless
+  int64_t runs = -1;
+  tc_module_profile_runs(f.module.get(), &runs, nullptr);
+  EXPECT_EQ(runs, 0);
+}
+
 TEST(RunTest, OutputsSharingABufferGetTheirOwn) {
   Fixture f = setUp("shared", 1);
   std::vector<float> x = {1, 2, 3, 4};

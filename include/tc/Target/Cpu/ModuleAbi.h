@@ -9,6 +9,14 @@
 
 namespace mlir::tc::cpu {
 
+/// Attributes of the dispatch placeholders `@__tc_dispatch_k<N>` that
+/// --tc-cpu-outline-workgroups declares and --tc-cpu-emit-entry replaces:
+/// the workgroup function the kernel runs, and the ONNX op types ('+'
+/// separated) and node names (one per line) it computes.
+inline constexpr llvm::StringLiteral kWorkgroupAttr = "tc.workgroup";
+inline constexpr llvm::StringLiteral kKernelOpsAttr = "tc.kernel_ops";
+inline constexpr llvm::StringLiteral kKernelNodesAttr = "tc.kernel_nodes";
+
 /// An input or output of the model, as the metadata describes it.
 struct TensorSlot {
   int64_t rank;
@@ -43,6 +51,19 @@ struct Emitter {
     return LLVM::LoadOp::create(b, loc, type, address);
   }
 };
+
+/// A constant global holding `bytes` (NUL-terminated when `terminate`).
+LLVM::GlobalOp constantBytes(OpBuilder &b, Location loc, StringRef name,
+                             StringRef bytes, bool terminate);
+
+/// An exported constant array `name` of `count` elements of `elementType`,
+/// which `fill` builds in the global's initializer.
+void constantTable(OpBuilder &b, Location loc, StringRef name,
+                   Type elementType, size_t count,
+                   function_ref<SmallVector<Value>(OpBuilder &)> fill);
+
+/// An exported constant `uint32_t name = value`.
+void constantCount(OpBuilder &b, Location loc, StringRef name, uint32_t value);
 
 /// `tc_module_abi_version` and `tc_module_metadata_v1`.
 void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata);

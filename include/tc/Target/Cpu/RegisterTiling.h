@@ -86,12 +86,24 @@ std::optional<std::pair<unsigned, int64_t>> stridedDim(AffineExpr e);
 /// tensors. Returns the new op, or the old one when nothing changes.
 linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op);
 
+/// The width of the vector registers the CPU code is shaped for: AVX-512's.
+/// (On a CPU with narrower registers the code is the same and correct; a
+/// one-register part is then two.)
+constexpr int64_t kVectorRegisterBits = 512;
+
+/// The lanes of one vector register for elements of type `element`.
+int64_t registerLanes(Type element);
+
 /// The widths a loop of `range` lanes is split into before tiling by
-/// `tile`: whole tiles, then a multiple of 8, then powers of two. An odd
-/// width (17 lanes of a 7x7 feature map after 32) would become vector<17>,
-/// which LLVM legalizes element by element; 16 + 1 stays in whole
-/// registers.
-SmallVector<int64_t> laneWidths(int64_t range, int64_t tile);
+/// `tile`: whole tiles, then powers of two down to `oneRegister` lanes,
+/// then the rest, at most one register, in one part. LLVM
+/// widens a vector to the next power of two: within one register that
+/// costs nothing (14 lanes run as 16), but a wider one is split after
+/// widening and its tail lanes go through the stack one by one (17 lanes of
+/// a 7x7 feature map after 32; 28 lanes of a 28x28 one ran at a twentieth
+/// of the speed of 16 + 12).
+SmallVector<int64_t> laneWidths(int64_t range, int64_t tile,
+                                int64_t oneRegister);
 
 /// Splits loop `n` of `op` (static range) with linalg::splitOp into the
 /// laneWidths of `tile`, in order: each part and its range along `n`. When
