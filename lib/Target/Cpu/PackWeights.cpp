@@ -39,22 +39,6 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
-/// The constant behind `value`, through the block argument of a
-/// fusion.group, when the constant feeds nothing else.
-arith::ConstantOp singleUseConstant(Value value) {
-  if (!value.hasOneUse())
-    return nullptr;
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto group = dyn_cast<fusion::GroupOp>(arg.getOwner()->getParentOp());
-    if (!group)
-      return nullptr;
-    value = group.getInputs()[arg.getArgNumber()];
-    if (!value.hasOneUse())
-      return nullptr;
-  }
-  return value.getDefiningOp<arith::ConstantOp>();
-}
-
 /// What packing one contraction needs.
 struct Candidate {
   linalg::LinalgOp op;

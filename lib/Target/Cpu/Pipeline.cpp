@@ -27,6 +27,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
   pm.addPass(tc::createConvertTcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCpuBlockConvChannelsPass());
   pm.addPass(createCpuPackWeightsPass());
   pm.addPass(createCpuFuseElementwisePass());
   CpuDistributePassOptions distribute;

@@ -9,9 +9,24 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "tc/Dialect/Fusion/IR/FusionOps.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tc::cpu {
+
+arith::ConstantOp singleUseConstant(Value value) {
+  if (!value.hasOneUse())
+    return nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto group = dyn_cast<fusion::GroupOp>(arg.getOwner()->getParentOp());
+    if (!group)
+      return nullptr;
+    value = group.getInputs()[arg.getArgNumber()];
+    if (!value.hasOneUse())
+      return nullptr;
+  }
+  return value.getDefiningOp<arith::ConstantOp>();
+}
 
 bool hasMultiplyAddBody(linalg::LinalgOp op) {
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())

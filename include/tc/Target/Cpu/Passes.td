@@ -19,6 +19,24 @@ def CpuFuseElementwisePass : Pass<"tc-cpu-fuse-elementwise"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
+  let summary = "Compute convolutions over narrow images in channel blocks";
+  let description = [{
+    For an ungrouped f32 convolution on tensors (from
+    --convert-tc-to-linalg) whose output width is below the 8 columns an
+    image-width register tile needs and whose output channels are a multiple of L (the register
+    tile's 32 lanes), with a constant filter read only here: the filter is
+    stored at compile time as [F / L, C, K..., L], the convolution writes
+    [N, F / L, O..., L] (its init read into that layout), and its result is
+    unpacked to [N, F, O...] by an elementwise generic (through
+    [N, F / L, L, O...] and tensor.collapse_shape). The register tile then
+    takes output channels as lanes and image columns as rows.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
   let summary = "Store matmul weights in panels of register-tile width";
   let description = [{

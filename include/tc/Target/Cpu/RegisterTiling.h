@@ -44,6 +44,10 @@ struct RegisterTileDims {
   std::optional<unsigned> rows;
 };
 
+/// The constant behind `value`, through the block argument of a
+/// fusion.group, when the constant feeds nothing else.
+arith::ConstantOp singleUseConstant(Value value);
+
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::LinalgOp op);
 

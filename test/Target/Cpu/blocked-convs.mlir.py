@@ -1,0 +1,75 @@
+"""Convolutions over images narrower than 8 columns with output channels in
+multiples of 32, which --tc-cpu-block-conv-channels computes in channel
+blocks, with numpy references. See blocked-convs.mlir."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(11)
+
+
+def conv(x, w, b, strides, pads, dilations):
+    """Cross-correlation of x [N, C, D...] with w [F, C, K...] in float64."""
+    spatial = x.ndim - 2
+    x = np.pad(x.astype(np.float64),
+               [(0, 0), (0, 0)] + [(pads[i], pads[spatial + i]) for i in range(spatial)])
+    kernel = w.shape[2:]
+    outs = [(x.shape[2 + i] - dilations[i] * (kernel[i] - 1) - 1) // strides[i] + 1
+            for i in range(spatial)]
+    y = np.zeros((x.shape[0], w.shape[0], *outs))
+    for k in np.ndindex(*kernel):
+        window = x[(slice(None), slice(None)) + tuple(
+            slice(k[i] * dilations[i], k[i] * dilations[i] + strides[i] * (outs[i] - 1) + 1,
+                  strides[i]) for i in range(spatial))]
+        y += np.einsum("nc...,fc->nf...", window, w[(slice(None), slice(None)) + k])
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * spatial)
+    return y
+
+
+inits, nodes, feeds, refs = [], [], {}, {}
+
+
+def case(name, x_shape, f, kernel, strides, pads, dilations, bias, relu=False):
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = (rng.standard_normal((f, x_shape[1], *kernel)) * 0.2).astype(np.float32)
+    b = rng.standard_normal(f).astype(np.float32) if bias else None
+    inits.append(numpy_helper.from_array(w, name + "_w"))
+    inputs = ["x_" + name, name + "_w"]
+    if bias:
+        inits.append(numpy_helper.from_array(b, name + "_b"))
+        inputs.append(name + "_b")
+    conv_out = "c_" + name if relu else "y_" + name
+    nodes.append(helper.make_node("Conv", inputs, [conv_out], name=name, strides=strides,
+                                  pads=pads, dilations=dilations))
+    y = conv(x, w, b, strides, pads, dilations)
+    if relu:
+        nodes.append(helper.make_node("Relu", [conv_out], ["y_" + name], name=name + "_relu"))
+        y = np.maximum(y, 0)
+    feeds["x_" + name] = x
+    refs["y_" + name] = y.astype(np.float32)
+
+
+# ResNet's last stage: 3x3, padding 1, 7x7, bias and ReLU.
+case("c3x3", (1, 24, 7, 7), 64, (3, 3), [1, 1], [1, 1, 1, 1], [1, 1], True, relu=True)
+# Its downsample: 1x1 with stride 2 from an odd 13x13 (7x7 out), no bias.
+case("down", (1, 40, 13, 13), 32, (1, 1), [2, 2], [0, 0, 0, 0], [1, 1], False)
+# Non-square, dilated, asymmetric padding, batch 2: 5x6 -> 5x3.
+case("dilated", (2, 8, 5, 6), 96, (3, 3), [1, 1], [2, 1, 2, 0], [2, 2], True)
+# One spatial dimension: [N, C, 5] with a kernel of 3, stride 2.
+case("line", (1, 16, 5), 32, (3,), [2], [1, 1], [1], True)
+
+graph = helper.make_graph(
+    nodes, "blocked",
+    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in feeds.items()],
+    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in refs.items()],
+    inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+onnx.save(model, os.path.join(out, "model.onnx"))
+for name, value in {**feeds, **refs}.items():
+    np.save(os.path.join(out, name + ".npy"), value)
