@@ -45,6 +45,8 @@ struct Candidate {
   unsigned lanes;      // N: the output's last loop
   unsigned reduction;  // K: the weight's other loop
   OpOperand *weight;   // the N-side input, a [K, N] or [N, K] constant
+                       // (with unit dims beside them: [1, K, N])
+  unsigned kResult, nResult; // the weight's dims of K and N
   arith::ConstantOp constant;
   ArrayRef<char> bytes;
 };
@@ -57,8 +59,18 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
     return std::nullopt;
   unsigned n = dims->lanes;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges[n] % kRegisterLanes != 0 || ranges[n] <= kRegisterLanes)
+  if (ranges[n] <= kRegisterLanes)
     return std::nullopt;
+  // An N that is not a multiple of L gets a last panel padded with zero
+  // columns (an LM head's 50257), computed into a padded output that is
+  // sliced back; that needs an init that can be rebuilt in the padded shape
+  // (a fill of an empty tensor).
+  if (ranges[n] % kRegisterLanes != 0) {
+    auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() ||
+        !fill->hasOneUse())
+      return std::nullopt;
+  }
   // Exactly one input reads N: the weight, read as (k, n) or (n, k).
   OpOperand *weight = nullptr;
   for (OpOperand *in : op.getDpsInputOperands()) {
@@ -71,16 +83,26 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   if (!weight)
     return std::nullopt;
   AffineMap map = op.getMatchingIndexingMap(weight);
-  if (map.getNumResults() != 2 || !map.isProjectedPermutation())
-    return std::nullopt;
-  unsigned first = cast<AffineDimExpr>(map.getResult(0)).getPosition();
-  unsigned second = cast<AffineDimExpr>(map.getResult(1)).getPosition();
-  unsigned k = first == n ? second : first;
-  if (op.getIteratorTypesArray()[k] != utils::IteratorType::reduction)
-    return std::nullopt;
   auto type = dyn_cast<RankedTensorType>(weight->get().getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
-      type.getNumElements() * 4 < minBytes)
+  if (!map.isProjectedPermutation() || !type || !type.hasStaticShape() ||
+      !type.getElementType().isF32() || type.getNumElements() * 4 < minBytes)
+    return std::nullopt;
+  // Two dims, N and K; any others have extent 1.
+  std::optional<unsigned> nResult, kResult;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (d == n)
+      nResult = i;
+    else if (type.getDimSize(i) != 1) {
+      if (kResult)
+        return std::nullopt;
+      kResult = i;
+    }
+  }
+  if (!nResult || !kResult)
+    return std::nullopt;
+  unsigned k = cast<AffineDimExpr>(map.getResult(*kResult)).getPosition();
+  if (op.getIteratorTypesArray()[k] != utils::IteratorType::reduction)
     return std::nullopt;
   // The output's N must be a plain loop (registerTileDims checked it is
   // the last result), read nowhere else.
@@ -91,28 +113,32 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
       constantBytes(cast<ElementsAttr>(constant.getValue()));
   if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
     return std::nullopt;
-  return Candidate{op, n, k, weight, constant, *bytes};
+  return Candidate{op, n, k, weight, *kResult, *nResult, constant, *bytes};
 }
 
-/// Wp[n / L][k][n % L] from the weight, whose dims are (k, n) or (n, k).
+/// Wp[n / L][k][n % L] from the weight (row-major, N and K at its dims
+/// c.nResult and c.kResult, any others of extent 1); columns past N (the
+/// last panel's padding) are zero.
 DenseResourceElementsAttr packPanels(const Candidate &c, RankedTensorType type,
                                      RankedTensorType packed) {
-  linalg::LinalgOp op = c.op;
-  AffineMap map = op.getMatchingIndexingMap(c.weight);
-  bool kFirst = cast<AffineDimExpr>(map.getResult(0)).getPosition() == c.reduction;
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  int64_t kSize = kFirst ? rows : cols, nSize = kFirst ? cols : rows;
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  for (int64_t i = type.getRank() - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * type.getDimSize(i + 1);
+  int64_t nSize = type.getDimSize(c.nResult), kSize = type.getDimSize(c.kResult);
+  int64_t nStride = strides[c.nResult], kStride = strides[c.kResult];
   AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      type.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
+      packed.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
   auto *out = reinterpret_cast<float *>(blob.getMutableData().data());
   const char *in = c.bytes.data();
   int64_t lanes = kRegisterLanes;
-  for (int64_t panel = 0; panel < nSize / lanes; ++panel)
+  for (int64_t panel = 0; panel < packed.getDimSize(0); ++panel)
     for (int64_t k = 0; k < kSize; ++k)
-      for (int64_t lane = 0; lane < lanes; ++lane) {
+      for (int64_t lane = 0; lane < lanes; ++lane, ++out) {
         int64_t n = panel * lanes + lane;
-        int64_t source = kFirst ? k * cols + n : n * cols + k;
-        std::memcpy(out++, in + source * 4, 4);
+        if (n < nSize)
+          std::memcpy(out, in + (k * kStride + n * nStride) * 4, 4);
+        else
+          *out = 0.0f;
       }
   return DenseResourceElementsAttr::get(packed, "packed", std::move(blob));
 }
@@ -127,7 +153,8 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   int64_t lanes = kRegisterLanes;
   int64_t nSize = op.getStaticLoopRanges()[c.lanes];
   int64_t kSize = op.getStaticLoopRanges()[c.reduction];
-  auto packedType = RankedTensorType::get({nSize / lanes, kSize, lanes},
+  int64_t panels = llvm::divideCeil(nSize, lanes);
+  auto packedType = RankedTensorType::get({panels, kSize, lanes},
                                           weightType.getElementType());
   rewriter.setInsertionPoint(op);
   Value packed = arith::ConstantOp::create(
@@ -156,12 +183,16 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
     maps.push_back(op.getMatchingIndexingMap(in).replaceDimsAndSymbols(
         replacements, {}, numLoops + 1, 0));
   }
-  // The output [..., N] viewed as [..., N / L, L].
+  // The output [..., N] viewed as [..., N / L, L]; with a padded last
+  // panel, [..., N'] (N' = panels * L) sliced back to N columns.
   OpOperand *init = op.getDpsInitOperand(0);
   auto initType = cast<RankedTensorType>(init->get().getType());
   int64_t rank = initType.getRank();
   SmallVector<int64_t> expandedShape(initType.getShape().drop_back());
-  expandedShape.append({nSize / lanes, lanes});
+  expandedShape.append({panels, lanes});
+  SmallVector<int64_t> paddedShape(initType.getShape());
+  paddedShape.back() = panels * lanes;
+  auto paddedType = initType.clone(paddedShape);
   SmallVector<ReassociationIndices> reassociation;
   for (int64_t d = 0; d < rank - 1; ++d)
     reassociation.push_back({d});
@@ -198,7 +229,16 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
                              generic.getRegion().begin());
   Value collapsed = tensor::CollapseShapeOp::create(
-      rewriter, loc, initType, generic.getResult(0), reassociation);
+      rewriter, loc, paddedType, generic.getResult(0), reassociation);
+  if (paddedType != initType) {
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+        strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, collapsed);
+    sizes.back() = rewriter.getIndexAttr(nSize);
+    collapsed = tensor::ExtractSliceOp::create(rewriter, loc, initType, collapsed,
+                                               offsets, sizes, strides);
+  }
   rewriter.replaceOp(op, collapsed);
 }
 

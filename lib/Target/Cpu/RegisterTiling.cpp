@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -15,17 +16,32 @@
 namespace mlir::tc::cpu {
 
 arith::ConstantOp singleUseConstant(Value value) {
-  if (!value.hasOneUse())
-    return nullptr;
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto group = dyn_cast<fusion::GroupOp>(arg.getOwner()->getParentOp());
-    if (!group)
-      return nullptr;
-    value = group.getInputs()[arg.getArgNumber()];
+  // Through group arguments, reshapes and the view groups that hold them (a
+  // weight the exporter reshaped: [K, N] as [1, K, N]): their row-major
+  // bytes are the constant's.
+  for (int depth = 0; depth < 8; ++depth) {
     if (!value.hasOneUse())
       return nullptr;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto group = dyn_cast<fusion::GroupOp>(arg.getOwner()->getParentOp());
+      if (!group)
+        return nullptr;
+      value = group.getInputs()[arg.getArgNumber()];
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (auto constant = dyn_cast<arith::ConstantOp>(def))
+      return constant;
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    auto group = dyn_cast<fusion::GroupOp>(def);
+    if (!group || group.getBodyBlock().getOperations().size() != 2)
+      return nullptr;
+    value = group.getYield()->getOperand(cast<OpResult>(value).getResultNumber());
   }
-  return value.getDefiningOp<arith::ConstantOp>();
+  return nullptr;
 }
 
 bool hasMultiplyAddBody(linalg::LinalgOp op) {

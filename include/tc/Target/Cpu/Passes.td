@@ -41,7 +41,8 @@ def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
   let summary = "Store matmul weights in panels of register-tile width";
   let description = [{
     For a multiply-add contraction on tensors whose N-side input (the one
-    read along the output's last loop) is a 2-D f32 constant of at least
+    read along the output's last loop) is an f32 constant with two dims
+    (N and K; others of extent 1; through reshapes and view groups) of at least
     `min-bytes`, read only here (through a fusion.group argument or
     directly): the constant is rewritten at compile time as panels
     Wp[N / L][K][L] (L = the register tile's 32 lanes), and the op as a
@@ -49,8 +50,11 @@ def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
     writing its output through tensor.expand_shape [..., N / L, L] and
     returning it collapsed back. A register tile then reads the weight as
     one contiguous stream instead of one row of L elements every N
-    elements (a page apart for N >= 1024). Only when N is a multiple of L
-    greater than L and the tile has rows (a static M).
+    elements (a page apart for N >= 1024). Only when N is greater than L
+    and the tile has rows (a static M). An N that is not a multiple of L
+    (an LM head's 50257) gets a last panel padded with zero columns; the op
+    then writes [..., N'] (N' the padded width, from a fill of an empty
+    tensor) and returns tensor.extract_slice of its first N columns.
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"65536",

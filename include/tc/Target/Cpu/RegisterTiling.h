@@ -44,8 +44,9 @@ struct RegisterTileDims {
   std::optional<unsigned> rows;
 };
 
-/// The constant behind `value`, through the block argument of a
-/// fusion.group, when the constant feeds nothing else.
+/// The constant behind `value`, through fusion.group arguments, reshapes and
+/// view groups (one reshape), when nothing else uses it or any of them; its
+/// row-major bytes are `value`'s.
 arith::ConstantOp singleUseConstant(Value value);
 
 /// acc + a * b (possibly through casts), for floats or integers.
