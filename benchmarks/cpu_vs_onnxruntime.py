@@ -12,8 +12,8 @@ count, inter-op threads = 1.
 Blocks, not single runs: ONNX Runtime's workers spin for a while after a
 run returns, and with as many threads as cores they take the cores from a
 tc run that starts right then, and that run would time the contention.
-Each tc block therefore starts after a pause (SETTLE_S), and the first run
-of each block is not timed.
+Each block therefore starts after a pause (SETTLE_S), and the first run
+of each block is not timed (benchmarks/common.py).
 
 Usage: benchmarks/cpu_vs_onnxruntime.py [--runs N] [--threads 1,2]
        [--models DIR] [--workdir DIR]
@@ -21,43 +21,17 @@ Usage: benchmarks/cpu_vs_onnxruntime.py [--runs N] [--threads 1,2]
 import argparse
 import glob
 import os
-import statistics
 import sys
 import tempfile
 import time
 
-import numpy as np
 import onnx
-import onnxruntime as ort
-from onnx import numpy_helper
+
+from common import alternate, load_inputs, ort_session
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import tc  # noqa: E402
-
-
-def load_inputs(model_dir, model):
-    data = os.path.join(model_dir, "test_data_set_0")
-    files = sorted(glob.glob(os.path.join(data, "input_*.pb")),
-                   key=lambda f: int(f.rsplit("_", 1)[1].split(".")[0]))
-    initializers = {i.name for i in model.graph.initializer}
-    names = [i.name for i in model.graph.input if i.name not in initializers]
-    return {name: numpy_helper.to_array(onnx.load_tensor(f)) for name, f in zip(names, files)}
-
-
-# Timed runs per block; each block starts with one untimed run.
-BLOCK = 5
-# A pause before each tc block: ONNX Runtime's workers spin after its last
-# run (its default, which its latency benefits from) and would take the
-# cores from tc's workers; an untimed first run alone did not outlast them
-# (tc at 2 threads then timed the same as at 1).
-SETTLE_S = 0.05
-
-
-def time_once(fn):
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1e3
 
 
 def main():
@@ -81,23 +55,11 @@ def main():
         feeds = load_inputs(model_dir, model)
         for n in threads:
             ours = tc.load(so, threads=n)
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = n
-            options.inter_op_num_threads = 1
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+            session = ort_session(path, n)
             ordered = [feeds[name] for name, _, _ in ours.inputs]
-            for _ in range(3):  # warm up both
-                ours(*ordered)
-                session.run(None, feeds)
-            tc_ms, ort_ms = [], []
-            for _ in range(max(1, args.runs // BLOCK)):
-                time.sleep(SETTLE_S)
-                ours(*ordered)
-                tc_ms += [time_once(lambda: ours(*ordered)) for _ in range(BLOCK)]
-                session.run(None, feeds)
-                ort_ms += [time_once(lambda: session.run(None, feeds)) for _ in range(BLOCK)]
-            t, o = statistics.median(tc_ms), statistics.median(ort_ms)
+            medians = alternate({"tc": lambda: ours(*ordered),
+                                 "ort": lambda: session.run(None, feeds)}, args.runs)
+            t, o = medians["tc"], medians["ort"]
             rows.append((name, n, t, o, t / o, compile_s))
             del ours
 

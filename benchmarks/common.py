@@ -1,0 +1,71 @@
+"""Helpers shared by the CPU benchmark scripts: a model's test inputs, an
+ONNX Runtime session set up as the benchmarks compare against, and the
+alternating timing loop."""
+import glob
+import os
+import statistics
+import time
+
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper
+
+# Timed runs per block; each block starts with one untimed run.
+BLOCK = 5
+# A pause before each block: ONNX Runtime's workers spin after its last run
+# (its default, which its latency benefits from) and would take the cores
+# from the next block's workers; an untimed first run alone did not outlast
+# them (tc at 2 threads then timed the same as at 1).
+SETTLE_S = 0.05
+
+
+def _numbered(directory, prefix):
+    return sorted(glob.glob(os.path.join(directory, f"{prefix}_*.pb")),
+                  key=lambda f: int(f.rsplit("_", 1)[1].split(".")[0]))
+
+
+def load_inputs(model_dir, model):
+    """test_data_set_0's inputs, by the graph's input names, in order."""
+    data = os.path.join(model_dir, "test_data_set_0")
+    initializers = {i.name for i in model.graph.initializer}
+    names = [i.name for i in model.graph.input if i.name not in initializers]
+    return {name: numpy_helper.to_array(onnx.load_tensor(f))
+            for name, f in zip(names, _numbered(data, "input"))}
+
+
+def load_outputs(model_dir):
+    """test_data_set_0's reference outputs, in order."""
+    data = os.path.join(model_dir, "test_data_set_0")
+    return [numpy_helper.to_array(onnx.load_tensor(f)) for f in _numbered(data, "output")]
+
+
+def ort_session(path, threads):
+    """ONNX Runtime on the CPU with all graph optimizations, intra-op
+    threads = `threads`, inter-op threads = 1."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+
+
+def time_once(fn):
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1e3
+
+
+def alternate(runners, runs, warmup=3):
+    """Times each of `runners` (name -> function of no arguments) about
+    `runs` times, in alternating blocks of BLOCK runs, each block after a
+    pause of SETTLE_S and one untimed run. Returns name -> median ms."""
+    for _ in range(warmup):
+        for fn in runners.values():
+            fn()
+    times = {name: [] for name in runners}
+    for _ in range(max(1, runs // BLOCK)):
+        for name, fn in runners.items():
+            time.sleep(SETTLE_S)
+            fn()
+            times[name] += [time_once(fn) for _ in range(BLOCK)]
+    return {name: statistics.median(t) for name, t in times.items()}
