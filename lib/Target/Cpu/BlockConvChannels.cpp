@@ -23,8 +23,6 @@
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "tc/Dialect/Tc/Transforms/Passes.h"
 
 #include <cstring>
 
@@ -83,13 +81,12 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());
   if (!filter)
     return std::nullopt;
-  auto filterType = cast<RankedTensorType>(filter.getType());
   auto dense = dyn_cast<DenseElementsAttr>(filter.getValue());
   if (dense && dense.isSplat())
     return Candidate{op, spatial, {}, dense};
   std::optional<ArrayRef<char>> bytes =
-      constantBytes(cast<ElementsAttr>(filter.getValue()));
-  if (!bytes || static_cast<int64_t>(bytes->size()) != filterType.getNumElements() * 4)
+      f32Bytes(filter, cast<RankedTensorType>(filter.getType()));
+  if (!bytes)
     return std::nullopt;
   return Candidate{op, spatial, *bytes, {}};
 }
@@ -105,15 +102,13 @@ ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
   auto blockedType = RankedTensorType::get(shape, type.getElementType());
   if (c.splat)
     return DenseElementsAttr::get(blockedType, c.splat.getSplatValue<Attribute>());
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      type.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
-  auto *out = reinterpret_cast<float *>(blob.getMutableData().data());
   const char *in = c.bytes.data();
-  for (int64_t block = 0; block < f / lanes; ++block)
-    for (int64_t i = 0; i < rest; ++i)
-      for (int64_t lane = 0; lane < lanes; ++lane)
-        std::memcpy(out++, in + ((block * lanes + lane) * rest + i) * 4, 4);
-  return DenseResourceElementsAttr::get(blockedType, "blocked", std::move(blob));
+  return f32Resource(blockedType, "blocked", [&](float *out) {
+    for (int64_t block = 0; block < f / lanes; ++block)
+      for (int64_t i = 0; i < rest; ++i)
+        for (int64_t lane = 0; lane < lanes; ++lane)
+          std::memcpy(out++, in + ((block * lanes + lane) * rest + i) * 4, 4);
+  });
 }
 
 Value copyGeneric(OpBuilder &b, Location loc, Value from, AffineMap fromMap,

@@ -25,9 +25,6 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "tc/Dialect/Fusion/IR/FusionOps.h"
-#include "tc/Dialect/Tc/Transforms/Passes.h"
 
 #include <cstring>
 
@@ -47,7 +44,6 @@ struct Candidate {
   OpOperand *weight;   // the N-side input, a [K, N] or [N, K] constant
                        // (with unit dims beside them: [1, K, N])
   unsigned kResult, nResult; // the weight's dims of K and N
-  arith::ConstantOp constant;
   ArrayRef<char> bytes;
 };
 
@@ -107,13 +103,11 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   // The output's N must be a plain loop (registerTileDims checked it is
   // the last result), read nowhere else.
   arith::ConstantOp constant = singleUseConstant(weight->get());
-  if (!constant)
-    return std::nullopt;
   std::optional<ArrayRef<char>> bytes =
-      constantBytes(cast<ElementsAttr>(constant.getValue()));
-  if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
+      constant ? f32Bytes(constant, type) : std::nullopt;
+  if (!bytes)
     return std::nullopt;
-  return Candidate{op, n, k, weight, *kResult, *nResult, constant, *bytes};
+  return Candidate{op, n, k, weight, *kResult, *nResult, *bytes};
 }
 
 /// Wp[n / L][k][n % L] from the weight (row-major, N and K at its dims
@@ -126,21 +120,19 @@ DenseResourceElementsAttr packPanels(const Candidate &c, RankedTensorType type,
     strides[i] = strides[i + 1] * type.getDimSize(i + 1);
   int64_t nSize = type.getDimSize(c.nResult), kSize = type.getDimSize(c.kResult);
   int64_t nStride = strides[c.nResult], kStride = strides[c.kResult];
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      packed.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
-  auto *out = reinterpret_cast<float *>(blob.getMutableData().data());
   const char *in = c.bytes.data();
   int64_t lanes = kRegisterLanes;
-  for (int64_t panel = 0; panel < packed.getDimSize(0); ++panel)
-    for (int64_t k = 0; k < kSize; ++k)
-      for (int64_t lane = 0; lane < lanes; ++lane, ++out) {
-        int64_t n = panel * lanes + lane;
-        if (n < nSize)
-          std::memcpy(out, in + (k * kStride + n * nStride) * 4, 4);
-        else
-          *out = 0.0f;
-      }
-  return DenseResourceElementsAttr::get(packed, "packed", std::move(blob));
+  return f32Resource(packed, "packed", [&](float *out) {
+    for (int64_t panel = 0; panel < packed.getDimSize(0); ++panel)
+      for (int64_t k = 0; k < kSize; ++k)
+        for (int64_t lane = 0; lane < lanes; ++lane, ++out) {
+          int64_t n = panel * lanes + lane;
+          if (n < nSize)
+            std::memcpy(out, in + (k * kStride + n * nStride) * 4, 4);
+          else
+            *out = 0.0f;
+        }
+  });
 }
 
 /// The contraction with its N loop split into (panel, lane), reading the

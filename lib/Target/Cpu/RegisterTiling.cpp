@@ -8,9 +8,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tc::cpu {
@@ -42,6 +44,25 @@ arith::ConstantOp singleUseConstant(Value value) {
     value = group.getYield()->getOperand(cast<OpResult>(value).getResultNumber());
   }
   return nullptr;
+}
+
+std::optional<ArrayRef<char>> f32Bytes(arith::ConstantOp constant,
+                                       RankedTensorType type) {
+  if (!type.getElementType().isF32())
+    return std::nullopt;
+  std::optional<ArrayRef<char>> bytes =
+      constantBytes(cast<ElementsAttr>(constant.getValue()));
+  if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
+    return std::nullopt;
+  return bytes;
+}
+
+DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
+                                      function_ref<void(float *)> fill) {
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+      type.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
+  fill(reinterpret_cast<float *>(blob.getMutableData().data()));
+  return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
 bool hasMultiplyAddBody(linalg::LinalgOp op) {

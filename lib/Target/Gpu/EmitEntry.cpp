@@ -198,14 +198,11 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
   Emitter e = Emitter::at(b, loc);
-  auto count = [&](StringRef name, size_t n) {
-    cpu::constantCount(b, loc, name, static_cast<uint32_t>(n));
-  };
   SmallVector<LLVM::GlobalOp> names;
   for (auto [i, kernel] : llvm::enumerate(kernels))
     names.push_back(cpu::constantBytes(b, loc, "__tc_gpu_kernel_name_" + std::to_string(i),
                                   cast<StringAttr>(kernel).getValue(), true));
-  count("tc_module_gpu_kernel_count_v1", kernels.size());
+  cpu::constantCount(b, loc, "tc_module_gpu_kernel_count_v1", kernels.size());
   cpu::constantTable(b, loc, "tc_module_gpu_kernels_v1", e.ptr, names.size(),
                 [&](OpBuilder &ib) {
                   SmallVector<Value> values;
@@ -232,7 +229,7 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
                        image.getAs<StringAttr>("format").getValue() == "ptx"),
          data.size()});
   }
-  count("tc_module_gpu_image_count_v1", images.size());
+  cpu::constantCount(b, loc, "tc_module_gpu_image_count_v1", images.size());
   auto imageType =
       LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.i64});
   cpu::constantTable(b, loc, "tc_module_gpu_images_v1", imageType, globals.size(),

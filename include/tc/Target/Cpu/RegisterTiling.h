@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -48,6 +49,16 @@ struct RegisterTileDims {
 /// view groups (one reshape), when nothing else uses it or any of them; its
 /// row-major bytes are `value`'s.
 arith::ConstantOp singleUseConstant(Value value);
+
+/// The bytes of `constant` when they are `type`'s whole f32 contents
+/// (row-major; a splat or another element type gives nothing).
+std::optional<ArrayRef<char>> f32Bytes(arith::ConstantOp constant,
+                                       RankedTensorType type);
+
+/// A dense_resource f32 constant of `type` called `name`, whose elements
+/// `fill` writes (a weight re-laid at compile time).
+DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
+                                      function_ref<void(float *)> fill);
 
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::LinalgOp op);
