@@ -70,6 +70,16 @@
  * fails, the run returns TC_RUN_CHECK_FAILED + k; if several fail, the one
  * with the largest k is returned.
  *
+ * Weights (optional symbol):
+ *
+ *   char           tc_module_weights_v1[];     zero-fill region
+ *
+ * A module with large constants reserves this region for them and carries
+ * their bytes after its ELF contents; the runtime maps them over the region
+ * after dlopen and before any other call (tc-runtime/module_weights.h).
+ * Until then the region reads as zeros, so a module is only usable through
+ * a loader that does this.
+ *
  * Kernels (optional symbols, for profiles):
  *
  *   const uint32_t      tc_module_kernel_count_v1;

@@ -4,6 +4,7 @@
 #include "Internal.h"
 
 #include "tc-runtime/module_seal.h"
+#include "tc-runtime/module_weights.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +13,8 @@
 #include <cstring>
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -169,6 +172,19 @@ tc_status tc::rt::openModuleFile(const std::string &path, ModuleFile &file) {
   if (actual != recorded)
     return damaged("its bytes do not match the checksum tc-compile sealed "
                    "it with (the file is damaged)");
+  // The weights trailer, when there is one, just before the seal.
+  unsigned char weights[TC_WEIGHTS_TRAILER_SIZE];
+  if (sealedSize >= TC_WEIGHTS_TRAILER_SIZE &&
+      readAt(fd, weights, sizeof(weights),
+             sealedSize - TC_WEIGHTS_TRAILER_SIZE) &&
+      tc_weights_read_trailer(weights, &file.weightsOffset,
+                              &file.weightsBytes)) {
+    if (file.weightsOffset % TC_WEIGHTS_ALIGNMENT != 0 ||
+        !within(file.weightsOffset, 1, file.weightsBytes,
+                sealedSize - TC_WEIGHTS_TRAILER_SIZE))
+      return damaged("its weights trailer records bytes outside the file");
+    file.hasWeights = true;
+  }
   file.fd = fd;
   file.device = info.st_dev;
   file.inode = info.st_ino;
@@ -190,6 +206,44 @@ struct LoadedFile {
   int fd;
   int modules; // modules loaded from it
 };
+
+/// Maps the weights `file` recorded over the weights region of the library
+/// `handle` was loaded from (tc-runtime/module_weights.h): read-only,
+/// straight from the file, or read into the region where the file cannot
+/// be mapped there (a file system without mmap, pages larger than the
+/// region's alignment). Returns a message, or "" on success.
+std::string mapWeights(void *handle, const ModuleFile &file) {
+  void *region = dlsym(handle, TC_WEIGHTS_SYMBOL);
+  if (!region && !file.hasWeights)
+    return "";
+  if (!region || !file.hasWeights)
+    return region ? "it has a weights region but no weights"
+                  : "it has weights but no weights region";
+  Dl_info info;
+  void *entry = nullptr;
+  if (!dladdr1(region, &info, &entry, RTLD_DL_SYMENT) || !entry)
+    return "its weights region cannot be found";
+  const auto *symbol = static_cast<const ElfW(Sym) *>(entry);
+  auto address = reinterpret_cast<uintptr_t>(region);
+  if (address % TC_WEIGHTS_ALIGNMENT != 0 ||
+      symbol->st_size % TC_WEIGHTS_ALIGNMENT != 0 ||
+      file.weightsBytes > symbol->st_size)
+    return "its weights do not fit its weights region";
+  if (file.weightsBytes == 0)
+    return "";
+  long page = sysconf(_SC_PAGESIZE);
+  if (page > 0 && TC_WEIGHTS_ALIGNMENT % static_cast<uint64_t>(page) == 0 &&
+      mmap(region, file.weightsBytes, PROT_READ, MAP_PRIVATE | MAP_FIXED,
+           file.fd, static_cast<off_t>(file.weightsOffset)) != MAP_FAILED)
+    return "";
+  if (!readAt(file.fd, region, file.weightsBytes, file.weightsOffset))
+    return std::string("its weights cannot be read: ") + std::strerror(errno);
+  if (page > 0)
+    mprotect(region,
+             (file.weightsBytes + page - 1) / page * static_cast<uint64_t>(page),
+             PROT_READ);
+  return "";
+}
 
 std::mutex loadedFilesMutex;
 std::vector<LoadedFile> loadedFiles; // under loadedFilesMutex
@@ -219,7 +273,9 @@ tc_status tc::rt::loadModuleFile(const std::string &path, ModuleFile file,
               "released), which the new contents would share; release that "
               "module first, or write the new file under another name and "
               "rename it over the old one (as tc-compile does)");
-  } else {
+  }
+  bool isNew = known == loadedFiles.end();
+  if (isNew) {
     loadedFiles.push_back(
         {nextKey++, file.device, file.inode, file.checksum, file.fd, 0});
     known = loadedFiles.end() - 1;
@@ -237,6 +293,19 @@ tc_status tc::rt::loadModuleFile(const std::string &path, ModuleFile file,
       loadedFiles.erase(known);
     }
     return makeStatus(TC_STATUS_INCOMPATIBLE, message);
+  }
+  // A library loaded before (a second module from one file) has its
+  // weights mapped already.
+  if (isNew) {
+    std::string problem = mapWeights(handle, file);
+    if (!problem.empty()) {
+      dlclose(handle);
+      close(known->fd);
+      loadedFiles.erase(known);
+      return makeStatus(TC_STATUS_INCOMPATIBLE,
+                        "cannot load " + quoted(path) + ": " + problem +
+                            "; recompile it with tc-compile");
+    }
   }
   ++known->modules;
   *outHandle = handle;

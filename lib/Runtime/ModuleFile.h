@@ -25,6 +25,10 @@ struct ModuleFile {
   dev_t device = 0;   // identity of the file opened
   ino_t inode = 0;
   uint64_t checksum = 0; // from the seal, checked against the bytes
+  // The appended weights (tc-runtime/module_weights.h), if the file has any.
+  bool hasWeights = false;
+  uint64_t weightsOffset = 0;
+  uint64_t weightsBytes = 0;
 };
 
 /// Opens `path` and checks it as described above; on failure returns a
@@ -36,7 +40,9 @@ tc_status openModuleFile(const std::string &path, ModuleFile &file);
 /// was replaced would return the old code; this loads the open file itself
 /// (through /proc/self/fd), so each load gets the bytes that were checked,
 /// and two loads of one unchanged file share its code. A file overwritten
-/// in place while loaded is refused. `outKey` is for releaseModuleFile.
+/// in place while loaded is refused. The file's weights are mapped over the
+/// library's weights region before this returns, so nothing of the module
+/// can see the region empty. `outKey` is for releaseModuleFile.
 tc_status loadModuleFile(const std::string &path, ModuleFile file,
                          void **outHandle, uint64_t *outKey);
 

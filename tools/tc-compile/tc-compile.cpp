@@ -18,6 +18,7 @@
 #include "tc/Frontend/Onnx/Importer.h"
 #include "tc/InitAllDialects.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Gpu/Passes.h"
 #include "tc/Version.h"
@@ -604,6 +605,9 @@ int main(int argc, char **argv) {
   graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
   if (failed(graph.run(module)))
     return 1;
+  // Weights the graph passes replaced (folded, re-laid out) are dead: free
+  // them before code generation doubles what is alive.
+  tc::cpu::releaseUnreferencedResources(&context, module);
   timer.report("graph passes");
   if (!dumpDir.empty() &&
       failed(writeModule(module, dumpPath("01-tc.mlir"), true)))
@@ -708,6 +712,8 @@ int main(int argc, char **argv) {
   tc::cpu::SharedLibraryOptions libraryOptions;
   libraryOptions.cpu = cpuName;
   libraryOptions.onStage = [&](StringRef stage) { timer.report(stage); };
+  // `module` and `gpuHost` are all the modules of this context.
+  libraryOptions.releaseWeights = true;
   if (gpuHost)
     libraryOptions.linkWith.push_back(*gpuHost);
   if (!dumpDir.empty())

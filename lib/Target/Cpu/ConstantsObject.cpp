@@ -1,21 +1,24 @@
 //===- ConstantsObject.cpp - Weights written straight into an object ------===//
 //
-// See ConstantsObject.h for why. The ELF writer is ours rather than LLVM's
-// MC layer because MC copies every byte it is given into its fragments: for
-// BERT-base that is another 440 MB held until the object is written. Here
-// each constant goes from the attribute's storage to the file in one
-// write.
+// See ConstantsObject.h for why. The object is written by hand rather than
+// through LLVM's MC layer because all it holds is symbols in a NOBITS
+// section: a few hundred bytes of ELF. The bytes go from the attributes'
+// storage to the library file in one write each (appendConstants).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/ModuleAbi.h"
+#include "tc-runtime/module_weights.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MathExtras.h"
@@ -115,7 +118,7 @@ public:
     return true;
   }
   bool padTo(uint64_t alignment) {
-    static const char zeros[kConstantAlignment] = {};
+    static const char zeros[4096] = {};
     while (offset % alignment != 0)
       if (!write(zeros, std::min<uint64_t>(alignment - offset % alignment,
                                            sizeof(zeros))))
@@ -147,7 +150,7 @@ std::vector<ExternalConstant> externalizeConstants(ArrayRef<ModuleOp> modules) {
                              kConstantAlignment);
       auto [slot, isNew] = written.try_emplace(symbol, constants.size());
       if (isNew)
-        constants.push_back({symbol, *bytes, alignment});
+        constants.push_back({symbol, *bytes, bytes->size(), alignment});
       else
         constants[slot->second].alignment =
             std::max(constants[slot->second].alignment, alignment);
@@ -181,6 +184,20 @@ bool supportsConstantsObject(StringRef triple) {
          triple.contains("linux");
 }
 
+ConstantsLayout layoutConstants(ArrayRef<ExternalConstant> constants) {
+  ConstantsLayout layout;
+  for (const ExternalConstant &c : constants) {
+    layout.bytes = llvm::alignTo(layout.bytes, c.alignment);
+    layout.offsets.push_back(layout.bytes);
+    layout.bytes += c.size;
+  }
+  layout.alignment = TC_WEIGHTS_ALIGNMENT;
+  for (const ExternalConstant &c : constants)
+    layout.alignment = std::max(layout.alignment, c.alignment);
+  layout.regionBytes = llvm::alignTo(layout.bytes, layout.alignment);
+  return layout;
+}
+
 LogicalResult writeConstantsObject(int fd, StringRef triple,
                                    ArrayRef<ExternalConstant> constants,
                                    std::string &error) {
@@ -189,40 +206,39 @@ LogicalResult writeConstantsObject(int fd, StringRef triple,
     error = "cannot write a constants object for " + triple.str();
     return failure();
   }
-  // Layout: header, the constants section, symbol table, string tables,
-  // section headers. Sections: null, .rodata.tc_constants, .symtab,
-  // .strtab, .shstrtab.
+  // Layout: header, symbol table, string tables, section headers. Sections:
+  // null, .tc_weights (NOBITS: no bytes in the file), .symtab, .strtab,
+  // .shstrtab.
   enum : uint16_t { kData = 1, kSymtab, kStrtab, kShstrtab, kSections };
-  uint64_t dataAlignment = kConstantAlignment;
-  for (const ExternalConstant &c : constants)
-    dataAlignment = std::max(dataAlignment, c.alignment);
-  uint64_t dataOffset = llvm::alignTo(sizeof(elf::Elf64_Ehdr), dataAlignment);
+  ConstantsLayout layout = layoutConstants(constants);
 
   std::string strtab(1, '\0');
   std::vector<elf::Elf64_Sym> symbols(1);
   std::memset(symbols.data(), 0, sizeof(elf::Elf64_Sym));
-  uint64_t dataSize = 0;
-  for (const ExternalConstant &c : constants) {
-    dataSize = llvm::alignTo(dataSize, c.alignment);
+  auto addSymbol = [&](StringRef name, uint8_t visibility, uint64_t value,
+                       uint64_t size) {
     elf::Elf64_Sym symbol;
     std::memset(&symbol, 0, sizeof(symbol));
     symbol.st_name = static_cast<uint32_t>(strtab.size());
     symbol.setBindingAndType(elf::STB_GLOBAL, elf::STT_OBJECT);
-    symbol.st_other = elf::STV_HIDDEN;
+    symbol.st_other = visibility;
     symbol.st_shndx = kData;
-    symbol.st_value = dataSize;
-    symbol.st_size = c.bytes.size();
+    symbol.st_value = value;
+    symbol.st_size = size;
     symbols.push_back(symbol);
-    strtab += c.symbol;
+    strtab += name;
     strtab.push_back('\0');
-    dataSize += c.bytes.size();
-  }
-  uint64_t symtabOffset = llvm::alignTo(dataOffset + dataSize, 8);
+  };
+  // The region, exported: where the runtime maps the appended bytes.
+  addSymbol(TC_WEIGHTS_SYMBOL, elf::STV_DEFAULT, 0, layout.regionBytes);
+  for (auto [c, offset] : llvm::zip_equal(constants, layout.offsets))
+    addSymbol(c.symbol, elf::STV_HIDDEN, offset, c.size);
+  uint64_t symtabOffset = sizeof(elf::Elf64_Ehdr);
   uint64_t symtabSize = symbols.size() * sizeof(elf::Elf64_Sym);
   uint64_t strtabOffset = symtabOffset + symtabSize;
-  const char shstrtab[] = "\0.rodata.tc_constants\0.symtab\0.strtab\0.shstrtab";
-  enum : uint32_t { kDataName = 1, kSymtabName = 22, kStrtabName = 30,
-                    kShstrtabName = 38 };
+  const char shstrtab[] = "\0.tc_weights\0.symtab\0.strtab\0.shstrtab";
+  enum : uint32_t { kDataName = 1, kSymtabName = 13, kStrtabName = 21,
+                    kShstrtabName = 29 };
   uint64_t shstrtabOffset = strtabOffset + strtab.size();
   uint64_t headersOffset =
       llvm::alignTo(shstrtabOffset + sizeof(shstrtab), 8);
@@ -258,8 +274,9 @@ LogicalResult writeConstantsObject(int fd, StringRef triple,
     s.sh_addralign = alignment;
     return s;
   };
-  section(kData, kDataName, elf::SHT_PROGBITS, elf::SHF_ALLOC, dataOffset,
-          dataSize, dataAlignment);
+  // Writable only until the runtime maps the bytes over it, read-only.
+  section(kData, kDataName, elf::SHT_NOBITS, elf::SHF_ALLOC | elf::SHF_WRITE,
+          symtabOffset, layout.regionBytes, layout.alignment);
   elf::Elf64_Shdr &symtab = section(kSymtab, kSymtabName, elf::SHT_SYMTAB, 0,
                                     symtabOffset, symtabSize, 8);
   symtab.sh_link = kStrtab;
@@ -271,23 +288,107 @@ LogicalResult writeConstantsObject(int fd, StringRef triple,
           sizeof(shstrtab), 1);
 
   FileWriter out(fd);
-  bool ok = out.write(&header, sizeof(header)) && out.padTo(dataAlignment);
-  for (const ExternalConstant &c : constants) {
-    if (!ok)
-      break;
-    ok = out.padTo(c.alignment) && out.write(c.bytes.data(), c.bytes.size());
-  }
-  ok = ok && out.padTo(8) &&
-       out.write(symbols.data(), symtabSize) &&
-       out.write(strtab.data(), strtab.size()) &&
-       out.write(shstrtab, sizeof(shstrtab)) && out.padTo(8) &&
-       out.write(sections, sizeof(sections));
+  bool ok = out.write(&header, sizeof(header)) &&
+            out.write(symbols.data(), symtabSize) &&
+            out.write(strtab.data(), strtab.size()) &&
+            out.write(shstrtab, sizeof(shstrtab)) && out.padTo(8) &&
+            out.write(sections, sizeof(sections));
   if (!ok) {
     error = std::string("cannot write the constants object: ") +
             std::strerror(errno);
     return failure();
   }
   return success();
+}
+
+LogicalResult writeConstants(int fd, ArrayRef<ExternalConstant> constants,
+                             std::string &error) {
+  FileWriter out(fd);
+  ConstantsLayout layout = layoutConstants(constants);
+  for (auto [c, offset] : llvm::zip_equal(constants, layout.offsets)) {
+    assert(c.bytes.size() == c.size && "the constant's bytes were released");
+    if (!out.padTo(c.alignment) || !out.write(c.bytes.data(), c.size)) {
+      error = std::string("cannot write the weights: ") + std::strerror(errno);
+      return failure();
+    }
+    assert(out.offset == offset + c.size && "the layout is the object's");
+  }
+  return success();
+}
+
+LogicalResult appendConstants(int fd, int weightsFd,
+                              const ConstantsLayout &layout,
+                              std::string &error) {
+  auto fail = [&] {
+    error = std::string("cannot append the weights: ") + std::strerror(errno);
+    return failure();
+  };
+  off_t end = ::lseek(fd, 0, SEEK_END);
+  if (end < 0)
+    return fail();
+  FileWriter out(fd);
+  out.offset = static_cast<uint64_t>(end);
+  // The file offset is as aligned as the region's address, so that each
+  // constant lands at its own offset in the region when mapped.
+  if (!out.padTo(layout.alignment))
+    return fail();
+  uint64_t start = out.offset;
+  // In the kernel (copy_file_range) where the file systems allow it, else
+  // through a small buffer: the weights never come back into this process.
+  off_t from = 0;
+  uint64_t left = layout.bytes;
+  while (left > 0) {
+    ssize_t n = ::copy_file_range(weightsFd, &from, fd, nullptr, left, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    left -= static_cast<uint64_t>(n);
+  }
+  std::vector<char> buffer;
+  while (left > 0) {
+    buffer.resize(size_t(1) << 20);
+    ssize_t n = ::pread(weightsFd, buffer.data(),
+                        std::min<uint64_t>(left, buffer.size()), from);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0 || !out.write(buffer.data(), static_cast<size_t>(n)))
+      return fail();
+    from += n;
+    left -= static_cast<uint64_t>(n);
+  }
+  out.offset = start + layout.bytes;
+  if (::lseek(fd, static_cast<off_t>(out.offset), SEEK_SET) < 0)
+    return fail();
+  unsigned char trailer[TC_WEIGHTS_TRAILER_SIZE];
+  tc_weights_write_trailer(trailer, start, layout.bytes);
+  if (!out.padTo(8) || !out.write(trailer, sizeof(trailer)))
+    return fail();
+  return success();
+}
+
+void releaseUnreferencedResources(MLIRContext *context,
+                                  ArrayRef<ModuleOp> live) {
+  llvm::StringSet<> used;
+  for (ModuleOp module : live)
+    module->walk([&](Operation *op) {
+      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+        used.insert(attr.getRawHandle().getKey());
+      });
+    });
+  auto &manager =
+      DenseResourceElementsHandle::getManagerInterface(context).getBlobManager();
+  SmallVector<std::string> unused;
+  manager.getBlobMap([&](const llvm::StringMap<
+                         DialectResourceBlobManager::BlobEntry> &blobs) {
+    for (const auto &entry : blobs)
+      if (!used.contains(entry.getKey()) && entry.getValue().getBlob() &&
+          !entry.getValue().getBlob()->getData().empty())
+        unused.push_back(entry.getKey().str());
+  });
+  // An empty blob in place of each: its deleter frees the bytes.
+  for (const std::string &key : unused)
+    manager.update(key, AsmResourceBlob());
 }
 
 } // namespace mlir::tc::cpu

@@ -105,13 +105,20 @@ createTargetMachine(const SharedLibraryOptions &options, std::string &error) {
   return machine;
 }
 
-/// A temporary file in TMPDIR that exists only as an open descriptor: it is
-/// unlinked right after it is created, and child processes reach it as
+/// A temporary file in TMPDIR that exists only as an open descriptor: an
+/// unnamed file (O_TMPFILE), or where the file system has none, one
+/// unlinked right after it is created; child processes reach it as
 /// /proc/self/fd/N (the descriptor is inherited).
 struct ScratchFile {
   int fd = -1;
   static FailureOr<ScratchFile> create(StringRef suffix, std::string &error) {
     ScratchFile file;
+    // Never named, so a compile killed at any moment leaves nothing.
+    llvm::SmallString<256> directory;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, directory);
+    file.fd = ::open(directory.c_str(), O_TMPFILE | O_RDWR, 0600);
+    if (file.fd >= 0)
+      return file;
     llvm::SmallString<256> path;
     if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
             "tc-model", suffix, file.fd, path,
@@ -177,7 +184,27 @@ LogicalResult sealFile(int fd, StringRef name, std::string &error) {
   return success();
 }
 
-/// Links `objectPaths` into a sealed shared library at `outputPath`. lld
+/// The weights of a library: written out in their region's layout to a
+/// scratch file, to be appended once the library is linked.
+struct Weights {
+  ScratchFile file;
+  ConstantsLayout layout;
+};
+
+/// Appends `weights` (appendConstants), if any, and the seal to the linked
+/// library open as `fd`.
+LogicalResult finishLibrary(int fd, StringRef name, const Weights *weights,
+                            std::string &error) {
+  if (weights &&
+      failed(appendConstants(fd, weights->file.fd, weights->layout, error))) {
+    error = "cannot write " + name.str() + ": " + error;
+    return failure();
+  }
+  return sealFile(fd, name, error);
+}
+
+/// Links `objectPaths` into a sealed shared library at `outputPath`, with
+/// `weights` appended for the runtime to map. lld
 /// writes the library to its stdout (-o -), which is an unnamed file in the
 /// output's directory (O_TMPFILE): the file gets the seal and a name only
 /// when complete, and is renamed over the output, so a kill at any moment
@@ -186,7 +213,9 @@ LogicalResult sealFile(int fd, StringRef name, std::string &error) {
 /// writes a named temporary beside the output instead (removed on SIGINT
 /// and SIGTERM, left by SIGKILL).
 LogicalResult linkSharedLibrary(ArrayRef<std::string> objectPaths,
-                                StringRef outputPath, std::string &error) {
+                                const Weights *weights, StringRef outputPath,
+                                const std::function<void(StringRef)> &stageDone,
+                                std::string &error) {
   std::string linker = findLinker();
   if (linker.empty()) {
     error = "ld.lld (lld-22) not found; install Debian's lld-22";
@@ -273,8 +302,9 @@ LogicalResult linkSharedLibrary(ArrayRef<std::string> objectPaths,
             (text ? "\n" + (*text)->getBuffer().str() : "");
     return failure();
   }
+  stageDone("link");
   if (unnamed >= 0) {
-    if (failed(sealFile(unnamed, outputPath, error)))
+    if (failed(finishLibrary(unnamed, outputPath, weights, error)))
       return failure();
     llvm::sys::RemoveFileOnSignal(temporary);
     std::string self = "/proc/self/fd/" + std::to_string(unnamed);
@@ -283,8 +313,16 @@ LogicalResult linkSharedLibrary(ArrayRef<std::string> objectPaths,
       error = "cannot write " + outputPath.str() + ": " + std::strerror(errno);
       return failure();
     }
-  } else if (failed(sealSharedLibrary(temporary, error))) {
-    return failure();
+  } else {
+    int fd = ::open(temporary.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+      error = "cannot write " + outputPath.str() + ": " + std::strerror(errno);
+      return failure();
+    }
+    LogicalResult finished = finishLibrary(fd, outputPath, weights, error);
+    ::close(fd);
+    if (failed(finished))
+      return failure();
   }
   if (std::error_code ec = llvm::sys::fs::rename(temporary, outputPath)) {
     error = "cannot write " + outputPath.str() + ": " + ec.message();
@@ -533,6 +571,25 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
     return failure();
   stageDone("translation to LLVM IR");
 
+  // The weights go to a scratch file now, in the layout they will have in
+  // the library, so that their blobs can be freed before LLVM's code
+  // generation, which is where the compile's memory peaks.
+  std::optional<Weights> weights;
+  if (!constants.empty()) {
+    FailureOr<ScratchFile> file = ScratchFile::create("weights", error);
+    if (failed(file) || failed(writeConstants(file->fd, constants, error)))
+      return failure();
+    weights.emplace(Weights{std::move(*file), layoutConstants(constants)});
+    if (options.releaseWeights) {
+      SmallVector<ModuleOp> live = {module};
+      live.append(options.linkWith.begin(), options.linkWith.end());
+      releaseUnreferencedResources(module.getContext(), live);
+      for (ExternalConstant &c : constants)
+        c.bytes = {};
+    }
+    stageDone("weights written");
+  }
+
   // The objects and the linker's log are temporary files that are unlinked
   // as soon as they exist: lld reads and writes them as open files through
   // /proc/self/fd, so nothing is left behind even when the compile is
@@ -554,11 +611,12 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
       return failure();
     constantsObject.emplace(std::move(*file));
     objectPaths.push_back(constantsObject->path());
-    stageDone("constants");
+    stageDone("weights region");
   }
-  if (failed(linkSharedLibrary(objectPaths, outputPath, error)))
+  if (failed(linkSharedLibrary(objectPaths, weights ? &*weights : nullptr,
+                               outputPath, stageDone, error)))
     return failure();
-  stageDone("link");
+  stageDone(weights ? "weights appended and seal" : "seal");
   return success();
 }
 

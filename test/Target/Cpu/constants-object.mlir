@@ -1,22 +1,33 @@
-// The weights of model.so do not go through LLVM IR: each constant of 4 KB
-// or more is a hidden symbol in a read-only section written straight into
-// an object of its own (lib/Target/Cpu/ConstantsObject.cpp), named after its
-// bytes so that one weight used twice is stored once; smaller ones (the
-// biases) stay in the IR. The layers' kernels, which differ only in their
-// weights, are one function. The results match numpy.
+// The weights of model.so go through neither LLVM IR nor the linker: each
+// constant of 4 KB or more is a hidden symbol in a zero-fill section that an
+// object of its own defines (lib/Target/Cpu/ConstantsObject.cpp), named
+// after its bytes so that one weight used twice is stored once; the bytes
+// are appended to the linked library and the runtime maps them over that
+// section (tc-runtime/module_weights.h). Smaller constants (the biases) stay
+// in the IR. The layers' kernels, which differ only in their weights, are
+// one function. The results match numpy.
 // RUN: %pyonnx %s.py %t
 // RUN: tc-compile %t/model.onnx -o %t/model.so
 // RUN: tc-run %t/model.so --input=%t/x.npy --compare=%t/y.npy --rtol=1e-4 --atol=1e-5 | FileCheck %s
 // CHECK: OK: f32[256, 96]
 
-// Three distinct 36 KB weights, each once, 64-byte aligned, in .rodata
-// (llvm-objdump -t: address, flags, section, alignment/size, name).
+// Three distinct 36 KB weights, each once, 64-byte aligned, in .tc_weights
+// (llvm-objdump -t: address, flags, section, alignment/size, name), a
+// NOBITS section aligned to 64 KB; the region is exported, 64 KB in size.
 // RUN: llvm-objdump -t %t/model.so | grep __tc_const_ | FileCheck %s --check-prefix=SYMBOLS
 // RUN: llvm-objdump -t %t/model.so | grep -c __tc_const_ | FileCheck %s --check-prefix=COUNT
-// SYMBOLS: {{[0-9a-f]*[048c]0}} l {{ *}}O .rodata {{0*}}9000 .hidden __tc_const_{{[0-9A-F]+}}_36864
+// SYMBOLS: {{[0-9a-f]*[048c]0}} l {{ *}}O .tc_weights {{0*}}9000 .hidden __tc_const_{{[0-9A-F]+}}_36864
 // COUNT: 3
 // RUN: llvm-readelf -S %t/model.so | FileCheck %s --check-prefix=SECTION
-// SECTION: .rodata PROGBITS {{.*}} A{{M?}} {{ *}}0 {{ *}}0 64
+// SECTION: .tc_weights NOBITS {{.*}} WA {{ *}}0 {{ *}}0 65536
+// RUN: llvm-nm -D --defined-only %t/model.so | FileCheck %s --check-prefix=REGION
+// REGION: {{0*[0-9a-f]*0000}} B tc_module_weights_v1
+// The linked part holds no weight bytes: they follow it, 64 KB aligned,
+// and `import tc` maps them (no copy) read-only over the region.
+// RUN: %pyonnx %s.py --mapped %t/model.so %t/x.npy %t/y.npy | FileCheck %s --check-prefix=MAPPED
+// MAPPED: weights trailer: offset % 65536 = 0, bytes 110592, file bytes after the weights: 64
+// MAPPED: matches: True
+// MAPPED: mapped from the file: r--p at offset {{[0-9]+}}, covering the weights, address % 65536 = 0
 
 // The LLVM dialect module still holds the weights (externalized only on
 // the way to the object); its matmul kernels: one for the four layers.

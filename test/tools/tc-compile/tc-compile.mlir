@@ -39,6 +39,7 @@
 // TIMING-NEXT: LLVM optimization
 // TIMING-NEXT: object code
 // TIMING-NEXT: link
+// TIMING-NEXT: seal
 // TIMING-NEXT: cache store
 // TIMING-NEXT: total
 // RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing=passes --no-cache 2>&1 | FileCheck %s --check-prefix=PASSES

@@ -4,11 +4,15 @@
 #include "TestUtil.h"
 
 #include "tc-runtime/module_seal.h"
+#include "tc-runtime/module_weights.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <climits>
+#include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -362,6 +366,91 @@ TEST(ModuleReloadTest, SameFileLoadedTwiceSharesItsCode) {
   TC_ASSERT_OK(tc_module_run(second.get(), device.get(), inputs, 2, &output, 1));
   Owned<tc_tensor> result(output);
   EXPECT_EQ(static_cast<const float *>(tc_tensor_data(output))[3], 44.0f);
+}
+
+/// Fake module `name` with `weights` appended as tc-compile appends them
+/// (tc-runtime/module_weights.h), the trailer recording `recorded` bytes,
+/// and sealed again.
+std::string withWeights(const std::string &name, const std::string &weights,
+                        uint64_t recorded) {
+  std::string bytes = readBytes(fakeModule(name));
+  bytes.resize(bytes.size() - TC_SEAL_TRAILER_SIZE);
+  bytes.resize((bytes.size() + TC_WEIGHTS_ALIGNMENT - 1) /
+               TC_WEIGHTS_ALIGNMENT * TC_WEIGHTS_ALIGNMENT);
+  uint64_t offset = bytes.size();
+  bytes += weights;
+  unsigned char trailer[TC_WEIGHTS_TRAILER_SIZE];
+  tc_weights_write_trailer(trailer, offset, recorded);
+  bytes.append(reinterpret_cast<char *>(trailer), sizeof(trailer));
+  unsigned char seal[TC_SEAL_TRAILER_SIZE];
+  tc_seal_write_trailer(seal, bytes.size(),
+                        tc_seal_checksum(bytes.data(), bytes.size()));
+  return bytes.append(reinterpret_cast<char *>(seal), sizeof(seal));
+}
+
+TEST(ModuleWeightsTest, AppendedWeightsAreMappedOverTheRegion) {
+  ScratchDir dir;
+  const float values[4] = {1.5f, -2.0f, 3.25f, 1e-3f};
+  std::string weights(reinterpret_cast<const char *>(values), sizeof(values));
+  std::string path = dir.file("model.so");
+  writeBytes(path, withWeights("weights", weights, weights.size()));
+  auto runtime = makeRuntime(1);
+  tc_module *loaded = nullptr;
+  TC_ASSERT_OK(tc_module_load(runtime.get(), path.c_str(), &loaded));
+  Owned<tc_module> module(loaded);
+  auto device = makeDevice(runtime.get());
+  tc_tensor *output = nullptr;
+  TC_ASSERT_OK(tc_module_run(module.get(), device.get(), nullptr, 0, &output, 1));
+  Owned<tc_tensor> result(output);
+  EXPECT_EQ(std::memcmp(tc_tensor_data(output), values, sizeof(values)), 0);
+  // Mapped from the file, read-only, not copied: /proc/self/maps lists the
+  // file at the weights' 64 KB-aligned offset.
+  std::ifstream maps("/proc/self/maps");
+  std::string line, mapping;
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(path.c_str(), real), nullptr);
+  while (std::getline(maps, line))
+    if (line.size() > std::strlen(real) &&
+        line.compare(line.size() - std::strlen(real), std::string::npos,
+                     real) == 0 &&
+        line.find(" r--p ") != std::string::npos)
+      mapping += line + "\n";
+  uint64_t offset = readBytes(path).size() - TC_SEAL_TRAILER_SIZE -
+                    TC_WEIGHTS_TRAILER_SIZE - weights.size();
+  char hex[32];
+  std::snprintf(hex, sizeof(hex), " r--p %08llx ",
+                static_cast<unsigned long long>(offset));
+  TC_EXPECT_CONTAINS(mapping, hex);
+}
+
+TEST(ModuleWeightsTest, RegionAndTrailerMustComeTogether) {
+  ScratchDir dir;
+  // The region without the weights (the fake as built): refused, not run
+  // on zeros.
+  Error bare = loadError(fakeModule("weights"));
+  EXPECT_EQ(bare.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(bare.message, "a weights region but no weights");
+  // Weights but no region to map them over.
+  std::string path = dir.file("add.so");
+  writeBytes(path, withWeights("add", std::string(64, 'x'), 64));
+  Error orphan = loadError(path);
+  EXPECT_EQ(orphan.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(orphan.message, "weights but no weights region");
+}
+
+TEST(ModuleWeightsTest, WeightsLargerThanTheRegionOrOutsideTheFile) {
+  ScratchDir dir;
+  // More bytes than the 64 KB region holds.
+  std::string big(TC_WEIGHTS_ALIGNMENT + 64, 'x');
+  writeBytes(dir.file("big.so"), withWeights("weights", big, big.size()));
+  Error error = loadError(dir.file("big.so"));
+  EXPECT_EQ(error.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(error.message, "do not fit its weights region");
+  // A trailer recording more bytes than the file has.
+  writeBytes(dir.file("short.so"), withWeights("weights", "abcd", 1 << 20));
+  Error outside = loadError(dir.file("short.so"));
+  EXPECT_EQ(outside.code, TC_STATUS_INCOMPATIBLE);
+  TC_EXPECT_CONTAINS(outside.message, "outside the file");
 }
 
 } // namespace

@@ -3,13 +3,15 @@
 // A model's weights are most of model.so, and passing them through LLVM IR
 // (a ConstantDataArray each, then the optimizer, then the assembler's
 // fragments) costs far more time and memory than the code: ResNet-50's
-// 100 MB took a minute and 4 GB. Instead the large constants are taken out
-// of the LLVM dialect modules before translation, left there as external
-// hidden declarations, and their bytes are written by a small ELF writer
-// directly from the attributes that hold them (the weight blobs) into a
-// relocatable object with one read-only section, which lld links beside the
-// code. The library maps that section from the file when it is loaded, so
-// weights are never copied at load time either.
+// 100 MB took a minute and 4 GB. Through the linker they cost twice their
+// size again (lld buffers its output). Instead the large constants are taken
+// out of the LLVM dialect modules before translation and left there as
+// external hidden declarations; a small ELF writer gives lld a relocatable
+// object that defines them inside one zero-fill (NOBITS) region, so lld
+// lays out addresses without seeing a byte; and the bytes are appended to
+// the linked library straight from the attributes that hold them (the
+// weight blobs), for the runtime to map over the region when it loads the
+// library (tc-runtime/module_weights.h): no copy at load time either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +27,12 @@
 namespace mlir::tc::cpu {
 
 /// One constant moved out of the modules: its (content-derived) symbol,
-/// its bytes (owned by the MLIR context's attributes) and its alignment.
+/// its bytes (owned by the MLIR context's attributes, until they are
+/// written and released), their size and its alignment.
 struct ExternalConstant {
   std::string symbol;
   ArrayRef<char> bytes;
+  uint64_t size;
   uint64_t alignment;
 };
 
@@ -43,12 +47,46 @@ constexpr uint64_t kExternalConstantMinBytes = 4096;
 /// once.
 std::vector<ExternalConstant> externalizeConstants(ArrayRef<ModuleOp> modules);
 
-/// Writes `constants` as an ELF relocatable object for `triple` (x86_64 or
-/// aarch64 Linux) to the open file `fd`: a read-only section holding each
-/// constant at its alignment, and a global hidden object symbol for each.
+/// Where each constant lives in the weights region: its offset, the bytes
+/// used, the region's size and alignment (multiples of
+/// TC_WEIGHTS_ALIGNMENT).
+struct ConstantsLayout {
+  std::vector<uint64_t> offsets;
+  uint64_t bytes = 0;
+  uint64_t regionBytes = 0;
+  uint64_t alignment = 0;
+};
+ConstantsLayout layoutConstants(ArrayRef<ExternalConstant> constants);
+
+/// Writes an ELF relocatable object for `triple` (x86_64 or aarch64 Linux)
+/// to the open file `fd`: the NOBITS section .tc_weights laid out by
+/// layoutConstants, a global hidden object symbol for each constant in it
+/// and the exported region symbol tc_module_weights_v1. It holds none of
+/// the bytes.
 LogicalResult writeConstantsObject(int fd, StringRef triple,
                                    ArrayRef<ExternalConstant> constants,
                                    std::string &error);
+
+/// Writes the bytes of `constants` to the empty file `fd`, laid out as in
+/// the region (layoutConstants): the weights, ready to be appended.
+LogicalResult writeConstants(int fd, ArrayRef<ExternalConstant> constants,
+                             std::string &error);
+
+/// Appends the `layout.bytes` bytes of the file `weightsFd` (writeConstants)
+/// to the linked library open as `fd`, at a file offset aligned as the
+/// region is, then the weights trailer (tc-runtime/module_weights.h). The
+/// seal comes after.
+LogicalResult appendConstants(int fd, int weightsFd,
+                              const ConstantsLayout &layout,
+                              std::string &error);
+
+/// Frees the bytes of every dense resource (a weight blob) of `context`
+/// that no operation of `live` refers to: the weights a pass replaced (a
+/// filter re-laid out, batch norm folded into a convolution) and those
+/// already written out. Only for a context whose modules are all in `live`:
+/// a resource another module still reads would read as empty.
+void releaseUnreferencedResources(MLIRContext *context,
+                                  ArrayRef<ModuleOp> live);
 
 /// Whether writeConstantsObject supports `triple`.
 bool supportsConstantsObject(StringRef triple);

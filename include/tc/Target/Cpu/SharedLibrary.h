@@ -26,13 +26,20 @@ struct SharedLibraryOptions {
   unsigned jobs = 0;
   /// Called as each stage of the emission ends, with its name (--timing).
   std::function<void(StringRef stage)> onStage;
+  /// Once the weights are written out and the modules translated, free the
+  /// bytes of every weight blob that `module` and `linkWith` no longer refer
+  /// to (releaseUnreferencedResources), so that LLVM's code generation does
+  /// not run beside them. Only for a caller with no other module in the
+  /// context (tc-compile): a blob another module reads would read as empty.
+  bool releaseWeights = false;
 };
 
 /// Translates `module` (LLVM dialect, with the model.so ABI) to LLVM IR,
 /// its large constants taken out first (ConstantsObject.h), optimizes it at
-/// -O3 for the chosen CPU, emits objects in-process on several threads and
-/// links them and the constants with lld into the shared library `outputPath`, sealed with its
-/// checksum (tc-runtime/module_seal.h). The library is written to a
+/// -O3 for the chosen CPU, emits objects in-process on several threads,
+/// links them with lld into the shared library `outputPath`, appends the
+/// constants (tc-runtime/module_weights.h) and seals it with its checksum
+/// (tc-runtime/module_seal.h). The library is written to a
 /// temporary file in the output's directory and renamed over `outputPath`
 /// only when complete, so an interrupted compile leaves the previous file
 /// in place; the object and the linker's log live only as open files. On
