@@ -686,6 +686,9 @@ int main(int argc, char **argv) {
   StageTimer::timePasses(lowering);
   tc::cpu::CpuPipelineOptions pipelineOptions;
   pipelineOptions.maxWorkgroups = maxWorkgroups;
+  // The GPU host code shares the imported weights; without it, `module` is
+  // the context's only module.
+  pipelineOptions.releaseReplacedWeights = !gpuHost;
   if (emulation) {
     tc::gpu::GpuPipelineOptions gpuOptions;
     gpuOptions.emulateInReverse = emulateInReverse;

@@ -40,6 +40,7 @@ namespace {
 struct Candidate {
   linalg::GenericOp op;
   unsigned spatial;
+  arith::ConstantOp filter;
   /// The filter's bytes, or its value when it is a splat.
   ArrayRef<char> bytes;
   DenseElementsAttr splat;
@@ -83,12 +84,12 @@ std::optional<Candidate> match(linalg::GenericOp op) {
     return std::nullopt;
   auto dense = dyn_cast<DenseElementsAttr>(filter.getValue());
   if (dense && dense.isSplat())
-    return Candidate{op, spatial, {}, dense};
+    return Candidate{op, spatial, filter, {}, dense};
   std::optional<ArrayRef<char>> bytes =
       f32Bytes(filter, cast<RankedTensorType>(filter.getType()));
   if (!bytes)
     return std::nullopt;
-  return Candidate{op, spatial, *bytes, {}};
+  return Candidate{op, spatial, filter, *bytes, {}};
 }
 
 /// The filter [F, C, K...] as [F / L, C, K..., L] (a splat stays one).
@@ -206,6 +207,8 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
 
 struct CpuBlockConvChannelsPass
     : impl::CpuBlockConvChannelsPassBase<CpuBlockConvChannelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<Candidate> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
@@ -213,8 +216,14 @@ struct CpuBlockConvChannelsPass
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());
-    for (Candidate &c : candidates)
+    llvm::StringMap<unsigned> uses;
+    if (releaseReplaced)
+      uses = countResourceUses(getOperation());
+    for (Candidate &c : candidates) {
       rewrite(rewriter, c);
+      if (releaseReplaced)
+        releaseReplacedWeight(rewriter, c.filter, uses);
+    }
   }
 };
 

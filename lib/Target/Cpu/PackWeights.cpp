@@ -44,7 +44,8 @@ struct Candidate {
   OpOperand *weight;   // the N-side input, a [K, N] or [N, K] constant
                        // (with unit dims beside them: [1, K, N])
   unsigned kResult, nResult; // the weight's dims of K and N
-  ArrayRef<char> bytes;
+  arith::ConstantOp constant; // the weight
+  ArrayRef<char> bytes;       // its f32 contents
 };
 
 std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
@@ -107,7 +108,7 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
       constant ? f32Bytes(constant, type) : std::nullopt;
   if (!bytes)
     return std::nullopt;
-  return Candidate{op, n, k, weight, *kResult, *nResult, *bytes};
+  return Candidate{op, n, k, weight, *kResult, *nResult, constant, *bytes};
 }
 
 /// Wp[n / L][k][n % L] from the weight (row-major, N and K at its dims
@@ -245,6 +246,9 @@ struct CpuPackWeightsPass
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());
+    llvm::StringMap<unsigned> uses;
+    if (releaseReplaced)
+      uses = countResourceUses(getOperation());
     for (Candidate &c : candidates) {
       // Named ops (linalg.matmul) carry their region implicitly.
       if (!isa<linalg::GenericOp>(c.op)) {
@@ -258,6 +262,8 @@ struct CpuPackWeightsPass
         c.weight = &generic->getOperation()->getOpOperand(weightIndex);
       }
       rewrite(rewriter, c);
+      if (releaseReplaced)
+        releaseReplacedWeight(rewriter, c.constant, uses);
     }
   }
 };

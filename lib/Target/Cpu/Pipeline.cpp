@@ -27,8 +27,12 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
   pm.addPass(tc::createConvertTcToLinalgPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCpuBlockConvChannelsPass());
-  pm.addPass(createCpuPackWeightsPass());
+  CpuBlockConvChannelsPassOptions block;
+  block.releaseReplaced = options.releaseReplacedWeights;
+  pm.addPass(createCpuBlockConvChannelsPass(block));
+  CpuPackWeightsPassOptions pack;
+  pack.releaseReplaced = options.releaseReplacedWeights;
+  pm.addPass(createCpuPackWeightsPass(pack));
   pm.addPass(createCpuFuseElementwisePass());
   CpuDistributePassOptions distribute;
   distribute.maxWorkgroups = options.maxWorkgroups;

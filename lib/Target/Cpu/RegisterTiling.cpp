@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -63,6 +64,33 @@ DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
       type.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
   fill(reinterpret_cast<float *>(blob.getMutableData().data()));
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
+}
+
+llvm::StringMap<unsigned> countResourceUses(Operation *root) {
+  llvm::StringMap<unsigned> uses;
+  root->walk([&](Operation *op) {
+    op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+      ++uses[attr.getRawHandle().getKey()];
+    });
+  });
+  return uses;
+}
+
+void releaseReplacedWeight(RewriterBase &rewriter, arith::ConstantOp constant,
+                           llvm::StringMap<unsigned> &uses) {
+  auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(constant);
+  rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+      constant, cast<TypedAttr>(rewriter.getZeroAttr(constant.getType())));
+  if (!resource)
+    return;
+  auto found = uses.find(resource.getRawHandle().getKey());
+  if (found == uses.end() || --found->second > 0)
+    return;
+  // An empty blob in its place: its deleter frees the bytes.
+  DenseResourceElementsHandle::getManagerInterface(rewriter.getContext())
+      .update(found->getKey(), AsmResourceBlob());
 }
 
 bool hasMultiplyAddBody(linalg::LinalgOp op) {

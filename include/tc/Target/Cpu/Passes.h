@@ -26,6 +26,11 @@ namespace mlir::tc::cpu {
 struct CpuPipelineOptions {
   int64_t maxWorkgroups = 64;
   int64_t minWork = 65536;
+  /// Free each weight's original bytes once it is re-laid out for the
+  /// kernels (the release-replaced option of --tc-cpu-block-conv-channels
+  /// and --tc-cpu-pack-weights): only where no other module of the context
+  /// shares them.
+  bool releaseReplacedWeights = false;
 };
 
 /// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to

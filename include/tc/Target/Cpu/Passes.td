@@ -32,6 +32,12 @@ def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
     [N, F / L, L, O...] and tensor.collapse_shape). The register tile then
     takes output channels as lanes and image columns as rows.
   }];
+  let options = [
+    Option<"releaseReplaced", "release-replaced", "bool", /*default=*/"false",
+           "Free each original weight's bytes once re-laid out, when no other "
+           "op refers to them (only for a context with no other module: "
+           "tc-compile without GPU targets)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
@@ -59,6 +65,10 @@ def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"65536",
            "Smallest weight (bytes) worth packing">,
+    Option<"releaseReplaced", "release-replaced", "bool", /*default=*/"false",
+           "Free each original weight's bytes once re-laid out, when no other "
+           "op refers to them (only for a context with no other module: "
+           "tc-compile without GPU targets)">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
