@@ -716,7 +716,7 @@ int main(int argc, char **argv) {
   libraryOptions.cpu = cpuName;
   libraryOptions.onStage = [&](StringRef stage) { timer.report(stage); };
   // `module` and `gpuHost` are all the modules of this context.
-  libraryOptions.releaseWeights = true;
+  libraryOptions.consumeModules = true;
   if (gpuHost)
     libraryOptions.linkWith.push_back(*gpuHost);
   if (!dumpDir.empty())

@@ -25,6 +25,9 @@
 #include "llvm/Support/xxhash.h"
 
 #include <cerrno>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <cstring>
 #include <unistd.h>
 
@@ -389,6 +392,13 @@ void releaseUnreferencedResources(MLIRContext *context,
   // An empty blob in place of each: its deleter frees the bytes.
   for (const std::string &key : unused)
     manager.update(key, AsmResourceBlob());
+#ifdef __GLIBC__
+  // Weights of a few MB come from the heap, not from mappings of their own
+  // (glibc raises its mmap threshold as large blocks are freed), and freed
+  // heap memory below a live block stays in the process until trimmed.
+  if (!unused.empty())
+    malloc_trim(0);
+#endif
 }
 
 } // namespace mlir::tc::cpu

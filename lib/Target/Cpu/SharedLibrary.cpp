@@ -440,12 +440,14 @@ void inlineSingleCallers(llvm::Module &module) {
 /// optimized and compiled there by its own TargetMachine. The kernels call
 /// nothing but intrinsics and the C library, so the optimizer loses little
 /// by seeing one partition at a time. With one job, or for `--dump-ir`'s
-/// LLVM IR file, the whole module is optimized and compiled as one.
+/// LLVM IR file, the whole module is optimized and compiled as one. The
+/// split module is freed before the threads start.
 FailureOr<std::vector<ScratchFile>>
-emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
+emitObjects(std::unique_ptr<llvm::Module> &owned, llvm::TargetMachine &machine,
             const SharedLibraryOptions &options, unsigned jobs,
             const std::function<void(StringRef)> &stageDone,
             std::string &error) {
+  llvm::Module &module = *owned;
   std::vector<ScratchFile> objects;
   size_t functions = 0;
   for (llvm::Function &function : module)
@@ -485,6 +487,7 @@ emitObjects(llvm::Module &module, llvm::TargetMachine &machine,
         llvm::WriteBitcodeToFile(*part, os);
       },
       /*PreserveLocals=*/false, /*RoundRobin=*/false);
+  owned.reset();
   stageDone("split for threads");
   std::vector<FailureOr<ScratchFile>> results(partitions.size());
   std::vector<std::string> errors(partitions.size());
@@ -580,14 +583,16 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
     if (failed(file) || failed(writeConstants(file->fd, constants, error)))
       return failure();
     weights.emplace(Weights{std::move(*file), layoutConstants(constants)});
-    if (options.releaseWeights) {
-      SmallVector<ModuleOp> live = {module};
-      live.append(options.linkWith.begin(), options.linkWith.end());
-      releaseUnreferencedResources(module.getContext(), live);
-      for (ExternalConstant &c : constants)
-        c.bytes = {};
-    }
+    for (ExternalConstant &c : constants)
+      c.bytes = {};
     stageDone("weights written");
+  }
+  if (options.consumeModules) {
+    SmallVector<ModuleOp> modules = {module};
+    modules.append(options.linkWith.begin(), options.linkWith.end());
+    for (ModuleOp translated : modules)
+      translated.getBody()->clear();
+    releaseUnreferencedResources(module.getContext(), {});
   }
 
   // The objects and the linker's log are temporary files that are unlinked
@@ -597,7 +602,7 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   unsigned jobs = options.jobs ? options.jobs
                                : llvm::hardware_concurrency().compute_thread_count();
   FailureOr<std::vector<ScratchFile>> objects =
-      emitObjects(*llvmModule, *machine, options, jobs, stageDone, error);
+      emitObjects(llvmModule, *machine, options, jobs, stageDone, error);
   if (failed(objects))
     return failure();
   std::vector<std::string> objectPaths;

@@ -26,12 +26,13 @@ struct SharedLibraryOptions {
   unsigned jobs = 0;
   /// Called as each stage of the emission ends, with its name (--timing).
   std::function<void(StringRef stage)> onStage;
-  /// Once the weights are written out and the modules translated, free the
-  /// bytes of every weight blob that `module` and `linkWith` no longer refer
-  /// to (releaseUnreferencedResources), so that LLVM's code generation does
-  /// not run beside them. Only for a caller with no other module in the
-  /// context (tc-compile): a blob another module reads would read as empty.
-  bool releaseWeights = false;
+  /// The caller has no further use for `module` and `linkWith`, and no
+  /// other module in their context: once they are translated (and the
+  /// weights written out), their operations are erased and every weight
+  /// blob freed (releaseUnreferencedResources), and the whole LLVM module
+  /// once split for the threads, so that LLVM's code generation, where the
+  /// compile's memory peaks, does not run beside them (tc-compile).
+  bool consumeModules = false;
 };
 
 /// Translates `module` (LLVM dialect, with the model.so ABI) to LLVM IR,
