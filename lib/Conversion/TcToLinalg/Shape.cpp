@@ -111,6 +111,15 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
           RankedTensorType::get({resultType.getNumElements()},
                                 resultType.getElementType()),
           flat);
+    // And a result with a run-time extent needs a dynamic one: expand_shape
+    // cannot split a static extent into dynamic ones.
+    if (!resultType.hasStaticShape() && resultType.getRank() > 1 &&
+        !cast<RankedTensorType>(flat.getType()).isDynamicDim(0))
+      flat = tensor::CastOp::create(
+          rewriter, loc,
+          RankedTensorType::get({ShapedType::kDynamic},
+                                resultType.getElementType()),
+          flat);
     Value result = flat;
     if (resultType.getRank() == 0) {
       result = tensor::CollapseShapeOp::create(

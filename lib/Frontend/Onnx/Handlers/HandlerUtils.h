@@ -49,6 +49,21 @@ FailureOr<SmallVector<NamedAttribute>> readPoolAttributes(NodeContext &ctx,
 FailureOr<std::optional<SmallVector<int64_t>>>
 readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
 
+/// `axes` when its values are known only at run time but its length is
+/// static and not zero (a 1-D i64 tensor): what the helpers below take.
+Value runtimeAxesInput(NodeContext &ctx, Value axes);
+
+/// One i1 per dimension of a rank-`rank` tensor: whether the run-time
+/// `axes` (runtimeAxesInput) names it. Checks at run time that every axis
+/// is in [-rank, rank) and none repeats (a cf.assert naming the node).
+SmallVector<Value> runtimeAxisFlags(NodeContext &ctx, Value axes,
+                                    int64_t rank);
+
+/// `x` without the dimensions `flags` marks (each of extent 1 at run time),
+/// `kept` of them remaining: a tc.reshape to extents computed at run time.
+Value dropFlaggedDims(NodeContext &ctx, Value x, ArrayRef<Value> flags,
+                      int64_t kept);
+
 /// The importer builds some constants itself (iota vectors, masks, identity
 /// matrices). Their size follows from the model's dimensions, which a
 /// malformed or hostile model can make absurd: above this many elements the

@@ -4,6 +4,10 @@
 
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -17,6 +21,10 @@ mlir::tc::onnx::readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex,
   if (fromInput) {
     if (Value axes = ctx.input(inputIndex)) {
       raw = ctx.getConstantInts(axes);
+      // An axes input of no elements needs no values.
+      RankedTensorType type = NodeContext::typeOf(axes);
+      if (!raw && type.getRank() == 1 && type.getDimSize(0) == 0)
+        raw = SmallVector<int64_t>();
       if (!raw)
         return ctx.unsupported("axes computed at run time");
     }
@@ -36,6 +44,102 @@ mlir::tc::onnx::readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex,
   if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
     return ctx.invalid("an axis is repeated");
   return std::optional<SmallVector<int64_t>>(axes);
+}
+
+/// The axes input, when its values are known only at run time but its
+/// length is static and not zero (what the chain needs).
+Value mlir::tc::onnx::runtimeAxesInput(NodeContext &ctx, Value axes) {
+  if (!axes || ctx.getConstantInts(axes))
+    return nullptr;
+  RankedTensorType type = NodeContext::typeOf(axes);
+  if (type.getRank() != 1 || type.isDynamicDim(0) || type.getDimSize(0) == 0 ||
+      !type.getElementType().isInteger(64))
+    return nullptr;
+  return axes;
+}
+
+/// One i1 per dimension of a rank-`rank` input: whether `axes` names it.
+/// Checks at run time that every axis is in [-rank, rank) and none repeats.
+SmallVector<Value> mlir::tc::onnx::runtimeAxisFlags(NodeContext &ctx,
+                                                   Value axes, int64_t rank) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  int64_t n = NodeContext::typeOf(axes).getDimSize(0);
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y).getResult();
+  };
+  SmallVector<Value> normalized;
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t i = 0; i < n; ++i) {
+    Value index = arith::ConstantIndexOp::create(b, loc, i);
+    Value axis = tensor::ExtractOp::create(b, loc, axes, ValueRange{index});
+    Value negative = cmp(arith::CmpIPredicate::slt, axis, i64(0));
+    Value shifted = arith::AddIOp::create(b, loc, axis, i64(rank));
+    Value norm = arith::SelectOp::create(b, loc, negative, shifted, axis);
+    Value inRange =
+        arith::AndIOp::create(b, loc, cmp(arith::CmpIPredicate::sge, norm, i64(0)),
+                              cmp(arith::CmpIPredicate::slt, norm, i64(rank)));
+    valid = arith::AndIOp::create(b, loc, valid, inRange);
+    for (Value earlier : normalized)
+      valid = arith::AndIOp::create(b, loc, valid,
+                                    cmp(arith::CmpIPredicate::ne, norm, earlier));
+    normalized.push_back(norm);
+  }
+  cf::AssertOp::create(
+      b, loc, valid,
+      llvm::formatv("node '{0}' ({1}): the axes computed at run time must be "
+                    "in [-{2}, {2}) and distinct",
+                    ctx.node.name(), ctx.node.op_type(), rank)
+          .str());
+  SmallVector<Value> flags;
+  for (int64_t k = 0; k < rank; ++k) {
+    Value named = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+    for (Value norm : normalized)
+      named = arith::OrIOp::create(b, loc, named,
+                                   cmp(arith::CmpIPredicate::eq, norm, i64(k)));
+    flags.push_back(named);
+  }
+  return flags;
+}
+
+/// `x` (a reduction's result with keepdims) without the dimensions `flags`
+/// marks; `kept` of them remain.
+Value mlir::tc::onnx::dropFlaggedDims(NodeContext &ctx, Value x,
+                                      ArrayRef<Value> flags, int64_t kept) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  if (kept == 0)
+    return reshapeTo(ctx, x, {});
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  // Output extent j is the extent of the j-th unmarked dimension.
+  SmallVector<Value> extents(kept, i64(0));
+  Value position = i64(0); // unmarked dimensions before k
+  for (auto [k, flag] : llvm::enumerate(flags)) {
+    Value index = arith::ConstantIndexOp::create(b, loc, k);
+    Value extent = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(), tensor::DimOp::create(b, loc, x, index));
+    Value one = i64(1);
+    Value isKept = arith::XOrIOp::create(
+        b, loc, flag, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    for (int64_t j = 0; j < kept; ++j) {
+      Value here = arith::AndIOp::create(
+          b, loc, isKept,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, position, i64(j)));
+      extents[j] = arith::SelectOp::create(b, loc, here, extent, extents[j]);
+    }
+    position = arith::AddIOp::create(
+        b, loc, position, arith::SelectOp::create(b, loc, isKept, one, i64(0)));
+  }
+  Value shape = tensor::FromElementsOp::create(b, loc, extents);
+  RankedTensorType type = NodeContext::typeOf(x);
+  auto result = type.clone(SmallVector<int64_t>(kept, ShapedType::kDynamic));
+  return ctx.build<ReshapeOp>({x, shape}, {}, {result});
 }
 
 namespace {
@@ -65,12 +169,126 @@ Value reduce(NodeContext &ctx, Value x, ArrayRef<int64_t> axes, bool keep) {
 
 enum class Composite { None, L1, L2, LogSum, LogSumExp, SumSquare };
 
+//===--- Axes known only at run time ----------------------------------------===//
+//
+// A reduction over axes read from data is a chain of single-axis reductions,
+// one per dimension k of the input, each under an scf.if on whether k is
+// among the axes: the rank and the kernels stay static, only extents become
+// dynamic. Every reduction here (sum, mean, max, min, product) composes
+// axis by axis. Without keepdims the reduced unit dimensions are dropped by
+// a tc.reshape to the extents computed at run time.
+
+/// `x` reduced by OpTy over the dimensions `flags` marks, keeping them
+/// (extent 1); every dimension of the result is dynamic.
+template <typename OpTy>
+Value reduceFlagged(NodeContext &ctx, Value x, ArrayRef<Value> flags) {
+  OpBuilder &b = ctx.builder;
+  for (auto [k, flag] : llvm::enumerate(flags)) {
+    if (!x)
+      return nullptr;
+    RankedTensorType type = NodeContext::typeOf(x);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[k] = ShapedType::kDynamic;
+    auto joined = type.clone(shape);
+    auto branch = scf::IfOp::create(b, ctx.loc, TypeRange{joined}, flag,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value reduced = reduce<OpTy>(ctx, x, {static_cast<int64_t>(k)}, true);
+    if (!reduced)
+      return nullptr;
+    scf::YieldOp::create(
+        b, ctx.loc, tensor::CastOp::create(b, ctx.loc, joined, reduced).getResult());
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    scf::YieldOp::create(
+        b, ctx.loc, tensor::CastOp::create(b, ctx.loc, joined, x).getResult());
+    x = branch.getResult(0);
+  }
+  return x;
+}
+
+/// The maximum of `x` over the dimensions `flags` marks, broadcast back to
+/// `x`'s shape (static, so that it combines with `x` elementwise): each
+/// step takes max(reduce_max_k(x), x), which is the reduced maximum
+/// repeated along k.
+Value spreadMax(NodeContext &ctx, Value x, ArrayRef<Value> flags) {
+  OpBuilder &b = ctx.builder;
+  Type type = x.getType();
+  for (auto [k, flag] : llvm::enumerate(flags)) {
+    if (!x)
+      return nullptr;
+    auto branch = scf::IfOp::create(b, ctx.loc, TypeRange{type}, flag,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value reduced = reduce<ReduceMaxOp>(ctx, x, {static_cast<int64_t>(k)}, true);
+    Value spread = reduced ? ctx.build<MaxOp>({reduced, x}, {}, {type}) : nullptr;
+    if (!spread)
+      return nullptr;
+    scf::YieldOp::create(b, ctx.loc, spread);
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    scf::YieldOp::create(b, ctx.loc, x);
+    x = branch.getResult(0);
+  }
+  return x;
+}
+
+/// The reduction when its axes are known only at run time.
+template <typename OpTy, Composite composite>
+Value reduceRuntimeAxes(NodeContext &ctx, Value x, Value axes, bool keep) {
+  int64_t rank = NodeContext::typeOf(x).getRank();
+  SmallVector<Value> flags = runtimeAxisFlags(ctx, axes, rank);
+  Value r;
+  switch (composite) {
+  case Composite::None:
+    r = reduceFlagged<OpTy>(ctx, x, flags);
+    break;
+  case Composite::L1:
+    r = reduceFlagged<ReduceSumOp>(ctx, ctx.build<AbsOp>({x}), flags);
+    break;
+  case Composite::L2:
+  case Composite::SumSquare:
+    r = reduceFlagged<ReduceSumOp>(ctx, ctx.build<MulOp>({x, x}), flags);
+    if (r && composite == Composite::L2)
+      r = ctx.build<SqrtOp>({r});
+    break;
+  case Composite::LogSum:
+    r = reduceFlagged<ReduceSumOp>(ctx, x, flags);
+    r = r ? ctx.build<LogOp>({r}) : nullptr;
+    break;
+  case Composite::LogSumExp: {
+    // max + log(sum(exp(x - max))), stable for large inputs; the maximum
+    // is spread over x's shape, so the shift broadcasts nothing.
+    Value max = spreadMax(ctx, x, flags);
+    Value shifted = max ? ctx.build<SubOp>({x, max}) : nullptr;
+    Value exp = shifted ? ctx.build<ExpOp>({shifted}) : nullptr;
+    Value sum = exp ? reduceFlagged<ReduceSumOp>(ctx, exp, flags) : nullptr;
+    Value log = sum ? ctx.build<LogOp>({sum}) : nullptr;
+    // The maximum once per group: reducing the spread copy changes nothing.
+    Value groupMax = max ? reduceFlagged<ReduceMaxOp>(ctx, max, flags) : nullptr;
+    r = log && groupMax ? ctx.build<AddOp>({log, groupMax}) : nullptr;
+    break;
+  }
+  }
+  if (!r || keep)
+    return r;
+  return dropFlaggedDims(ctx, r, flags,
+                     rank - NodeContext::typeOf(axes).getDimSize(0));
+}
+
 template <typename OpTy, int inputSince, Composite composite = Composite::None>
 LogicalResult reduction(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> xOr = ctx.requireInput(0);
   if (failed(xOr))
     return failure();
   Value x = *xOr;
+  if (Value runtime = runtimeAxesInput(
+          ctx, ctx.opset >= inputSince ? ctx.input(1) : Value());
+      runtime && NodeContext::typeOf(x).getRank() > 0) {
+    results.push_back(reduceRuntimeAxes<OpTy, composite>(
+        ctx, x, runtime, ctx.getInt("keepdims", 1) != 0));
+    return success(results.back() != nullptr);
+  }
   FailureOr<SmallVector<int64_t>> axes =
       reductionAxes(ctx, inputSince, NodeContext::typeOf(x).getRank());
   if (failed(axes))

@@ -12,6 +12,10 @@
 #include "tc/Dialect/Tc/IR/ShapeUtils.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include <limits>
 
@@ -225,6 +229,33 @@ LogicalResult squeeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (failed(x))
     return failure();
   auto type = NodeContext::typeOf(*x);
+  if (Value runtime = runtimeAxesInput(ctx, ctx.opset >= 13 ? ctx.input(1)
+                                                             : Value())) {
+    // The named dimensions must be 1, checked at run time, and are dropped.
+    SmallVector<Value> flags = runtimeAxisFlags(ctx, runtime, type.getRank());
+    OpBuilder &b = ctx.builder;
+    Value unit = arith::ConstantIntOp::create(b, ctx.loc, b.getI1Type(), 1);
+    for (auto [d, flag] : llvm::enumerate(flags)) {
+      Value extent = tensor::DimOp::create(
+          b, ctx.loc, *x, arith::ConstantIndexOp::create(b, ctx.loc, d));
+      Value one = arith::CmpIOp::create(
+          b, ctx.loc, arith::CmpIPredicate::eq, extent,
+          arith::ConstantIndexOp::create(b, ctx.loc, 1));
+      Value fine = arith::OrIOp::create(
+          b, ctx.loc, arith::XOrIOp::create(b, ctx.loc, flag, unit), one);
+      unit = arith::AndIOp::create(b, ctx.loc, unit, fine);
+    }
+    cf::AssertOp::create(
+        b, ctx.loc, unit,
+        llvm::formatv("node '{0}' (Squeeze): a dimension the axes computed at "
+                      "run time name is not of size 1",
+                      ctx.node.name())
+            .str());
+    results.push_back(dropFlaggedDims(
+        ctx, *x, flags,
+        type.getRank() - NodeContext::typeOf(runtime).getDimSize(0)));
+    return success(results.back() != nullptr);
+  }
   auto axes = readAxes(ctx, ctx.opset >= 13, 1, type.getRank());
   if (failed(axes))
     return failure();
@@ -246,6 +277,41 @@ LogicalResult squeeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(results.back() != nullptr);
 }
 
+/// `x` with a unit dimension at each of the output axes `axes` names (read
+/// at run time): output extent j is 1 where named, else the extent of the
+/// next dimension of `x`; a tc.reshape to extents computed at run time.
+Value insertFlaggedDims(NodeContext &ctx, Value x, Value axes) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  RankedTensorType type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank() + NodeContext::typeOf(axes).getDimSize(0);
+  SmallVector<Value> flags = runtimeAxisFlags(ctx, axes, rank);
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        tensor::DimOp::create(b, loc, x, arith::ConstantIndexOp::create(b, loc, d))));
+  SmallVector<Value> extents;
+  Value next = i64(0); // dimensions of x placed before j
+  for (Value flag : flags) {
+    Value extent = i64(1);
+    for (auto [d, size] : llvm::enumerate(sizes)) {
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                         i64(d));
+      extent = arith::SelectOp::create(b, loc, here, size, extent);
+    }
+    extents.push_back(arith::SelectOp::create(b, loc, flag, i64(1), extent));
+    next = arith::AddIOp::create(b, loc, next,
+                                 arith::SelectOp::create(b, loc, flag, i64(0), i64(1)));
+  }
+  Value shape = tensor::FromElementsOp::create(b, loc, extents);
+  auto result = type.clone(SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  return ctx.build<ReshapeOp>({x, shape}, {}, {result});
+}
+
 LogicalResult unsqueeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
@@ -255,6 +321,12 @@ LogicalResult unsqueeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       ctx.opset >= 13 ? (ctx.input(1) ? ctx.getConstantInts(ctx.input(1))
                                       : std::nullopt)
                       : ctx.getInts("axes");
+  if (Value runtime = runtimeAxesInput(ctx, ctx.opset >= 13 ? ctx.input(1)
+                                                             : Value());
+      !raw && runtime) {
+    results.push_back(insertFlaggedDims(ctx, *x, runtime));
+    return success(results.back() != nullptr);
+  }
   if (!raw)
     return ctx.unsupported("Unsqueeze needs constant axes");
   int64_t rank = type.getRank() + raw->size();
