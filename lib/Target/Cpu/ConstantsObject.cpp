@@ -18,7 +18,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MathExtras.h"
@@ -370,28 +369,40 @@ LogicalResult appendConstants(int fd, int weightsFd,
   return success();
 }
 
+llvm::StringMap<unsigned> countResourceUses(Operation *root) {
+  llvm::StringMap<unsigned> uses;
+  root->walk([&](Operation *op) {
+    op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+      ++uses[attr.getRawHandle().getKey()];
+    });
+  });
+  return uses;
+}
+
+void freeResource(MLIRContext *context, StringRef key) {
+  // An empty blob in its place: its deleter frees the bytes.
+  DenseResourceElementsHandle::getManagerInterface(context).update(
+      key, AsmResourceBlob());
+}
+
 void releaseUnreferencedResources(MLIRContext *context,
                                   ArrayRef<ModuleOp> live) {
-  llvm::StringSet<> used;
+  llvm::StringMap<unsigned> used;
   for (ModuleOp module : live)
-    module->walk([&](Operation *op) {
-      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
-        used.insert(attr.getRawHandle().getKey());
-      });
-    });
+    for (const auto &entry : countResourceUses(module))
+      used[entry.getKey()] += entry.getValue();
   auto &manager =
       DenseResourceElementsHandle::getManagerInterface(context).getBlobManager();
   SmallVector<std::string> unused;
   manager.getBlobMap([&](const llvm::StringMap<
                          DialectResourceBlobManager::BlobEntry> &blobs) {
     for (const auto &entry : blobs)
-      if (!used.contains(entry.getKey()) && entry.getValue().getBlob() &&
+      if (!used.count(entry.getKey()) && entry.getValue().getBlob() &&
           !entry.getValue().getBlob()->getData().empty())
         unused.push_back(entry.getKey().str());
   });
-  // An empty blob in place of each: its deleter frees the bytes.
   for (const std::string &key : unused)
-    manager.update(key, AsmResourceBlob());
+    freeResource(context, key);
 #ifdef __GLIBC__
   // Weights of a few MB come from the heap, not from mappings of their own
   // (glibc raises its mmap threshold as large blocks are freed), and freed

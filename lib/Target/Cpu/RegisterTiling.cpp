@@ -1,6 +1,7 @@
 //===- RegisterTiling.cpp - the loops a CPU register tile spans -----------===//
 
 #include "tc/Target/Cpu/RegisterTiling.h"
+#include "tc/Target/Cpu/ConstantsObject.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -66,16 +67,6 @@ DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
-llvm::StringMap<unsigned> countResourceUses(Operation *root) {
-  llvm::StringMap<unsigned> uses;
-  root->walk([&](Operation *op) {
-    op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
-      ++uses[attr.getRawHandle().getKey()];
-    });
-  });
-  return uses;
-}
-
 void releaseReplacedWeight(RewriterBase &rewriter, arith::ConstantOp constant,
                            llvm::StringMap<unsigned> &uses) {
   auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue());
@@ -88,9 +79,7 @@ void releaseReplacedWeight(RewriterBase &rewriter, arith::ConstantOp constant,
   auto found = uses.find(resource.getRawHandle().getKey());
   if (found == uses.end() || --found->second > 0)
     return;
-  // An empty blob in its place: its deleter frees the bytes.
-  DenseResourceElementsHandle::getManagerInterface(rewriter.getContext())
-      .update(found->getKey(), AsmResourceBlob());
+  freeResource(rewriter.getContext(), found->getKey());
 }
 
 bool hasMultiplyAddBody(linalg::LinalgOp op) {

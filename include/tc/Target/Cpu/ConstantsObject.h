@@ -20,6 +20,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 #include <vector>
@@ -79,6 +80,14 @@ LogicalResult writeConstants(int fd, ArrayRef<ExternalConstant> constants,
 LogicalResult appendConstants(int fd, int weightsFd,
                               const ConstantsLayout &layout,
                               std::string &error);
+
+/// The number of operations in `root` whose attributes refer to each dense
+/// resource (a weight blob), by key.
+llvm::StringMap<unsigned> countResourceUses(Operation *root);
+
+/// Frees the bytes of the dense resource `key` of `context`: it reads as
+/// empty from then on, so nothing may refer to it any more.
+void freeResource(MLIRContext *context, StringRef key);
 
 /// Frees the bytes of every dense resource (a weight blob) of `context`
 /// that no operation of `live` refers to: the weights a pass replaced (a

@@ -61,15 +61,12 @@ std::optional<ArrayRef<char>> f32Bytes(arith::ConstantOp constant,
 DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
                                       function_ref<void(float *)> fill);
 
-/// The number of operations in `root` whose attributes refer to each dense
-/// resource (by key): what releaseReplacedWeight consults.
-llvm::StringMap<unsigned> countResourceUses(Operation *root);
-
 /// For a pass that re-laid out the weight `constant` (found by
 /// singleUseConstant) and rewrote its one reader to read the copy: the
 /// chain from `constant` to that reader is dead, so `constant` becomes a
 /// zero splat, and when no other operation refers to its resource (`uses`,
-/// kept up to date), the resource's bytes are freed. Only for a context
+/// from countResourceUses, kept up to date), the resource's bytes are
+/// freed. Only for a context
 /// whose other modules do not share the resource.
 void releaseReplacedWeight(RewriterBase &rewriter, arith::ConstantOp constant,
                            llvm::StringMap<unsigned> &uses);
