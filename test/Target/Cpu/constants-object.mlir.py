@@ -1,4 +1,4 @@
-"""For constants-object.mlir.
+"""For constants-object.mlir and constants-mapped.mlir.
 
 `constants-object.mlir.py DIR` writes a model whose layers repeat with their
 own weights: three [96, 96] MatMul + bias + ReLU layers (36 KB weights,
