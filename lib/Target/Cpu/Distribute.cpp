@@ -41,7 +41,19 @@ bool isAllParallel(Operation *op) {
 struct Granule {
   int64_t whole = 1;
   int64_t fallback = 1;
+  /// Splitting this loop makes workgroups read overlapping parts of a
+  /// windowed input (the halo rows of a convolution split by output rows)
+  /// or the whole of it (a convolution split by output channels).
+  bool replicates = false;
 };
+
+/// Whether `map` reads loop `d` inside a window expression (o * s + k).
+bool readsInWindow(AffineMap map, unsigned d) {
+  return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+    return isa<AffineBinaryOpExpr>(e) &&
+           e.getKind() == AffineExprKind::Add && e.isFunctionOfDim(d);
+  });
+}
 
 /// For each loop of `root`, its granule: a register tile's rows or lanes
 /// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The tile belongs to
@@ -99,6 +111,20 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
   if (dims->rows)
     if (auto r = rootLoop(*dims->rows); r && *r < granules.size())
       granules[*r] = {kRegisterRows, kRegisterRows};
+  // The kernel's parallel loops that a windowed input (a convolution's or
+  // pooling's image) does not read plainly.
+  for (OpOperand *in : kernel.getDpsInputOperands()) {
+    AffineMap map = kernel.getMatchingIndexingMap(in);
+    if (!llvm::any_of(map.getResults(), [](AffineExpr e) {
+          return e.getKind() == AffineExprKind::Add;
+        }))
+      continue;
+    for (unsigned d = 0; d < kernel.getNumLoops(); ++d)
+      if (kernel.getIteratorTypesArray()[d] == utils::IteratorType::parallel &&
+          (!map.isFunctionOfDim(d) || readsInWindow(map, d)))
+        if (auto r = rootLoop(d); r && *r < granules.size())
+          granules[*r].replicates = true;
+  }
   return granules;
 }
 
@@ -192,11 +218,13 @@ struct CpuDistributePass
     // The static parallel loop that gives the most workgroups when each
     // holds whole register tiles (outermost on ties), so that a convolution
     // at batch 1 splits its image rows rather than leaving each workgroup
-    // one output channel. Otherwise the outermost parallel loop with more
-    // than one iteration (a dynamic batch included), split evenly.
+    // one output channel; a loop whose split makes workgroups read the
+    // same parts of an image counts half. Otherwise the outermost parallel
+    // loop with more than one iteration (a dynamic batch included), split
+    // evenly.
     SmallVector<Granule> granules = splitGranules(op);
     std::optional<unsigned> dim;
-    int64_t chunk = 0, best = 1;
+    int64_t chunk = 0, best = 0;
     for (auto [i, size] : llvm::enumerate(ranges)) {
       if (iterators[i] != utils::IteratorType::parallel ||
           ShapedType::isDynamic(size) || size <= 1)
@@ -211,10 +239,15 @@ struct CpuDistributePass
           c = finer;
       }
       int64_t count = llvm::divideCeil(size, c);
-      if (count > best) {
+      // A loop whose split replicates the image's reads (a depthwise
+      // convolution's output rows, each reading three input rows) loses to
+      // one that partitions it (its channels) unless it gives more than
+      // twice the workgroups.
+      int64_t score = granules[i].replicates ? count : 2 * count;
+      if (count > 1 && score > best) {
         dim = i;
         chunk = c;
-        best = count;
+        best = score;
       }
     }
     bool byTiles = dim.has_value() &&

@@ -2,6 +2,7 @@
 
 #include "tc/Target/Cpu/Passes.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::tc::cpu {
@@ -32,10 +33,14 @@ struct CpuLowerCopiesPass : impl::CpuLowerCopiesPassBase<CpuLowerCopiesPass> {
         copies.push_back(copy);
     });
     for (memref::CopyOp copy : copies) {
-      OpBuilder b(copy);
-      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
-                             copy.getTarget());
-      copy.erase();
+      IRRewriter rewriter(copy);
+      auto loops = linalg::CopyOp::create(rewriter, copy.getLoc(),
+                                          copy.getSource(), copy.getTarget());
+      rewriter.eraseOp(copy);
+      // As a generic, --tc-cpu-vectorize-elementwise vectorizes it along
+      // its last dimension (a named copy would stay scalar loops).
+      rewriter.setInsertionPoint(loops);
+      (void)linalg::generalizeNamedOp(rewriter, loops);
     }
   }
 };

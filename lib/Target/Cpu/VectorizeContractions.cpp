@@ -67,10 +67,34 @@ struct PutLanesOperandOnTheRight : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// acc + a * b on vectors as one vector.fma, as the outer-product lowering
+/// of vector.contract builds it: a tile of several rows without a
+/// contraction dim (a depthwise convolution's) vectorizes to a multiply
+/// and an add, which LLVM keeps apart (no fp-contract on CPU code).
+struct FuseMultiplyAdd : OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::AddFOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(add.getType()))
+      return failure();
+    for (unsigned i = 0; i < 2; ++i) {
+      auto mul = add->getOperand(i).getDefiningOp<arith::MulFOp>();
+      if (!mul || !mul->hasOneUse())
+        continue;
+      rewriter.replaceOpWithNewOp<vector::FMAOp>(add, mul.getLhs(), mul.getRhs(),
+                                                 add->getOperand(1 - i));
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// A vector read of a view that takes every s-th element of its last dim
-/// (a strided convolution's window, from dropUnitLoops) as one contiguous
-/// read of the n * s elements below it and a shuffle that keeps every s-th:
-/// a strided transfer would become n scalar loads.
+/// (a strided convolution's window, from dropUnitLoops) as contiguous reads
+/// of the n * s elements below each vector row and shuffles that keep every
+/// s-th: a strided transfer would become n scalar loads. The view's other
+/// dims may be strided as well (the image rows of a depthwise tile over
+/// several output rows); each row of the vector is then its own read.
 struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
@@ -84,48 +108,106 @@ struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
     int64_t rank = strides.size();
     int64_t s = strides.back();
     if (ShapedType::isDynamic(s) || s <= 1 || s > 4 ||
-        llvm::any_of(strides.drop_back(), [](int64_t t) { return t != 1; }))
+        llvm::any_of(strides, [](int64_t t) { return ShapedType::isDynamic(t); }))
       return failure();
-    // The vector's last dim must be the view's last dim, and only it.
+    // The vector's last dim must be the view's last dim, and only it; each
+    // other vector dim reads one other dim of the view.
     AffineMap map = read.getPermutationMap();
     auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    if (!last || last.getPosition() != rank - 1 ||
-        llvm::any_of(map.getResults().drop_back(), [&](AffineExpr e) {
-          return e.isFunctionOfDim(rank - 1);
-        }) ||
-        llvm::any_of(vectorType.getShape().drop_back(),
-                     [](int64_t d) { return d != 1; }))
+    if (!last || last.getPosition() != rank - 1)
       return failure();
-    // n * s elements, not the (n - 1) * s + 1 the picks need: a vector of
-    // odd width (63 for 32 lanes of stride 2) is legalized by LLVM element
-    // by element. The s - 1 elements past the window may lie past the
-    // buffer: the read is masked there (in_bounds false).
-    int64_t n = vectorType.getShape().back();
+    SmallVector<unsigned> rowDims;
+    for (AffineExpr e : map.getResults().drop_back()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d || d.getPosition() == rank - 1)
+        return failure();
+      rowDims.push_back(d.getPosition());
+    }
+    ArrayRef<int64_t> shape = vectorType.getShape();
+    int64_t rows = 1;
+    for (int64_t d : shape.drop_back())
+      rows *= d;
+    if (rows > 16)
+      return failure();
+    // n * s elements per row, not the (n - 1) * s + 1 the picks need: a
+    // vector of odd width (63 for 32 lanes of stride 2) is legalized by
+    // LLVM element by element. The s - 1 elements past the window may lie
+    // past the buffer: the read is masked there (in_bounds false).
+    int64_t n = shape.back();
     int64_t wide = n * s;
     Location loc = read.getLoc();
-    SmallVector<Value> indices(read.getIndices());
-    indices.back() = arith::MulIOp::create(
-        rewriter, loc, indices.back(),
-        arith::ConstantIndexOp::create(rewriter, loc, s));
-    SmallVector<int64_t> wideShape(vectorType.getShape());
-    wideShape.back() = wide;
-    auto wideType = VectorType::get(wideShape, vectorType.getElementType());
-    SmallVector<bool> inBounds(wideShape.size(), true);
-    inBounds.back() = false;
-    Value all = vector::TransferReadOp::create(
-        rewriter, loc, wideType, view.getSource(), indices,
-        read.getPermutationMapAttr(), read.getPadding(), Value(),
-        rewriter.getBoolArrayAttr(inBounds));
-    auto flatType = VectorType::get({wide}, vectorType.getElementType());
-    Value flat = vector::ShapeCastOp::create(rewriter, loc, flatType, all);
+    Type element = vectorType.getElementType();
+    auto wideType = VectorType::get({wide}, element);
+    AffineMap minor = AffineMap::getMinorIdentityMap(rank, 1, getContext());
     SmallVector<int64_t> picks;
     for (int64_t i = 0; i < n; ++i)
       picks.push_back(i * s);
-    Value picked = vector::ShuffleOp::create(rewriter, loc, flat, flat, picks);
-    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, vectorType, picked);
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, vectorType, rewriter.getZeroAttr(vectorType));
+    SmallVector<int64_t> position(shape.size() - 1, 0);
+    for (int64_t row = 0; row < rows; ++row) {
+      // The view's index of each dim, scaled by its stride into the source.
+      SmallVector<Value> indices(read.getIndices());
+      for (auto [i, d] : llvm::enumerate(rowDims))
+        if (position[i] != 0)
+          indices[d] = arith::AddIOp::create(
+              rewriter, loc, indices[d],
+              arith::ConstantIndexOp::create(rewriter, loc, position[i]));
+      for (int64_t d = 0; d < rank; ++d)
+        if (strides[d] != 1)
+          indices[d] = arith::MulIOp::create(
+              rewriter, loc, indices[d],
+              arith::ConstantIndexOp::create(rewriter, loc, strides[d]));
+      Value all = vector::TransferReadOp::create(
+          rewriter, loc, wideType, view.getSource(), indices,
+          AffineMapAttr::get(minor), read.getPadding(), Value(),
+          rewriter.getBoolArrayAttr({false}));
+      Value picked = vector::ShuffleOp::create(rewriter, loc, all, all, picks);
+      if (position.empty()) {
+        result = vector::ShapeCastOp::create(rewriter, loc, vectorType, picked);
+        break;
+      }
+      result = vector::InsertOp::create(rewriter, loc, picked, result, position);
+      for (int64_t i = position.size() - 1; i >= 0; --i) {
+        if (++position[i] < shape[i])
+          break;
+        position[i] = 0;
+      }
+    }
+    rewriter.replaceOp(read, result);
     return success();
   }
 };
+
+/// Image rows per single-row tile of a depthwise convolution or pooling
+/// window (windowRows): independent accumulators, so that the window's
+/// multiply-adds are not one dependent chain.
+constexpr int64_t kWindowRows = 4;
+
+/// For a tile without rows (a depthwise convolution, a pooling window), the
+/// output loop just outside N when the image reads it through a window
+/// (o * s + k) and its range is static: tiles over it compute several
+/// output rows, each its own accumulator chain, from the same weights.
+std::optional<unsigned> windowRows(linalg::GenericOp op, unsigned n) {
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() < 2)
+    return std::nullopt;
+  auto r = dyn_cast<AffineDimExpr>(out.getResult(out.getNumResults() - 2));
+  if (!r || op.getIteratorTypesArray()[r.getPosition()] != utils::IteratorType::parallel)
+    return std::nullopt;
+  int64_t range = op.getStaticLoopRanges()[r.getPosition()];
+  if (ShapedType::isDynamic(range) || range < 2)
+    return std::nullopt;
+  bool windowed = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    return map.isFunctionOfDim(n) &&
+           llvm::any_of(map.getResults(), [&](AffineExpr e) {
+             return e.getKind() == AffineExprKind::Add &&
+                    e.isFunctionOfDim(r.getPosition());
+           });
+  });
+  return windowed ? std::optional<unsigned>(r.getPosition()) : std::nullopt;
+}
 
 struct RegisterTiling {
   SmallVector<int64_t> tileSizes;
@@ -166,6 +248,9 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     int64_t m = ranges[*dims->rows];
     t.tileSizes[*dims->rows] = ShapedType::isDynamic(m) ? rows : std::min(m, rows);
     t.peeled.push_back(*dims->rows);
+  } else if (std::optional<unsigned> r = windowRows(op, n)) {
+    t.tileSizes[*r] = std::min(ranges[*r], kWindowRows);
+    t.peeled.push_back(*r);
   }
   // With a single row per tile, each k step reuses nothing: the reduction
   // then walks the N-side input across rows (stride N), which only pays off
@@ -283,7 +368,8 @@ void vectorizeTiles(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   vector::populateVectorReductionToContractPatterns(patterns);
-  patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle>(func.getContext());
+  patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle, FuseMultiplyAdd>(
+      func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));
 }
 

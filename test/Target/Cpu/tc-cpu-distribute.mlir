@@ -107,6 +107,43 @@ func.func @conv_relu(%x: tensor<1x8x32x32xf32>, %w: tensor<16x8x3x3xf32>) -> ten
 
 // -----
 
+// A depthwise convolution (the image and the filter both read the channel)
+// splits its channels: 6 workgroups of 2 channels, each padding and reading
+// only its own channels' image, rather than its 32 output rows into 8
+// workgroups, each of which would read two image rows more than it computes
+// (half the image again for 4 rows per workgroup; three times the image for
+// 1).
+#x = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, c, oh, ow, kh, kw) -> (c, kh, kw)>
+#o = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @depthwise
+// CHECK: scf.forall (%[[WG:.*]]) = (0) to (12) step (2)
+// CHECK: %[[IMAGE:.*]] = tensor.extract_slice %arg0[0, %[[WG]], 0, 0] [1, 2, 32, 32]
+// CHECK: tensor.pad %[[IMAGE]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: } : tensor<1x2x32x32xf32> to tensor<1x2x34x34xf32>
+// CHECK: linalg.generic
+// CHECK: } -> tensor<1x2x32x32xf32>
+// CHECK: scf.forall.in_parallel
+func.func @depthwise(%x: tensor<1x12x32x32xf32>, %w: tensor<12x3x3xf32>) -> tensor<1x12x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x12x32x32xf32> to tensor<1x12x34x34xf32>
+  %e = tensor.empty() : tensor<1x12x32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x32x32xf32>) -> tensor<1x12x32x32xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%pad, %w : tensor<1x12x34x34xf32>, tensor<12x3x3xf32>) outs(%f : tensor<1x12x32x32xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x12x32x32xf32>
+  return %c : tensor<1x12x32x32xf32>
+}
+
+// -----
+
 // The same with a dynamic batch: tiling reads the batch size with tensor.dim
 // of the fused producers, which is rerouted to their operands, so the pad,
 // the fill and the convolution still fuse into the one kernel and nothing

@@ -103,17 +103,20 @@ func.func @single_row(%a: memref<1x16xf32>, %b: memref<16x32xf32>, %c: memref<1x
 
 // A convolution window (oh + kh, ow + kw) with the kernel loops tiled by 1:
 // the input read along ow is plain once kh and kw are fixed. No output dim
-// avoids the input, so each tile is one row of 8 lanes, and the accumulator
-// stays in registers across both kernel loops.
+// avoids the input, so no output dim shares a vector of it: each tile is
+// four image rows of 8 lanes, each row its own accumulator (four
+// independent multiply-add chains, not one), kept in registers across both
+// kernel loops; the multiply and add are one vector.fma.
 #x = affine_map<(oh, ow, kh, kw) -> (oh + kh, ow + kw)>
 #k = affine_map<(oh, ow, kh, kw) -> (kh, kw)>
 #o = affine_map<(oh, ow, kh, kw) -> (oh, ow)>
 // CHECK-LABEL: func.func @window
-// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c1
-// CHECK:   vector.transfer_read %arg2[%[[OH]], %c0]{{.*}} vector<8xf32>
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c4
+// CHECK:   vector.transfer_read %arg2[%[[OH]], %c0]{{.*}} vector<4x8xf32>
 // CHECK:   scf.for {{.*}} iter_args
 // CHECK:     scf.for {{.*}} iter_args
-// CHECK:       vector.contract {{.*}} : vector<1xf32>, vector<1x8xf32> into vector<8xf32>
+// CHECK:       vector.transfer_read %arg0{{.*}} vector<4x8xf32>
+// CHECK:       vector.fma {{.*}} : vector<4x8xf32>
 // CHECK:   vector.transfer_write {{.*}}, %arg2[%[[OH]], %c0]
 // CHECK-NOT: linalg.generic
 func.func @window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32>) {
@@ -144,9 +147,9 @@ func.func @window(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32
 // CHECK:     scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args
 // CHECK:       scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args
 // CHECK:         %[[WINDOW:.*]] = memref.subview %arg0[0, %[[C]], %{{.*}}, %[[KW]]] [1, 1, 1, 15]
-// CHECK:         %[[WIDE:.*]] = vector.transfer_read %[[WINDOW]][%c0, %c0], %{{.*}} {in_bounds = [true, false]} : {{.*}}, vector<1x16xf32>
-// CHECK:         %[[FLAT:.*]] = vector.shape_cast %[[WIDE]] : vector<1x16xf32> to vector<16xf32>
-// CHECK:         vector.shuffle %[[FLAT]], %[[FLAT]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK:         %[[WIDE:.*]] = vector.transfer_read %[[WINDOW]][%c0, %c0], %{{.*}} : {{.*}}, vector<16xf32>
+// CHECK:         %[[ROW:.*]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK:         vector.insert %[[ROW]], %{{.*}} [0] : vector<8xf32> into vector<1x8xf32>
 // CHECK:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
 // CHECK-NOT: linalg.generic
 func.func @strided_conv(%x: memref<1x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %o: memref<1x8x8x8xf32>) {
@@ -162,28 +165,58 @@ func.func @strided_conv(%x: memref<1x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %o: 
 // -----
 
 // A max-pooling window (one max of the input and the accumulator; the
-// window-shape operand unused) is tiled like a single-row convolution: the
-// running maximum of each 8-lane row stays in registers across the window.
+// window-shape operand unused) is tiled like a depthwise convolution: the
+// running maxima of four 8-lane rows stay in registers across the window.
 #x = affine_map<(oh, ow, kh, kw) -> (oh + kh, ow + kw)>
 #k = affine_map<(oh, ow, kh, kw) -> (kh, kw)>
 #o = affine_map<(oh, ow, kh, kw) -> (oh, ow)>
 // CHECK-LABEL: func.func @max_pool
-// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c1
-// CHECK:   %[[ACC:.*]] = vector.transfer_read %arg2[%[[OH]], %c0]{{.*}} vector<8xf32>
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c8 step %c4
+// CHECK:   %[[ACC:.*]] = vector.transfer_read %arg2[%[[OH]], %c0]{{.*}} vector<4x8xf32>
 // CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
 // CHECK:     scf.for {{.*}} iter_args
-// CHECK:       vector.transfer_read %arg0{{.*}} vector<1x8xf32>
-// CHECK:       vector.multi_reduction <maximumf>, {{.*}} : vector<8x1xf32> to vector<8xf32>
+// CHECK:       vector.transfer_read %arg0{{.*}} vector<4x8xf32>
+// CHECK:       arith.maximumf {{.*}} : vector<4x8xf32>
 // CHECK-NOT: linalg.generic
 // Lowered, each window step is one vector max.
 // LOWER-LABEL: func.func @max_pool
-// LOWER: arith.maximumf {{.*}} : vector<8xf32>
+// LOWER: arith.maximumf {{.*}} : vector<4x8xf32>
 // LOWER-NOT: vector.multi_reduction
 func.func @max_pool(%x: memref<10x10xf32>, %k: memref<3x3xf32>, %o: memref<8x8xf32>) {
   linalg.generic {indexing_maps = [#x, #k, #o], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : memref<10x10xf32>, memref<3x3xf32>) outs(%o : memref<8x8xf32>) {
   ^bb0(%in: f32, %w: f32, %acc: f32):
     %0 = arith.maximumf %acc, %in : f32
     linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A depthwise convolution with stride 2 (NCHW; the filter reads only the
+// channel): tiles of four output rows of 8 lanes. Each row of the window
+// is every other element of its image row (2 * oh + kh, 2 * ow + kw): one
+// contiguous 16-element read of the image and a shuffle of the even ones
+// per row, four rows into one vector, not 32 scalar loads.
+#x = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, c, oh, ow, kh, kw) -> (c, kh, kw)>
+#o = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @depthwise_strided
+// CHECK: scf.for %[[C:.*]] = %c0 to %c4 step %c1
+// CHECK:   scf.for %[[OH:.*]] = %c0 to %c8 step %c4
+// CHECK:     vector.transfer_read %arg2{{.*}} vector<4x8xf32>
+// CHECK:         %[[ROWS:.*]] = memref.subview %arg0[0, %[[C]], %{{.*}}, %{{.*}}] [1, 1, 7, 15]
+// CHECK-COUNT-4: vector.transfer_read %[[ROWS]][%c{{[0246]}}, %c0], %{{.*}} vector<16xf32>
+// CHECK-NEXT:    vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK-NEXT:    vector.insert
+// CHECK:         vector.fma {{.*}} : vector<4x8xf32>
+// CHECK-NOT: linalg.generic
+func.func @depthwise_strided(%x: memref<1x4x17x17xf32>, %w: memref<4x3x3xf32>, %o: memref<1x4x8x8xf32>) {
+  linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : memref<1x4x17x17xf32>, memref<4x3x3xf32>) outs(%o : memref<1x4x8x8xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
   }
   return
 }
