@@ -36,6 +36,14 @@ bool isAllParallel(Operation *op) {
          linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+/// The iterations of `op`'s loop nest (a dynamic loop counted as 64).
+int64_t loopWork(linalg::LinalgOp op) {
+  int64_t work = 1;
+  for (int64_t size : op.getStaticLoopRanges())
+    work *= ShapedType::isDynamic(size) ? 64 : size;
+  return work;
+}
+
 /// How many iterations of a loop a workgroup should hold a multiple of:
 /// `whole`, or failing an even split, `fallback`.
 struct Granule {
@@ -210,9 +218,15 @@ struct CpuDistributePass
       return;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    int64_t work = 1;
-    for (int64_t size : ranges)
-      work *= ShapedType::isDynamic(size) ? 64 : size;
+    // An elementwise root counts the work of the producers it would fuse
+    // (a depthwise convolution's ReLU6 on a 7x7 image is small, the
+    // convolution is not): left serial, it would keep them out of
+    // workgroups.
+    int64_t work = loopWork(op);
+    for (OpOperand &operand : op->getOpOperands())
+      if (auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+          producer && isAllParallel(op) && producer->hasOneUse())
+        work = std::max(work, loopWork(producer));
     if (work < minWork)
       return;
     // The static parallel loop that gives the most workgroups when each

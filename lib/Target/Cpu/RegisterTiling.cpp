@@ -184,11 +184,14 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
     return std::nullopt;
   unsigned n = nExpr.getPosition();
   // N needs a static range to get static full tiles, and enough lanes to
-  // fill a vector register (a 7-wide feature map row would get short
-  // vectors whose reductions walk the input across rows).
-  if (ShapedType::isDynamic(ranges[n]) || ranges[n] < kMinLanes)
+  // fill a vector register: a 7-wide feature map row of a convolution with
+  // rows would get short vectors whose reductions walk the input across
+  // rows. A tile without rows (pooling, a depthwise convolution) reduces
+  // only over its window and takes rows as narrow as kMinWindowLanes.
+  if (ShapedType::isDynamic(ranges[n]) || ranges[n] < kMinWindowLanes)
     return std::nullopt;
   RegisterTileDims dims{n, std::nullopt};
+  bool narrow = ranges[n] < kMinLanes;
   // A pooling window has no operand shared across rows: one row per tile,
   // and the window's input must run along N in its last dim (contiguous or
   // strided), or each lane would be a separate load (a global pool reducing
@@ -211,7 +214,7 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
           readsAlongN(d.getPosition()))
         continue;
       dims.rows = d.getPosition();
-      return dims;
+      return narrow ? std::nullopt : std::optional(dims);
     }
   }
   return dims;

@@ -180,8 +180,9 @@ struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
 };
 
 /// Image rows per single-row tile of a depthwise convolution or pooling
-/// window (windowRows): independent accumulators, so that the window's
-/// multiply-adds are not one dependent chain.
+/// window (windowRows), or up to twice as many when they divide the image:
+/// independent accumulators, so that the window's multiply-adds are not one
+/// dependent chain.
 constexpr int64_t kWindowRows = 4;
 
 /// For a tile without rows (a depthwise convolution, a pooling window), the
@@ -249,7 +250,16 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     t.tileSizes[*dims->rows] = ShapedType::isDynamic(m) ? rows : std::min(m, rows);
     t.peeled.push_back(*dims->rows);
   } else if (std::optional<unsigned> r = windowRows(op, n)) {
-    t.tileSizes[*r] = std::min(ranges[*r], kWindowRows);
+    // Rows that divide the image (7 of a 7x7 one) leave no partial tile:
+    // its accesses after the full tiles' would keep the full tiles'
+    // accumulators from being hoisted out of the window loops.
+    int64_t range = ranges[*r], size = std::min(range, kWindowRows);
+    for (int64_t candidate = kWindowRows; candidate <= 2 * kWindowRows; ++candidate)
+      if (range % candidate == 0) {
+        size = candidate;
+        break;
+      }
+    t.tileSizes[*r] = size;
     t.peeled.push_back(*r);
   }
   // With a single row per tile, each k step reuses nothing: the reduction

@@ -144,6 +144,41 @@ func.func @depthwise(%x: tensor<1x12x32x32xf32>, %w: tensor<12x3x3xf32>) -> tens
 
 // -----
 
+// A depthwise convolution's ReLU on a small image (32 elements, below
+// min-work) still roots the kernel: the convolution under it (288
+// multiply-adds) is worth workgroups, and computes in the ReLU's.
+#x = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, c, oh, ow, kh, kw) -> (c, kh, kw)>
+#o = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+// CHECK-LABEL: func.func @small_epilogue
+// CHECK: scf.forall
+// CHECK:   linalg.generic {{.*}}"reduction", "reduction"]
+// CHECK:   arith.maximumf
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+func.func @small_epilogue(%x: tensor<1x8x4x4xf32>, %w: tensor<8x3x3xf32>) -> tensor<1x8x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  %c = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x8x4x4xf32>, tensor<8x3x3xf32>) outs(%f : tensor<1x8x2x2xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x8x2x2xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x8x2x2xf32>) outs(%e : tensor<1x8x2x2xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x8x2x2xf32>
+  return %r : tensor<1x8x2x2xf32>
+}
+
+// -----
+
 // The same with a dynamic batch: tiling reads the batch size with tensor.dim
 // of the fused producers, which is rerouted to their operands, so the pad,
 // the fill and the convolution still fuse into the one kernel and nothing

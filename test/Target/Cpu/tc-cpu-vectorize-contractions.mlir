@@ -223,6 +223,33 @@ func.func @depthwise_strided(%x: memref<1x4x17x17xf32>, %w: memref<4x3x3xf32>, %
 
 // -----
 
+// A depthwise convolution on a 7x7 image: rows of 7 lanes, narrower than
+// a convolution with rows may use, are tiled since the tile reduces only
+// over its window; its 7 rows are one tile (no partial tile), whose
+// accumulators stay in registers across the window.
+#x = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, c, oh, ow, kh, kw) -> (c, kh, kw)>
+#o = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @depthwise_7x7
+// CHECK: scf.for %[[C:.*]] = %c0 to %c2 step %c1
+// CHECK:   %[[ACC:.*]] = vector.transfer_read %arg2[%c0, %[[C]], %c0, %c0]{{.*}} vector<7x7xf32>
+// CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<7x7xf32>)
+// CHECK:     scf.for {{.*}} iter_args({{.*}}) -> (vector<7x7xf32>)
+// CHECK:       vector.fma {{.*}} : vector<7x7xf32>
+// CHECK:   vector.transfer_write {{.*}}, %arg2[%c0, %[[C]], %c0, %c0]
+// CHECK-NOT: linalg.generic
+func.func @depthwise_7x7(%x: memref<1x2x9x9xf32>, %w: memref<2x3x3xf32>, %o: memref<1x2x7x7xf32>) {
+  linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : memref<1x2x9x9xf32>, memref<2x3x3xf32>) outs(%o : memref<1x2x7x7xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 // Not register-tiled: a global sum pool whose lanes (channels) are not the
 // input's last dim would read every lane separately; and a body that is
 // neither a multiply-add nor one combine of input and accumulator.

@@ -36,9 +36,13 @@ constexpr int64_t kVectorLanes = 8;
 /// The fewest output columns (N) worth a register tile.
 constexpr int64_t kMinLanes = 8;
 
+/// The same for a tile without rows, whose reduction is only a window (a
+/// depthwise convolution or pooling on a 7x7 image).
+constexpr int64_t kMinWindowLanes = 4;
+
 struct RegisterTileDims {
   /// N: the loop of the output's last dimension (parallel, static range of
-  /// at least kMinLanes).
+  /// at least kMinLanes, or kMinWindowLanes without rows).
   unsigned lanes;
   /// M: the output loop closest to N (range > 1) that no input reads
   /// together with N, static if one is, else dynamic; none for a
