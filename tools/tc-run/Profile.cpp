@@ -28,32 +28,98 @@ std::string summarizeNodes(const std::string &nodes, size_t shown = 3) {
   return text.empty() ? "-" : text;
 }
 
-} // namespace
+/// The profiled runs' counters: how many runs, their time, and each
+/// kernel's counters, slowest first.
+struct Counters {
+  int64_t runs = 0, runNs = 0, kernelNs = 0;
+  std::vector<tc_kernel_profile> kernels;
+};
 
-std::string printProfile(const tc_module *module, std::FILE *out) {
-  int64_t runs = 0, runNs = 0;
-  tc_module_profile_runs(module, &runs, &runNs);
+/// Reads `module`'s counters into `counters`; an error message when there is
+/// nothing to report.
+std::string readCounters(const tc_module *module, Counters &counters) {
+  tc_module_profile_runs(module, &counters.runs, &counters.runNs);
   size_t count = tc_module_num_kernels(module);
-  if (runs == 0)
+  if (counters.runs == 0)
     return count == 0 ? "the model has no kernel table (compiled by an older "
                         "tc-compile, or for GPUs only); recompile it"
                       : "no run was profiled: the profile measures the CPU "
                         "code (run with --device=cpu)";
-
-  std::vector<tc_kernel_profile> kernels(count);
-  int64_t kernelNs = 0;
+  counters.kernels.resize(count);
   for (size_t i = 0; i < count; ++i) {
-    if (tc_status status = tc_module_kernel_profile(module, i, &kernels[i])) {
+    if (tc_status status =
+            tc_module_kernel_profile(module, i, &counters.kernels[i])) {
       std::string message = tc_status_message(status);
       tc_status_free(status);
       return message;
     }
-    kernelNs += kernels[i].nanoseconds;
+    counters.kernelNs += counters.kernels[i].nanoseconds;
   }
-  std::stable_sort(kernels.begin(), kernels.end(),
+  std::stable_sort(counters.kernels.begin(), counters.kernels.end(),
                    [](const tc_kernel_profile &a, const tc_kernel_profile &b) {
                      return a.nanoseconds > b.nanoseconds;
                    });
+  return "";
+}
+
+/// `text` as a JSON string.
+std::string jsonString(const char *text) {
+  std::string quoted = "\"";
+  for (const char *c = text; *c; ++c) {
+    unsigned char u = static_cast<unsigned char>(*c);
+    if (u == '"' || u == '\\') {
+      quoted += '\\';
+      quoted += *c;
+    } else if (u < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", u);
+      quoted += escape;
+    } else {
+      quoted += *c;
+    }
+  }
+  return quoted + "\"";
+}
+
+} // namespace
+
+std::string writeProfileJson(const tc_module *module, std::FILE *out) {
+  Counters counters;
+  if (std::string error = readCounters(module, counters); !error.empty())
+    return error;
+  double perRun = 1e-6 / counters.runs;
+  std::fprintf(out, "{\"runs\": %lld, \"ms_per_run\": %.6f, \"kernel_ms_per_run\": %.6f,\n"
+                    " \"kernels\": [",
+               static_cast<long long>(counters.runs), counters.runNs * perRun,
+               counters.kernelNs * perRun);
+  const char *separator = "\n";
+  for (const tc_kernel_profile &k : counters.kernels) {
+    std::fprintf(out, "%s  {\"kernel\": %s, \"ops\": %s, \"ms_per_run\": %.6f, "
+                      "\"calls\": %lld, \"workgroups\": %lld, \"nodes\": [",
+                 separator, jsonString(k.name).c_str(), jsonString(k.ops).c_str(),
+                 k.nanoseconds * perRun, static_cast<long long>(k.calls),
+                 static_cast<long long>(k.workgroups));
+    std::string nodes = k.nodes;
+    for (size_t begin = 0, i = 0; begin < nodes.size(); ++i) {
+      size_t end = std::min(nodes.find('\n', begin), nodes.size());
+      std::fprintf(out, "%s%s", i ? ", " : "",
+                   jsonString(nodes.substr(begin, end - begin).c_str()).c_str());
+      begin = end + 1;
+    }
+    std::fprintf(out, "]}");
+    separator = ",\n";
+  }
+  std::fprintf(out, "\n]}\n");
+  return "";
+}
+
+std::string printProfile(const tc_module *module, std::FILE *out) {
+  Counters counters;
+  if (std::string error = readCounters(module, counters); !error.empty())
+    return error;
+  int64_t runs = counters.runs, runNs = counters.runNs,
+          kernelNs = counters.kernelNs;
+  const std::vector<tc_kernel_profile> &kernels = counters.kernels;
 
   double perRun = 1e-6 / runs; // ns in total -> ms per run
   double total = std::max<int64_t>(runNs, 1);

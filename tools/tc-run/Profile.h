@@ -16,6 +16,12 @@ namespace tc::run {
 /// nothing to report (no profiled run on the CPU, no kernel table).
 std::string printProfile(const tc_module *module, std::FILE *out);
 
+/// The same counters as JSON, for scripts (benchmarks/kernel_profile.py):
+/// {"runs", "ms_per_run", "kernel_ms_per_run", "kernels": [{"kernel",
+/// "ops", "ms_per_run", "calls", "workgroups", "nodes": [every node name]}]},
+/// slowest first; counts are totals over the runs.
+std::string writeProfileJson(const tc_module *module, std::FILE *out);
+
 } // namespace tc::run
 
 #endif // TC_TOOLS_TC_RUN_PROFILE_H

@@ -47,6 +47,7 @@ const char kUsage[] =
     "                                       runs (--benchmark, else 10) and\n"
     "                                       print their shares with the ONNX\n"
     "                                       nodes they compute (CPU code)\n"
+    "  --profile-json=FILE                  the same, all nodes, as JSON\n"
     "  --print-signature                    print the inputs and outputs\n"
     "  --help                               this text\n"
     "numpy lacks bf16 and the narrow types: .npy files hold bf16 as uint16\n"
@@ -63,6 +64,7 @@ struct Options {
   int64_t warmup = 3;
   bool printSignature = false;
   bool profile = false;
+  std::string profileJson;
 };
 
 /// The runtime objects of this run. die() leaves through std::exit, so they
@@ -166,6 +168,10 @@ Options parseOptions(int argc, char **argv) {
       options.gpuGraphs = true;
     } else if (flag == "--profile" && !hasValue) {
       options.profile = true;
+    } else if (flag == "--profile-json") {
+      needValue();
+      options.profile = true;
+      options.profileJson = value;
     } else if (flag == "--print-signature" && !hasValue) {
       options.printSignature = true;
     } else {
@@ -493,6 +499,16 @@ int main(int argc, char **argv) {
       std::string error = printProfile(module, stdout);
       if (!error.empty())
         die("--profile: " + error);
+      if (!options.profileJson.empty()) {
+        std::FILE *json = std::fopen(options.profileJson.c_str(), "w");
+        if (!json)
+          die("--profile-json: cannot write '" + options.profileJson + "'");
+        error = writeProfileJson(module, json);
+        if (std::fclose(json) != 0 && error.empty())
+          error = "cannot write '" + options.profileJson + "'";
+        if (!error.empty())
+          die("--profile-json: " + error);
+      }
     }
     // Whether --gpu-graphs took: a model whose host code needs values
     // from the GPU runs without.

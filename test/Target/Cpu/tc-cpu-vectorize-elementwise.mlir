@@ -89,3 +89,47 @@ func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A SiLU on 3 channels of a 7x7 image (a view of a larger buffer, as in a
+// workgroup): rows of 7 are narrower than a vector, so the contiguous dims
+// collapse into one (147 lanes: vectors of 16 and a rest of 3) first.
+#id = affine_map<(c, h, w) -> (c, h, w)>
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : memref<3x7x7xf32, strided<[49, 7, 1], offset: ?>> into memref<147xf32, strided<[1], offset: ?>>
+// CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : memref<3x7x7xf32> into memref<147xf32>
+// CHECK: math.exp {{.*}} : vector<16xf32>
+// CHECK: math.exp {{.*}} : vector<3xf32>
+// CHECK-NOT: linalg.generic
+func.func @narrow_rows(%x: memref<8x7x7xf32>, %c: index, %y: memref<3x7x7xf32>) {
+  %v = memref.subview %x[%c, 0, 0] [3, 7, 7] [1, 1, 1] : memref<8x7x7xf32> to memref<3x7x7xf32, strided<[49, 7, 1], offset: ?>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%v : memref<3x7x7xf32, strided<[49, 7, 1], offset: ?>>) outs(%y : memref<3x7x7xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %e, %one : f32
+    %s = arith.divf %in, %d : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not collapsed: a transposed read (w, h) keeps the image dims apart; the
+// op stays a loop nest.
+#t = affine_map<(c, h, w) -> (c, w, h)>
+#id = affine_map<(c, h, w) -> (c, h, w)>
+// CHECK-LABEL: func.func @narrow_transposed
+// CHECK-NOT: memref.collapse_shape
+// CHECK: linalg.generic
+func.func @narrow_transposed(%x: memref<3x7x7xf32>, %y: memref<3x7x7xf32>) {
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<3x7x7xf32>) outs(%y : memref<3x7x7xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.negf %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

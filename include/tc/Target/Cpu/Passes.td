@@ -101,9 +101,14 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
     that gives the most workgroups when each holds whole register tiles of
     --tc-cpu-vectorize-contractions (multiples of 8 rows and 32 lanes, or of 8 lanes where that divides evenly), with chunks that
     divide the loop evenly where possible: a convolution at batch 1 splits
-    its image rows. Other ops split their outermost parallel loop with more
-    than one iteration. Ops whose loop nest is smaller than `min-work`
-    iterations stay whole. Ops inside control flow (scf.if/while bodies)
+    its image rows. A loop whose split makes workgroups read the same parts
+    of a windowed input (the image rows a convolution's window overlaps, or
+    a whole image for a split by output channels) counts half, so a
+    depthwise convolution splits its channels. Other ops split their
+    outermost parallel loop with more than one iteration. Ops whose loop
+    nest is smaller than `min-work` iterations stay whole; an elementwise
+    op counts the work of a producer it consumes alone (a convolution's
+    activation on a small image). Ops inside control flow (scf.if/while bodies)
     are left serial.
   }];
   let options = [
@@ -229,12 +234,13 @@ def ExpandDynamicReshapesPass : Pass<"tc-expand-dynamic-reshapes"> {
 }
 
 def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
-  let summary = "Turn strided memref.copy into linalg.copy loops";
+  let summary = "Turn strided memref.copy into copy generics (loops)";
   let description = [{
     memref-to-llvm lowers a copy between buffers that are not both contiguous
     into a call of `memrefCopy` from MLIR's runner utilities, which a model.so
-    does not link. As a linalg.copy the copy becomes a loop nest instead, which
-    LLVM vectorizes. Contiguous copies stay memref.copy (they become memcpy).
+    does not link. As a copy generic it becomes a loop nest instead, which
+    --tc-cpu-vectorize-elementwise vectorizes (the padded inputs copied per
+    workgroup). Contiguous copies stay memref.copy (they become memcpy).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
@@ -245,16 +251,21 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
     For linalg contractions on buffers (matmul, batch matmul, the generics
     with a multiply-add body whose maps read loops, constants or
     convolution windows `o * s + k * d`) and pooling windows (one max, min
-    or add of the input and the accumulator, single-row tiles): tiles the output's last dimension
-    by `lanes` (N, static), the output dimension that the N-side input does
-    not read by `rows` (M), and every other loop (batch, image rows, kernel
-    window, reductions; dynamic ones too) by 1, reductions innermost. N is
+    or add of the input and the accumulator): tiles the output's last
+    dimension by `lanes` (N, static), the output dimension that the N-side
+    input does not read by `rows` (M), and every other loop (batch, image
+    rows, kernel window, reductions; dynamic ones too) by 1, reductions
+    innermost. A kernel without such an M (pooling, a depthwise
+    convolution) tiles the image rows its window reads instead, 4 to 8 that
+    divide them where possible: independent accumulators, one per row; its
+    N may be as narrow as 4 lanes (a 7x7 image). N is
     first split (linalg::splitOp) into whole tiles, a multiple of 8 and
     powers of two, so that no tile has an odd vector width; the M loop is
     peeled, so that every tile has static sizes. Each tile drops its unit
     loops and dims (rank-reducing subviews; a strided window becomes a
-    strided view, read as one contiguous vector and a shuffle), is
-    vectorized to `vector.contract`, keeps its accumulator in registers
+    strided view, each row of it read as one contiguous vector and a
+    shuffle), is vectorized to `vector.contract` (a multiply and an add
+    become `vector.fma`), keeps its accumulator in registers
     across the reduction loops (the transfers are hoisted), and the
     contraction is lowered to outer products, which become broadcast-FMA
     chains. Ops it does not handle (no multiply-add body, dynamic N, fewer
@@ -281,7 +292,9 @@ def CpuVectorizeElementwisePass : Pass<"tc-cpu-vectorize-elementwise"> {
   let summary = "Vectorize elementwise kernels along their contiguous dimension";
   let description = [{
     For linalg.generic ops on buffers whose loops are all parallel, whose
-    output's last dimension is a static loop of at least 8 lanes that every
+    output's last dimension is a static loop of at least 8 lanes (or
+    becomes one when trailing loops that every operand's buffer reads
+    contiguously are collapsed first: a 7x7 image's 49) that every
     input reads contiguously (as its last dimension) or not at all
     (broadcasts), and whose body has no memory accesses: splits that loop
     (linalg::splitOp) into whole vectors of `lanes` 32-bit lanes, a
