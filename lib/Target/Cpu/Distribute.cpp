@@ -55,14 +55,6 @@ struct Granule {
   bool replicates = false;
 };
 
-/// Whether `map` reads loop `d` inside a window expression (o * s + k).
-bool readsInWindow(AffineMap map, unsigned d) {
-  return llvm::any_of(map.getResults(), [&](AffineExpr e) {
-    return isa<AffineBinaryOpExpr>(e) &&
-           e.getKind() == AffineExprKind::Add && e.isFunctionOfDim(d);
-  });
-}
-
 /// For each loop of `root`, its granule: a register tile's rows or lanes
 /// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The tile belongs to
 /// `root` itself or, when `root` is an elementwise epilogue (identity maps),

@@ -159,6 +159,12 @@ bool isPlainOrWindow(AffineExpr expr) {
   return isScaledDim(expr);
 }
 
+bool readsInWindow(AffineMap map, unsigned d) {
+  return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+    return e.getKind() == AffineExprKind::Add && e.isFunctionOfDim(d);
+  });
+}
+
 std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return std::nullopt;

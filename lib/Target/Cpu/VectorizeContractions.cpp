@@ -201,11 +201,7 @@ std::optional<unsigned> windowRows(linalg::GenericOp op, unsigned n) {
     return std::nullopt;
   bool windowed = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
     AffineMap map = op.getMatchingIndexingMap(in);
-    return map.isFunctionOfDim(n) &&
-           llvm::any_of(map.getResults(), [&](AffineExpr e) {
-             return e.getKind() == AffineExprKind::Add &&
-                    e.isFunctionOfDim(r.getPosition());
-           });
+    return map.isFunctionOfDim(n) && readsInWindow(map, r.getPosition());
   });
   return windowed ? std::optional<unsigned>(r.getPosition()) : std::nullopt;
 }

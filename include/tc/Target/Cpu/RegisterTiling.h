@@ -98,6 +98,10 @@ bool readsLoopOnlyInLastDim(linalg::LinalgOp op, unsigned loop);
 /// `o * s + k * d` (s, d positive constants; either term may be a bare loop).
 bool isPlainOrWindow(AffineExpr expr);
 
+/// Whether `map` reads loop `d` inside a window expression (`o * s + k`),
+/// as a convolution or pooling window reads its output rows.
+bool readsInWindow(AffineMap map, unsigned d);
+
 /// The register tile's loops for a multiply-add or pooling kernel with
 /// reductions, one output, plain or window maps; nothing for other ops.
 /// Pooling tiles are single rows.
