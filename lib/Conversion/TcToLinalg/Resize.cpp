@@ -8,7 +8,9 @@
 // combined (a product of weights) and read with tensor.extract. Coordinates
 // and weights are computed in f64, like the reference. Antialiased resizes
 // (whose filters widen with the downscale factor) run one generic per
-// resized dimension instead.
+// resized dimension instead. tc.dynamic_resize, whose scales and sizes are
+// read at run time, shares the interpolation: each dimension's parameters
+// are values, constants where the compile knows them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,51 +31,113 @@ struct Tap {
   Value weight; // f64
 };
 
+/// One dimension's resampling, as values the generic's body captures:
+/// constants when the compile knows them (tc.resize), so that the
+/// arithmetic below folds to what a compile-time computation would give,
+/// or values read at run time (tc.dynamic_resize).
+struct DimParams {
+  Value inSize;   // index
+  Value outSize;  // index
+  Value inSizeF;  // f64
+  Value outSizeF; // f64, the integer output size
+  Value scale;    // f64
+  Value roiStart, roiEnd; // f64, tf_crop_and_resize only
+
+  /// Whether the dimension is copied through: the compile knows that its
+  /// scale is 1 and its size unchanged.
+  bool isIdentity(bool crop) const {
+    std::optional<int64_t> in = getConstantIntValue(inSize),
+                           out = getConstantIntValue(outSize);
+    auto s = scale.getDefiningOp<arith::ConstantFloatOp>();
+    return !crop && in && out && *in == *out && s &&
+           s.value().convertToDouble() == 1.0;
+  }
+};
+
+/// The interpolation attributes of tc.resize and tc.dynamic_resize.
+struct ResizeModes {
+  StringRef mode, coordinateMode, nearestMode;
+  double cubicCoeffA;
+  bool excludeOutside;
+  double extrapolation;
+
+  template <typename OpTy> static ResizeModes of(OpTy op) {
+    return {op.getMode(),
+            op.getCoordinateTransformationMode(),
+            op.getNearestMode(),
+            op.getCubicCoeffA().convertToDouble(),
+            op.getExcludeOutside(),
+            op.getExtrapolationValue().convertToDouble()};
+  }
+  bool crop() const { return coordinateMode == "tf_crop_and_resize"; }
+};
+
 /// The float arithmetic (FloatMath) is in f64, like the reference.
 struct ResizeLowering : FloatMath {
-  ResizeOp op;
+  const ResizeModes &modes;
+
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpFOp>(loc, p, x, y);
+  }
+  /// `then()` or `otherwise()` by `cond`, building only one when the
+  /// condition is known.
+  Value pick(Value cond, function_ref<Value()> then,
+             function_ref<Value()> otherwise) {
+    if (std::optional<int64_t> c = getConstantIntValue(cond))
+      return *c ? then() : otherwise();
+    return select(cond, then(), otherwise());
+  }
 
   /// Whether input coordinate `xo` falls outside [0, inSize - 1], where
   /// tf_crop_and_resize takes the extrapolation value.
-  Value outsideInput(Value xo, int64_t inSize) {
-    return arith::OrIOp::create(b, loc, lt(xo, f(0)), gt(xo, f(double(inSize - 1))));
+  Value outsideInput(Value xo, const DimParams &p) {
+    return arith::OrIOp::create(
+        b, loc, lt(xo, f(0)), gt(xo, sub(p.inSizeF, f(1))));
   }
 
-  /// The input coordinate of output coordinate `x` along dim `d`. Like
-  /// ONNX's reference, the output length in these formulas is the unrounded
-  /// `scale * inSize`; only half_pixel_symmetric also uses the integer one.
-  Value transform(Value x, int64_t d, int64_t inSize, int64_t outSizeInt,
-                  double scale) {
-    StringRef mode = op.getCoordinateTransformationMode();
-    double outSize = scale * double(inSize);
+  /// The input coordinate of output coordinate `x`. Like ONNX's reference,
+  /// the output length in these formulas is the unrounded `scale * inSize`;
+  /// only half_pixel_symmetric also uses the integer one.
+  Value transform(Value x, const DimParams &p) {
+    StringRef mode = modes.coordinateMode;
+    Value outSize = mul(p.scale, p.inSizeF);
+    auto halfPixel = [&] {
+      return sub(div(add(x, f(0.5)), p.scale), f(0.5));
+    };
     if (mode == "asymmetric")
-      return div(x, f(scale));
+      return div(x, p.scale);
     if (mode == "align_corners")
-      return outSize == 1 ? f(0)
-                          : mul(x, f(double(inSize - 1) / (outSize - 1)));
+      return pick(
+          cmp(arith::CmpFPredicate::OEQ, outSize, f(1)), [&] { return f(0); },
+          [&] {
+            return mul(x, div(sub(p.inSizeF, f(1)), sub(outSize, f(1))));
+          });
     if (mode == "pytorch_half_pixel")
-      return outSize > 1 ? sub(div(add(x, f(0.5)), f(scale)), f(0.5)) : f(0);
+      return pick(cmp(arith::CmpFPredicate::OGT, outSize, f(1)), halfPixel,
+                  [&] { return f(0); });
     if (mode == "half_pixel_symmetric") {
-      double adjustment = double(outSizeInt) / outSize;
-      double offset = double(inSize) / 2.0 * (1.0 - adjustment);
-      return add(f(offset), sub(div(add(x, f(0.5)), f(scale)), f(0.5)));
+      Value adjustment = div(p.outSizeF, outSize);
+      Value offset = mul(div(p.inSizeF, f(2)), sub(f(1), adjustment));
+      return add(offset, halfPixel());
     }
     if (mode == "tf_crop_and_resize") {
-      ArrayRef<float> roi = *op.getRoi();
-      int64_t rank = op.getScales().size();
-      double start = roi[d], end = roi[rank + d];
-      if (outSize <= 1)
-        return f(0.5 * (start + end) * double(inSize - 1));
-      return add(f(start * double(inSize - 1)),
-                 mul(x, f((end - start) * double(inSize - 1) / (outSize - 1))));
+      Value last = sub(p.inSizeF, f(1));
+      return pick(
+          cmp(arith::CmpFPredicate::OLE, outSize, f(1)),
+          [&] { return mul(mul(f(0.5), add(p.roiStart, p.roiEnd)), last); },
+          [&] {
+            Value step = div(mul(sub(p.roiEnd, p.roiStart), last),
+                             sub(outSize, f(1)));
+            return add(mul(p.roiStart, last), mul(x, step));
+          });
     }
-    // half_pixel
-    return sub(div(add(x, f(0.5)), f(scale)), f(0.5));
+    return halfPixel();
   }
 
-  Value clampIndex(Value i, int64_t size) {
+  Value clampIndex(Value i, Value size) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value last = arith::ConstantIndexOp::create(b, loc, size - 1);
+    Value last = b.createOrFold<arith::SubIOp>(
+        loc, size, arith::ConstantIndexOp::create(b, loc, 1));
     i = arith::MaxSIOp::create(b, loc, i, zero);
     return arith::MinSIOp::create(b, loc, i, last);
   }
@@ -81,18 +145,17 @@ struct ResizeLowering : FloatMath {
     Value asInt = arith::FPToSIOp::create(b, loc, b.getI64Type(), v);
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), asInt);
   }
-  Value inRange(Value index, int64_t size) {
+  Value inRange(Value index, Value size) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value bound = arith::ConstantIndexOp::create(b, loc, size);
     Value low = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
-    Value high = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, bound);
+    Value high = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size);
     return arith::AndIOp::create(b, loc, low, high);
   }
 
-  SmallVector<Tap> taps(Value xo, int64_t inSize) {
-    StringRef mode = op.getMode();
+  SmallVector<Tap> taps(Value xo, Value inSize) {
+    StringRef mode = modes.mode;
     if (mode == "nearest") {
-      StringRef rounding = op.getNearestMode();
+      StringRef rounding = modes.nearestMode;
       Value rounded;
       if (rounding == "floor")
         rounded = math::FloorOp::create(b, loc, xo);
@@ -116,11 +179,10 @@ struct ResizeLowering : FloatMath {
               {clampIndex(at(1), inSize), ratio}};
     }
     // cubic: taps at base-1 .. base+2 with Keys' coefficients.
-    SmallVector<Value> weights =
-        cubicWeights(ratio, op.getCubicCoeffA().convertToDouble());
+    SmallVector<Value> weights = cubicWeights(ratio, modes.cubicCoeffA);
     SmallVector<Tap> result;
     SmallVector<Value> raw = {at(-1), at(0), at(1), at(2)};
-    if (op.getExcludeOutside()) {
+    if (modes.excludeOutside) {
       Value total = f(0);
       for (int i = 0; i < 4; ++i) {
         weights[i] = arith::SelectOp::create(b, loc, inRange(raw[i], inSize),
@@ -137,7 +199,7 @@ struct ResizeLowering : FloatMath {
 
   /// Keys' cubic kernel at distance `t` >= 0 (zero from 2 on).
   Value keys(Value t) {
-    double a = op.getCubicCoeffA().convertToDouble();
+    double a = modes.cubicCoeffA;
     Value t2 = mul(t, t), t3 = mul(t2, t);
     Value near = add(sub(mul(f(a + 2), t3), mul(f(a + 3), t2)), f(1));
     Value far = sub(add(sub(mul(f(a), t3), mul(f(5 * a), t2)), mul(f(8 * a), t)),
@@ -157,8 +219,8 @@ struct ResizeLowering : FloatMath {
   /// reference shifts it one to the left, which only trades two taps of
   /// weight zero. Out-of-range taps read the edge element, or drop out with
   /// exclude_outside.
-  SmallVector<Tap> antialiasTaps(Value xo, int64_t inSize, double scale) {
-    bool cubic = op.getMode() == "cubic";
+  SmallVector<Tap> antialiasTaps(Value xo, Value inSize, double scale) {
+    bool cubic = modes.mode == "cubic";
     double s = std::min(scale, 1.0);
     int64_t start = static_cast<int64_t>(std::floor(-(cubic ? 2.0 : 1.0) / s)) + 1;
     int64_t count = 2 - 2 * start;
@@ -174,7 +236,7 @@ struct ResizeLowering : FloatMath {
                       : arith::MaximumFOp::create(b, loc, sub(f(1), t), f(0));
       Value index = arith::AddIOp::create(
           b, loc, first, arith::ConstantIndexOp::create(b, loc, start + j));
-      if (op.getExcludeOutside())
+      if (modes.excludeOutside)
         w = arith::SelectOp::create(b, loc, inRange(index, inSize), w, f(0));
       total = add(total, w);
       raw.push_back(index);
@@ -187,21 +249,115 @@ struct ResizeLowering : FloatMath {
   }
 };
 
+/// An index as an f64.
+Value indexToF64(OpBuilder &b, Location loc, Value index) {
+  Value asInt = b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
+  return b.createOrFold<arith::SIToFPOp>(loc, b.getF64Type(), asInt);
+}
+
+/// One parallel generic over the output of `resultType`: every combination
+/// of the per-dimension taps, weighted and summed.
+Value interpolate(OpBuilder &builder, Location loc, const ResizeModes &modes,
+                  Value input, Type tcType, RankedTensorType resultType,
+                  ArrayRef<DimParams> params) {
+  int64_t rank = resultType.getRank();
+  bool crop = modes.crop();
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (resultType.isDynamicDim(d))
+      dynamicSizes.push_back(params[d].outSize);
+  return buildParallelGeneric(
+      builder, loc, resultType, dynamicSizes, {}, {},
+      [&](OpBuilder &b, Location l, ValueRange) -> Value {
+        ResizeLowering r{{b, l, b.getF64Type()}, modes};
+        SmallVector<SmallVector<Tap>> perDim;
+        Value outside;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value outIndex = linalg::IndexOp::create(b, l, d);
+          if (params[d].isIdentity(crop)) {
+            perDim.push_back({{outIndex, Value()}});
+            continue;
+          }
+          Value x = indexToF64(b, l, outIndex);
+          Value xo = r.transform(x, params[d]);
+          if (crop) {
+            Value out = r.outsideInput(xo, params[d]);
+            outside = outside ? arith::OrIOp::create(b, l, outside, out) : out;
+          }
+          perDim.push_back(r.taps(xo, params[d].inSize));
+        }
+        // Sum over every combination of taps.
+        Value sum = r.f(0);
+        SmallVector<size_t> choice(rank, 0);
+        while (true) {
+          SmallVector<Value> indices;
+          Value weight;
+          for (int64_t d = 0; d < rank; ++d) {
+            const Tap &tap = perDim[d][choice[d]];
+            indices.push_back(tap.index);
+            if (tap.weight)
+              weight = weight ? r.mul(weight, tap.weight) : tap.weight;
+          }
+          Value element = tensor::ExtractOp::create(b, l, input, indices);
+          Value value = castScalar(b, l, element, tcType, r.ft);
+          sum = r.add(sum, weight ? r.mul(value, weight) : value);
+          int64_t d = rank - 1;
+          while (d >= 0 && ++choice[d] == perDim[d].size())
+            choice[d--] = 0;
+          if (d < 0)
+            break;
+        }
+        if (outside)
+          sum = arith::SelectOp::create(b, l, outside, r.f(modes.extrapolation), sum);
+        if (isa<IntegerType>(tcType))
+          sum = math::RoundEvenOp::create(b, l, sum);
+        return castScalar(b, l, sum, r.ft, tcType);
+      });
+}
+
+/// tc.resize's parameters for dimension `d` of `input`: its scale and
+/// region of interest from the attributes, its output size from the result
+/// type or, for a dynamic one, floor(inSize * scale) as ONNX computes it.
+DimParams staticParams(OpBuilder &b, Location loc, ResizeOp op, Value input,
+                       RankedTensorType resultType, int64_t d) {
+  FloatMath m{b, loc, b.getF64Type()};
+  DimParams p;
+  p.inSize = dimValue(b, loc, input, d);
+  p.inSizeF = indexToF64(b, loc, p.inSize);
+  p.scale = m.f(op.getScales()[d]);
+  if (resultType.isDynamicDim(d)) {
+    Value size = math::FloorOp::create(b, loc, m.mul(p.inSizeF, p.scale));
+    p.outSize = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        arith::FPToSIOp::create(b, loc, b.getI64Type(), size));
+    p.outSizeF = size;
+  } else {
+    p.outSize = arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(d));
+    p.outSizeF = m.f(double(resultType.getDimSize(d)));
+  }
+  if (std::optional<ArrayRef<float>> roi = op.getRoi()) {
+    int64_t rank = resultType.getRank();
+    p.roiStart = m.f((*roi)[d]);
+    p.roiEnd = m.f((*roi)[rank + d]);
+  }
+  return p;
+}
+
 /// The antialiasing filter is separable but its footprint grows with the
 /// downscale factor, so instead of one generic over every combination of
 /// taps this resamples one dimension at a time, innermost first (the order
 /// of ONNX's reference, which matters for tf_crop_and_resize's
 /// extrapolation). Intermediate results are f32 for float inputs of up to 32
-/// bits, f64 otherwise.
+/// bits, f64 otherwise. Shapes are static (the pattern checks).
 Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
                         RankedTensorType resultType) {
   Location loc = op.getLoc();
+  ResizeModes modes = ResizeModes::of(op);
   Type tcType = elementTypeOf(op.getInput());
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
   ArrayRef<float> scales = op.getScales();
-  bool crop = op.getCoordinateTransformationMode() == "tf_crop_and_resize";
-  double extrapolation = op.getExtrapolationValue().convertToDouble();
+  bool crop = modes.crop();
   Type midType = isa<FloatType>(tcType) && tcType.getIntOrFloatBitWidth() <= 32
                      ? b.getF32Type()
                      : b.getF64Type();
@@ -219,34 +375,31 @@ Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
     int64_t d = dims[k];
     bool last = k + 1 == dims.size();
     auto currentType = cast<RankedTensorType>(current.getType());
-    int64_t inSize = currentType.getDimSize(d), outSize = resultType.getDimSize(d);
     SmallVector<int64_t> shape(currentType.getShape());
-    shape[d] = outSize;
+    shape[d] = resultType.getDimSize(d);
     auto passType = last ? resultType : RankedTensorType::get(shape, midType);
     Type passTc = last ? tcType : midType;
     Value source = current;
     Type sourceTc = currentTc;
+    DimParams params = staticParams(b, loc, op, source, passType, d);
     current = buildParallelGeneric(
         b, loc, passType, {}, {}, {},
         [&](OpBuilder &nb, Location l, ValueRange) -> Value {
-          ResizeLowering r{{nb, l, nb.getF64Type()}, op};
+          ResizeLowering r{{nb, l, nb.getF64Type()}, modes};
           SmallVector<Value> indices;
           for (int64_t e = 0; e < rank; ++e)
             indices.push_back(linalg::IndexOp::create(nb, l, e));
-          Value x = arith::SIToFPOp::create(
-              nb, l, r.ft,
-              arith::IndexCastOp::create(nb, l, nb.getI64Type(), indices[d]));
-          Value xo = r.transform(x, d, inSize, outSize, scales[d]);
+          Value xo = r.transform(indexToF64(nb, l, indices[d]), params);
           Value sum = r.f(0);
-          for (const Tap &tap : r.antialiasTaps(xo, inSize, scales[d])) {
+          for (const Tap &tap : r.antialiasTaps(xo, params.inSize, scales[d])) {
             indices[d] = tap.index;
             Value element = tensor::ExtractOp::create(nb, l, source, indices);
             sum = r.add(sum, r.mul(castScalar(nb, l, element, sourceTc, r.ft),
                                    tap.weight));
           }
           if (crop) {
-            sum = arith::SelectOp::create(nb, l, r.outsideInput(xo, inSize),
-                                          r.f(extrapolation), sum);
+            sum = arith::SelectOp::create(nb, l, r.outsideInput(xo, params),
+                                          r.f(modes.extrapolation), sum);
           }
           if (last && isa<IntegerType>(passTc))
             sum = math::RoundEvenOp::create(nb, l, sum);
@@ -267,78 +420,67 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
         getTypeConverter()->convertType(op.getResult().getType()));
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
-    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic sizes");
-    StringRef mode = op.getMode();
-    if (mode != "nearest" && mode != "linear" && mode != "cubic")
-      return rewriter.notifyMatchFailure(op, "unknown mode");
     if (op.getCoordinateTransformationMode() == "tf_crop_and_resize" &&
         !op.getRoi())
       return rewriter.notifyMatchFailure(op, "tf_crop_and_resize without roi");
     if (op.getAntialias()) {
-      if (mode == "nearest")
+      if (op.getMode() == "nearest")
         return rewriter.notifyMatchFailure(op, "antialiased nearest");
+      if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "antialiasing dynamic sizes");
       rewriter.replaceOp(op, antialiasedResize(rewriter, op, input, resultType));
       return success();
     }
-    Type tcType = elementTypeOf(op.getInput());
-    int64_t rank = inputType.getRank();
-    ArrayRef<float> scales = op.getScales();
-    bool crop = op.getCoordinateTransformationMode() == "tf_crop_and_resize";
-    double extrapolation = op.getExtrapolationValue().convertToDouble();
+    SmallVector<DimParams> params;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      params.push_back(staticParams(rewriter, loc, op, input, resultType, d));
+    rewriter.replaceOp(op, interpolate(rewriter, loc, ResizeModes::of(op),
+                                       input, elementTypeOf(op.getInput()),
+                                       resultType, params));
+    return success();
+  }
+};
 
-    Value result = buildParallelGeneric(
-        rewriter, loc, resultType, {}, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          ResizeLowering r{{b, l, b.getF64Type()}, op};
-          SmallVector<SmallVector<Tap>> perDim;
-          Value outside;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value outIndex = linalg::IndexOp::create(b, l, d);
-            int64_t inSize = inputType.getDimSize(d);
-            int64_t outSize = resultType.getDimSize(d);
-            if (inSize == outSize && scales[d] == 1.0f && !crop) {
-              perDim.push_back({{outIndex, Value()}});
-              continue;
-            }
-            Value x = arith::SIToFPOp::create(
-                b, l, r.ft,
-                arith::IndexCastOp::create(b, l, b.getI64Type(), outIndex));
-            Value xo = r.transform(x, d, inSize, outSize, scales[d]);
-            if (crop) {
-              Value out = r.outsideInput(xo, inSize);
-              outside = outside ? arith::OrIOp::create(b, l, outside, out) : out;
-            }
-            perDim.push_back(r.taps(xo, inSize));
-          }
-          // Sum over every combination of taps.
-          Value sum = r.f(0);
-          SmallVector<size_t> choice(rank, 0);
-          while (true) {
-            SmallVector<Value> indices;
-            Value weight;
-            for (int64_t d = 0; d < rank; ++d) {
-              const Tap &tap = perDim[d][choice[d]];
-              indices.push_back(tap.index);
-              if (tap.weight)
-                weight = weight ? r.mul(weight, tap.weight) : tap.weight;
-            }
-            Value element = tensor::ExtractOp::create(b, l, input, indices);
-            Value value = castScalar(b, l, element, tcType, r.ft);
-            sum = r.add(sum, weight ? r.mul(value, weight) : value);
-            int64_t d = rank - 1;
-            while (d >= 0 && ++choice[d] == perDim[d].size())
-              choice[d--] = 0;
-            if (d < 0)
-              break;
-          }
-          if (outside)
-            sum = arith::SelectOp::create(b, l, outside, r.f(extrapolation), sum);
-          if (isa<IntegerType>(tcType))
-            sum = math::RoundEvenOp::create(b, l, sum);
-          return castScalar(b, l, sum, r.ft, tcType);
-        });
-    rewriter.replaceOp(op, result);
+/// Scales, sizes and the region of interest read from their tensors (the
+/// importer builds them with tensor.from_elements, so the reads of what
+/// the compile knows fold to constants).
+struct DynamicResizePattern : OpConversionPattern<DynamicResizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicResizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    int64_t rank = resultType.getRank();
+    auto read = [&](Value tensor, int64_t i) -> Value {
+      Value index = arith::ConstantIndexOp::create(rewriter, loc, i);
+      return rewriter.createOrFold<tensor::ExtractOp>(loc, tensor,
+                                                      ValueRange{index});
+    };
+    SmallVector<DimParams> params;
+    for (int64_t d = 0; d < rank; ++d) {
+      DimParams p;
+      p.inSize = dimValue(rewriter, loc, input, d);
+      p.inSizeF = indexToF64(rewriter, loc, p.inSize);
+      p.scale = read(adaptor.getScales(), d);
+      p.outSize = resultType.isDynamicDim(d)
+                      ? rewriter.createOrFold<arith::IndexCastOp>(
+                            loc, rewriter.getIndexType(),
+                            read(adaptor.getSizes(), d))
+                      : arith::ConstantIndexOp::create(rewriter, loc,
+                                                       resultType.getDimSize(d));
+      p.outSizeF = indexToF64(rewriter, loc, p.outSize);
+      if (Value roi = adaptor.getRoi()) {
+        p.roiStart = read(roi, d);
+        p.roiEnd = read(roi, rank + d);
+      }
+      params.push_back(p);
+    }
+    rewriter.replaceOp(op, interpolate(rewriter, loc, ResizeModes::of(op),
+                                       input, elementTypeOf(op.getInput()),
+                                       resultType, params));
     return success();
   }
 };
@@ -347,7 +489,8 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
 
 void populateResizePatterns(TcTypeConverter &converter,
                             RewritePatternSet &patterns) {
-  patterns.add<ResizePattern>(converter, patterns.getContext());
+  patterns.add<ResizePattern, DynamicResizePattern>(converter,
+                                                    patterns.getContext());
 }
 
 } // namespace mlir::tc::to_linalg

@@ -286,8 +286,10 @@ struct SlicePattern : OpConversionPattern<SliceOp> {
 };
 
 /// Bounds read at run time: ONNX's clamping in index arithmetic, then an
-/// extract_slice (a view) when every step is positive, or a generic that
-/// reads input[start + i * step] otherwise.
+/// extract_slice (a view) when every step is a positive constant, or a
+/// generic that reads input[start + i * step] otherwise. Steps read at run
+/// time choose between the clamping of positive and negative steps by
+/// their sign, and a zero step is a run-time error.
 struct DynamicSlicePattern : OpConversionPattern<DynamicSliceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -300,54 +302,89 @@ struct DynamicSlicePattern : OpConversionPattern<DynamicSliceOp> {
     int64_t rank = resultType.getRank();
     bool unsignedBounds = isUnsignedInt(elementTypeOf(op.getStarts()));
     Value zero = indexConstant(rewriter, loc, 0);
+    Value one = indexConstant(rewriter, loc, 1);
     Value minusOne = indexConstant(rewriter, loc, -1);
-    SmallVector<Value> starts(rank, zero), counts;
-    SmallVector<int64_t> steps(rank, 1);
+    SmallVector<Value> starts(rank, zero), counts, steps(rank, one);
+    bool positiveSteps = !op.getStepValues();
     for (int64_t d = 0; d < rank; ++d)
       counts.push_back(dimValue(rewriter, loc, input, d));
-    for (auto [i, axis, step] : llvm::enumerate(op.getAxes(), op.getSteps())) {
+    auto readIndex = [&](Value tensor, int64_t i, bool isUnsigned) -> Value {
+      Value v = tensor::ExtractOp::create(rewriter, loc, tensor,
+                                          indexConstant(rewriter, loc, i));
+      return isUnsigned ? Value(arith::IndexCastUIOp::create(
+                              rewriter, loc, rewriter.getIndexType(), v))
+                        : toIndex(rewriter, loc, v);
+    };
+    auto clamp = [&](Value v, Value lo, Value hi) -> Value {
+      return arith::MinSIOp::create(rewriter, loc,
+                                    arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
+    };
+    auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+      return arith::CmpIOp::create(rewriter, loc, p, x, y);
+    };
+    for (auto [i, axis] : llvm::enumerate(op.getAxes())) {
       Value size = counts[axis];
       auto read = [&](Value bounds) -> Value {
-        Value v = tensor::ExtractOp::create(
-            rewriter, loc, bounds, indexConstant(rewriter, loc, i));
-        v = unsignedBounds ? Value(arith::IndexCastUIOp::create(
-                                 rewriter, loc, rewriter.getIndexType(), v))
-                           : toIndex(rewriter, loc, v);
-        Value negative =
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, v, zero);
+        Value v = readIndex(bounds, i, unsignedBounds);
         return arith::SelectOp::create(
-            rewriter, loc, negative, arith::AddIOp::create(rewriter, loc, v, size), v);
+            rewriter, loc, cmp(arith::CmpIPredicate::slt, v, zero),
+            arith::AddIOp::create(rewriter, loc, v, size), v);
       };
-      auto clamp = [&](Value v, Value lo, Value hi) -> Value {
-        return arith::MinSIOp::create(rewriter, loc,
-                                      arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
-      };
-      Value start = read(adaptor.getStarts()), end = read(adaptor.getEnds());
-      Value last = arith::SubIOp::create(rewriter, loc, size,
-                                         indexConstant(rewriter, loc, 1));
-      Value span;
-      if (step > 0) {
-        start = clamp(start, zero, size);
-        end = clamp(end, zero, size);
-        span = arith::SubIOp::create(rewriter, loc, end, start);
+      Value step, positive;
+      if (Value values = adaptor.getStepValues()) {
+        step = readIndex(values, i, isUnsignedInt(elementTypeOf(op.getStepValues())));
+        checkAtRunTime(rewriter, loc, op, cmp(arith::CmpIPredicate::ne, step, zero),
+                       "a slice step is zero");
+        positive = cmp(arith::CmpIPredicate::sgt, step, zero);
       } else {
-        start = clamp(start, zero, arith::MaxSIOp::create(rewriter, loc, last, zero));
-        end = clamp(end, minusOne, last);
-        span = arith::SubIOp::create(rewriter, loc, start, end);
+        int64_t s = op.getSteps()[i];
+        step = indexConstant(rewriter, loc, s);
+        positive = arith::ConstantIntOp::create(rewriter, loc,
+                                                rewriter.getI1Type(), s > 0);
+        positiveSteps &= s > 0;
       }
-      Value count = arith::CeilDivSIOp::create(
-          rewriter, loc, span, indexConstant(rewriter, loc, std::abs(step)));
+      Value start = read(adaptor.getStarts()), end = read(adaptor.getEnds());
+      Value last = arith::SubIOp::create(rewriter, loc, size, one);
+      // A constant step builds only its own clamping.
+      std::optional<int64_t> known = getConstantIntValue(positive);
+      bool forward = !known || *known, backward = !known || !*known;
+      Value forwardStart, forwardSpan, backwardStart, backwardSpan;
+      if (forward) {
+        forwardStart = clamp(start, zero, size);
+        forwardSpan = arith::SubIOp::create(rewriter, loc,
+                                            clamp(end, zero, size), forwardStart);
+      }
+      if (backward) {
+        backwardStart =
+            clamp(start, zero, arith::MaxSIOp::create(rewriter, loc, last, zero));
+        backwardSpan = arith::SubIOp::create(rewriter, loc, backwardStart,
+                                             clamp(end, minusOne, last));
+      }
+      auto select = [&](function_ref<Value()> ifPositive,
+                        function_ref<Value()> ifNegative) -> Value {
+        if (known)
+          return *known ? ifPositive() : ifNegative();
+        return arith::SelectOp::create(rewriter, loc, positive, ifPositive(),
+                                       ifNegative());
+      };
+      Value span = select([&] { return forwardSpan; }, [&] { return backwardSpan; });
+      Value magnitude = select([&] { return step; }, [&] {
+        return arith::SubIOp::create(rewriter, loc, zero, step).getResult();
+      });
+      // A zero step (stopped by the check) must not divide by zero first.
+      if (!known)
+        magnitude = arith::MaxSIOp::create(rewriter, loc, magnitude, one);
+      Value count = arith::CeilDivSIOp::create(rewriter, loc, span, magnitude);
       counts[axis] = arith::MaxSIOp::create(rewriter, loc, count, zero);
-      starts[axis] = start;
+      starts[axis] = select([&] { return forwardStart; },
+                            [&] { return backwardStart; });
       steps[axis] = step;
     }
     Value result;
-    if (llvm::all_of(steps, [](int64_t s) { return s > 0; })) {
+    if (positiveSteps) {
       SmallVector<OpFoldResult> offsets = getAsOpFoldResult(starts);
       SmallVector<OpFoldResult> sizes = getAsOpFoldResult(counts);
-      SmallVector<OpFoldResult> strides;
-      for (int64_t s : steps)
-        strides.push_back(rewriter.getIndexAttr(s));
+      SmallVector<OpFoldResult> strides = getAsOpFoldResult(steps);
       result = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets,
                                               sizes, strides);
     } else {
@@ -362,8 +399,7 @@ struct DynamicSlicePattern : OpConversionPattern<DynamicSliceOp> {
             for (int64_t d = 0; d < rank; ++d) {
               Value i = linalg::IndexOp::create(b, l, d);
               indices.push_back(arith::AddIOp::create(
-                  b, l, starts[d],
-                  arith::MulIOp::create(b, l, i, indexConstant(b, l, steps[d]))));
+                  b, l, starts[d], arith::MulIOp::create(b, l, i, steps[d])));
             }
             return tensor::ExtractOp::create(b, l, input, indices);
           });
@@ -437,6 +473,67 @@ struct BroadcastPattern : OpConversionPattern<BroadcastOp> {
   }
 };
 
+/// The input index that a padded output reads along one dimension: `index`
+/// is the output index less the begin padding, `size` the input's extent
+/// (not zero). edge clamps, wrap continues periodically, reflect mirrors
+/// without the edge (period 2 * (size - 1)).
+Value padSourceIndex(OpBuilder &b, Location l, PadMode mode, Value index,
+                     Value size) {
+  Value zero = indexConstant(b, l, 0);
+  Value last = arith::SubIOp::create(b, l, size, indexConstant(b, l, 1));
+  if (mode == PadMode::edge) {
+    index = arith::MaxSIOp::create(b, l, index, zero);
+    return arith::MinSIOp::create(b, l, index, last);
+  }
+  if (mode == PadMode::wrap) {
+    Value rem = arith::RemSIOp::create(b, l, index, size);
+    Value negative =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, rem, zero);
+    return arith::SelectOp::create(b, l, negative,
+                                   arith::AddIOp::create(b, l, rem, size), rem);
+  }
+  Value period = arith::MulIOp::create(b, l, last, indexConstant(b, l, 2));
+  Value safePeriod = arith::MaxSIOp::create(b, l, period, indexConstant(b, l, 1));
+  Value rem = arith::RemSIOp::create(b, l, index, safePeriod);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, rem, zero);
+  rem = arith::SelectOp::create(b, l, negative,
+                                arith::AddIOp::create(b, l, rem, safePeriod), rem);
+  Value mirrored = arith::SubIOp::create(b, l, period, rem);
+  Value beyond =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, rem, last);
+  index = arith::SelectOp::create(b, l, beyond, mirrored, rem);
+  return arith::MinSIOp::create(b, l, index, last);
+}
+
+/// reflect / edge / wrap padding as a generic that maps each output index
+/// back into the input; `low` are the begin paddings (index values) and
+/// `dynamicSizes` the result's dynamic extents.
+Value padByIndexMap(OpBuilder &builder, Location loc, PadMode mode, Value input,
+                    RankedTensorType resultType, ArrayRef<Value> low,
+                    ValueRange dynamicSizes) {
+  int64_t rank = resultType.getRank();
+  return buildParallelGeneric(
+      builder, loc, resultType, dynamicSizes, {}, {},
+      [&](OpBuilder &b, Location l, ValueRange) {
+        SmallVector<Value> indices;
+        for (int64_t i = 0; i < rank; ++i) {
+          Value index = arith::SubIOp::create(
+              b, l, linalg::IndexOp::create(b, l, i), low[i]);
+          indices.push_back(
+              padSourceIndex(b, l, mode, index, dimValue(b, l, input, i)));
+        }
+        return tensor::ExtractOp::create(b, l, input, indices);
+      });
+}
+
+/// The scalar a constant pad fills with: `value` or zero.
+Value padFill(OpBuilder &b, Location loc, Value value, Type elementType) {
+  if (value)
+    return tensor::ExtractOp::create(b, loc, value, ValueRange{});
+  return scalarConstant(b, loc, elementType, 0);
+}
+
 struct PadPattern : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -452,63 +549,108 @@ struct PadPattern : OpConversionPattern<PadOp> {
     SmallVector<int64_t> low(padding.take_front(rank)),
         high(padding.drop_front(rank));
     if (op.getMode() == PadMode::constant) {
-      Value value;
-      if (Value scalar = adaptor.getValue())
-        value = tensor::ExtractOp::create(rewriter, loc, scalar, ValueRange{});
-      else
-        value = scalarConstant(rewriter, loc, inputType.getElementType(), 0);
+      Value value = padFill(rewriter, loc, adaptor.getValue(),
+                            inputType.getElementType());
       Value padded = padTensor(rewriter, loc, input, low, high, value);
       if (padded.getType() != resultType)
         padded = tensor::CastOp::create(rewriter, loc, resultType, padded);
       rewriter.replaceOp(op, padded);
       return success();
     }
-    // reflect / edge / wrap: map each output index back into the input.
-    SmallVector<Value> dynamicSizes;
-    for (int64_t i = 0; i < rank; ++i)
+    SmallVector<Value> dynamicSizes, lowValues;
+    for (int64_t i = 0; i < rank; ++i) {
+      lowValues.push_back(indexConstant(rewriter, loc, low[i]));
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(arith::AddIOp::create(
             rewriter, loc, dimValue(rewriter, loc, input, i),
             indexConstant(rewriter, loc, low[i] + high[i])));
-    PadMode mode = op.getMode();
-    Value result = buildParallelGeneric(
-        rewriter, loc, resultType, dynamicSizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> indices;
-          for (int64_t i = 0; i < rank; ++i) {
-            Value size = dimValue(b, l, input, i);
-            Value index = arith::SubIOp::create(
-                b, l, linalg::IndexOp::create(b, l, i), indexConstant(b, l, low[i]));
-            Value zero = indexConstant(b, l, 0);
-            Value last = arith::SubIOp::create(b, l, size, indexConstant(b, l, 1));
-            if (mode == PadMode::edge) {
-              index = arith::MaxSIOp::create(b, l, index, zero);
-              index = arith::MinSIOp::create(b, l, index, last);
-            } else if (mode == PadMode::wrap) {
-              Value rem = arith::RemSIOp::create(b, l, index, size);
-              Value negative = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::slt, rem, zero);
-              index = arith::SelectOp::create(
-                  b, l, negative, arith::AddIOp::create(b, l, rem, size), rem);
-            } else {
-              // reflect: period 2 * (size - 1), mirrored without the edge.
-              Value period = arith::MulIOp::create(b, l, last, indexConstant(b, l, 2));
-              Value safePeriod = arith::MaxSIOp::create(b, l, period, indexConstant(b, l, 1));
-              Value rem = arith::RemSIOp::create(b, l, index, safePeriod);
-              Value negative = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::slt, rem, zero);
-              rem = arith::SelectOp::create(
-                  b, l, negative, arith::AddIOp::create(b, l, rem, safePeriod), rem);
-              Value mirrored = arith::SubIOp::create(b, l, period, rem);
-              Value beyond = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
-                                                   rem, last);
-              index = arith::SelectOp::create(b, l, beyond, mirrored, rem);
-              index = arith::MinSIOp::create(b, l, index, last);
-            }
-            indices.push_back(index);
-          }
-          return tensor::ExtractOp::create(b, l, input, indices);
-        });
+    }
+    rewriter.replaceOp(op, padByIndexMap(rewriter, loc, op.getMode(), input,
+                                         resultType, lowValues, dynamicSizes));
+    return success();
+  }
+};
+
+/// Pads read at run time. Constant mode pads by the positive amounts
+/// (tensor.pad) and then crops the negative ones (extract_slice), the order
+/// of ONNX's reference, which matters when a crop reaches into the padding.
+/// The other modes map output indices into the input; they cannot fill
+/// from an empty dimension, which is a run-time error.
+struct DynamicPadPattern : OpConversionPattern<DynamicPadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicPadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    Value zero = indexConstant(rewriter, loc, 0);
+    SmallVector<Value> low, high, sizes, extents;
+    for (int64_t i = 0; i < 2 * rank; ++i) {
+      Value amount = tensor::ExtractOp::create(
+          rewriter, loc, adaptor.getPads(),
+          ValueRange{indexConstant(rewriter, loc, i)});
+      (i < rank ? low : high).push_back(toIndex(rewriter, loc, amount));
+    }
+    for (int64_t i = 0; i < rank; ++i) {
+      sizes.push_back(dimValue(rewriter, loc, input, i));
+      extents.push_back(arith::AddIOp::create(
+          rewriter, loc, sizes[i],
+          arith::AddIOp::create(rewriter, loc, low[i], high[i])));
+    }
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (resultType.isDynamicDim(i))
+        dynamicSizes.push_back(extents[i]);
+    Value result;
+    if (op.getMode() == PadMode::constant) {
+      SmallVector<OpFoldResult> padLow, padHigh, offsets, resultSizes;
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t i = 0; i < rank; ++i) {
+        padLow.push_back(arith::MaxSIOp::create(rewriter, loc, low[i], zero).getResult());
+        padHigh.push_back(arith::MaxSIOp::create(rewriter, loc, high[i], zero).getResult());
+        // The begin crop: -min(low, 0).
+        offsets.push_back(arith::SubIOp::create(
+                              rewriter, loc, zero,
+                              arith::MinSIOp::create(rewriter, loc, low[i], zero))
+                              .getResult());
+        resultSizes.push_back(extents[i]);
+      }
+      SmallVector<int64_t> paddedShape(rank, ShapedType::kDynamic);
+      auto paddedType = RankedTensorType::get(paddedShape, inputType.getElementType());
+      Value fill = padFill(rewriter, loc, adaptor.getValue(),
+                           inputType.getElementType());
+      Value padded = tensor::PadOp::create(rewriter, loc, paddedType, input,
+                                           padLow, padHigh, fill);
+      result = tensor::ExtractSliceOp::create(rewriter, loc, padded, offsets,
+                                              resultSizes, strides);
+    } else {
+      for (int64_t i = 0; i < rank; ++i) {
+        Value empty = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                            sizes[i], zero);
+        Value none = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                           extents[i], zero);
+        checkAtRunTime(
+            rewriter, loc, op,
+            arith::OrIOp::create(rewriter, loc,
+                                 arith::XOrIOp::create(
+                                     rewriter, loc, empty,
+                                     arith::ConstantIntOp::create(
+                                         rewriter, loc, rewriter.getI1Type(), 1)),
+                                 none),
+            "mode '" + stringifyPadMode(op.getMode()) +
+                "' cannot pad dimension " + Twine(i) + ", which is empty");
+      }
+      auto type = RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                                        inputType.getElementType());
+      result = padByIndexMap(rewriter, loc, op.getMode(), input, type, low,
+                             extents);
+    }
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -519,7 +661,7 @@ struct PadPattern : OpConversionPattern<PadOp> {
 void populateShapePatterns(TcTypeConverter &converter,
                            RewritePatternSet &patterns) {
   patterns.add<ReshapePattern, TransposePattern, ConcatPattern, SlicePattern,
-               DynamicSlicePattern,
+               DynamicSlicePattern, DynamicPadPattern,
                BroadcastPattern, PadPattern>(converter, patterns.getContext());
 }
 

@@ -58,6 +58,7 @@ void buildBufferization(OpPassManager &pm, bool checksInKernels,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCpuDenseOutputsPass());
   if (beforePlan)
     beforePlan(pm);
   pm.addNestedPass<func::FuncOp>(createCpuPlanMemoryPass());

@@ -140,3 +140,30 @@ func.func @reshape_static_target(%x: tensor<?x32xf32>) -> tensor<64x32xf32> {
   %0 = tc.reshape %x : (tensor<?x32xf32>) -> tensor<64x32xf32>
   return %0 : tensor<64x32xf32>
 }
+
+// -----
+
+// Pads read at run time, constant mode: tensor.pad by the positive amounts,
+// then an extract_slice that crops the negative ones.
+// CHECK-LABEL: func.func @dynamic_pad_constant
+// CHECK-COUNT-4: tensor.extract %arg1
+// CHECK: tensor.pad %arg0 low[%{{.*}}, %{{.*}}] high[%{{.*}}, %{{.*}}]
+// CHECK: tensor.extract_slice
+func.func @dynamic_pad_constant(%x: tensor<2x5xf32>, %pads: tensor<4xi64>, %v: tensor<f32>) -> tensor<?x?xf32> {
+  %0 = tc.dynamic_pad %x, %pads, %v : (tensor<2x5xf32>, tensor<4xi64>, tensor<f32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Other modes map each output index into the input, after a check that no
+// padded dimension is empty.
+// CHECK-LABEL: func.func @dynamic_pad_reflect
+// CHECK: cf.assert
+// CHECK: linalg.generic
+// CHECK: arith.remsi
+// CHECK: tensor.extract %arg0
+func.func @dynamic_pad_reflect(%x: tensor<2x?xf32>, %pads: tensor<4xi64>) -> tensor<2x?xf32> {
+  %0 = tc.dynamic_pad %x, %pads mode(reflect) : (tensor<2x?xf32>, tensor<4xi64>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}

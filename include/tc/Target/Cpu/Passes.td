@@ -136,6 +136,22 @@ def CpuReadOnlyInputsPass : Pass<"tc-cpu-read-only-inputs", "ModuleOp"> {
   }];
 }
 
+def CpuDenseOutputsPass : Pass<"tc-cpu-dense-outputs", "ModuleOp"> {
+  let summary = "Copy @main's results that are strided views into dense buffers";
+  let description = [{
+    The model.so ABI hands each result's buffer back to the caller as a
+    dense row-major array. One-shot bufferization with identity-layout
+    function boundaries returns a view (a slice of an internal buffer) of
+    dynamic shape through a `memref.cast` to the identity layout, which the
+    verifier accepts but which keeps the view's strides and offset: the
+    caller would read the wrong elements. Runs after bufferization: every
+    result of @main that is, through casts, a value of a non-identity layout
+    is copied into a fresh buffer of its shape. Shared by the CPU and GPU
+    pipelines.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def CpuLowerChecksPass : Pass<"tc-cpu-lower-checks", "ModuleOp"> {
   let summary = "Turn run-time checks (cf.assert) into @main's error code";
   let description = [{

@@ -47,6 +47,7 @@ std::optional<GroupKind> anchorKind(Operation *op) {
       .Case<tc::LayerNormOp>([](auto) { return GroupKind::normalization; })
       .Case<tc::GatherOp, tc::GatherElementsOp, tc::GatherNDOp,
             tc::ScatterElementsOp, tc::ScatterNDOp, tc::ResizeOp,
+            tc::DynamicResizeOp,
             tc::GridSampleOp, tc::RoiAlignOp>(
           [](auto) { return GroupKind::gather; })
       .Default([](Operation *) { return std::nullopt; });

@@ -567,39 +567,85 @@ OpFoldResult PadOp::fold(FoldAdaptor) {
   return {};
 }
 
+LogicalResult DynamicPadOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t rank = input.getRank();
+  if (getType().getRank() != rank)
+    return emitOpError() << "result rank " << getType().getRank()
+                         << " differs from the input rank " << rank;
+  int64_t length = getPads().getType().getDimSize(0);
+  if (!areCompatibleSizes(length, 2 * rank))
+    return emitOpError() << "expects " << 2 * rank
+                         << " pads (begin and end per dimension), got " << length;
+  if (getValue() && getMode() != PadMode::constant)
+    return emitOpError("a padding value is only used with mode(constant)");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ResizeOp
 //===----------------------------------------------------------------------===//
 
+/// The interpolation attributes tc.resize and tc.dynamic_resize share.
+template <typename OpTy>
+static LogicalResult verifyResizeModes(OpTy op) {
+  auto oneOf = [&](StringRef what, StringRef value,
+                   ArrayRef<StringRef> allowed) -> LogicalResult {
+    if (llvm::is_contained(allowed, value))
+      return success();
+    return op.emitOpError() << "unknown " << what << " '" << value << "'";
+  };
+  if (failed(oneOf("mode", op.getMode(), {"nearest", "linear", "cubic"})) ||
+      failed(oneOf("coordinate_transformation_mode",
+                   op.getCoordinateTransformationMode(),
+                   {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                    "align_corners", "asymmetric", "tf_crop_and_resize"})) ||
+      failed(oneOf("nearest_mode", op.getNearestMode(),
+                   {"round_prefer_floor", "round_prefer_ceil", "floor",
+                    "ceil"})))
+    return failure();
+  int64_t rank = op.getInput().getType().getRank();
+  if (op.getType().getRank() != rank)
+    return op.emitOpError() << "result rank " << op.getType().getRank()
+                            << " differs from the input rank " << rank;
+  return success();
+}
+
 LogicalResult ResizeOp::verify() {
+  if (failed(verifyResizeModes(*this)))
+    return failure();
   int64_t rank = getInput().getType().getRank();
-  if (getType().getRank() != rank)
-    return emitOpError() << "result rank " << getType().getRank()
-                         << " differs from the input rank " << rank;
   if (static_cast<int64_t>(getScales().size()) != rank)
     return emitOpError() << "expects " << rank << " scales, got "
                          << getScales().size();
   if (llvm::any_of(getScales(), [](float s) { return !(s > 0); }))
     return emitOpError("scales must be positive");
-  auto oneOf = [&](StringRef what, StringRef value,
-                   ArrayRef<StringRef> allowed) -> LogicalResult {
-    if (llvm::is_contained(allowed, value))
-      return success();
-    return emitOpError() << "unknown " << what << " '" << value << "'";
-  };
-  if (failed(oneOf("mode", getMode(), {"nearest", "linear", "cubic"})) ||
-      failed(oneOf("coordinate_transformation_mode",
-                   getCoordinateTransformationMode(),
-                   {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
-                    "align_corners", "asymmetric", "tf_crop_and_resize"})) ||
-      failed(oneOf("nearest_mode", getNearestMode(),
-                   {"round_prefer_floor", "round_prefer_ceil", "floor",
-                    "ceil"})))
-    return failure();
   bool crop = getCoordinateTransformationMode() == "tf_crop_and_resize";
   if (crop && (!getRoi() || static_cast<int64_t>(getRoi()->size()) != 2 * rank))
     return emitOpError() << "tf_crop_and_resize needs a roi of " << 2 * rank
                          << " values";
+  return success();
+}
+
+LogicalResult DynamicResizeOp::verify() {
+  if (failed(verifyResizeModes(*this)))
+    return failure();
+  int64_t rank = getInput().getType().getRank();
+  auto expectLength = [&](Value v, StringRef what, int64_t n) -> LogicalResult {
+    int64_t length = cast<RankedTensorType>(v.getType()).getDimSize(0);
+    if (areCompatibleSizes(length, n))
+      return success();
+    return emitOpError() << "expects " << n << " " << what << ", got " << length;
+  };
+  if (failed(expectLength(getScales(), "scales", rank)) ||
+      failed(expectLength(getSizes(), "sizes", rank)))
+    return failure();
+  bool crop = getCoordinateTransformationMode() == "tf_crop_and_resize";
+  if (crop != static_cast<bool>(getRoi()))
+    return emitOpError("takes a roi exactly when its coordinate "
+                       "transformation mode is tf_crop_and_resize");
+  if (crop && failed(expectLength(getRoi(), "roi values", 2 * rank)))
+    return failure();
   return success();
 }
 
@@ -676,16 +722,24 @@ LogicalResult DynamicSliceOp::inferReturnTypes(MLIRContext *,
                             "] (one per axis), got [", formatShape(t.getShape()),
                             "]");
   }
-  if (static_cast<int64_t>(steps.size()) != n)
+  if (Value values = adaptor.getStepValues()) {
+    RankedTensorType t = getRankedType(values);
+    if (!steps.empty() || t.getRank() != 1 ||
+        !areCompatibleSizes(t.getDimSize(0), n))
+      return emitInferError(loc, name, "expects step_values of shape [", n,
+                            "] and no constant steps, got [",
+                            formatShape(t.getShape()), "] and ", steps.size());
+  } else if (static_cast<int64_t>(steps.size()) != n) {
     return emitInferError(loc, name, "expects ", n, " steps, got ",
                           steps.size());
+  }
   SmallVector<int64_t> shape(input.getShape());
   SmallVector<bool> seen(input.getRank(), false);
-  for (auto [axis, step] : llvm::zip(axes, steps)) {
+  for (auto [i, axis] : llvm::enumerate(axes)) {
     if (!isValidAxis(axis, input.getRank()) || seen[axis])
       return emitInferError(loc, name, "axis ", axis,
                             " is out of range or repeated");
-    if (step == 0)
+    if (!steps.empty() && steps[i] == 0)
       return emitInferError(loc, name, "step of axis ", axis, " is zero");
     seen[axis] = true;
     shape[axis] = ShapedType::kDynamic;

@@ -611,8 +611,8 @@ private:
   bool staticSlice(DynamicSliceOp op) {
     std::optional<Elements> starts = known.get(op.getStarts());
     std::optional<Elements> ends = known.get(op.getEnds());
-    if (!starts || !ends || !allConstant(*starts) || !allConstant(*ends) ||
-        !usersFollow(op.getResult()))
+    if (op.getStepValues() || !starts || !ends || !allConstant(*starts) ||
+        !allConstant(*ends) || !usersFollow(op.getResult()))
       return false;
     RankedTensorType input = op.getInput().getType();
     int64_t rank = input.getRank();

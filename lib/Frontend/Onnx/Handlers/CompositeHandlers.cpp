@@ -10,6 +10,10 @@
 
 #include "../TensorImport.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 
@@ -142,6 +146,55 @@ LogicalResult eyeLike(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success();
 }
 
+/// CenterCropPad to a shape known only at run time: per axis, the
+/// difference between the wanted and the present size, half of it
+/// (rounded toward zero) before and the rest after, as run-time pads
+/// (negative ones crop) of tc.dynamic_pad.
+LogicalResult runtimeCenterCropPad(NodeContext &ctx, Value x, Value shape,
+                                   ArrayRef<int64_t> axes,
+                                   SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  auto type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank();
+  RankedTensorType shapeType = NodeContext::typeOf(shape);
+  if (shapeType.getRank() != 1 ||
+      shapeType.getDimSize(0) != static_cast<int64_t>(axes.size()) ||
+      !shapeType.getElementType().isInteger(64))
+    return ctx.invalid("shape needs one int64 value per axis");
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  SmallVector<Value> pads(2 * rank, i64(0));
+  SmallVector<int64_t> resultShape(type.getShape());
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
+    if (failed(axis))
+      return failure();
+    Value want = tensor::ExtractOp::create(
+        b, loc, shape, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, want, i64(0)));
+    Value size = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(), tensor::DimOp::create(b, loc, x, *axis));
+    Value diff = arith::SubIOp::create(b, loc, want, size);
+    pads[*axis] = arith::DivSIOp::create(b, loc, diff, i64(2));
+    pads[rank + *axis] = arith::SubIOp::create(b, loc, diff, pads[*axis]);
+    resultShape[*axis] = ShapedType::kDynamic;
+  }
+  cf::AssertOp::create(
+      b, loc, valid,
+      llvm::formatv("node '{0}' ({1}): the shape computed at run time has a "
+                    "negative size",
+                    ctx.node.name(), ctx.node.op_type())
+          .str());
+  return buildDynamicPad(ctx, x, pads, resultShape, PadMode::constant, Value(),
+                         results);
+}
+
 /// CenterCropPad: per axis, a centered slice when shrinking and a centered
 /// zero pad when growing.
 LogicalResult centerCropPad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
@@ -149,14 +202,14 @@ LogicalResult centerCropPad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (failed(x) || failed(shapeIn))
     return failure();
   std::optional<SmallVector<int64_t>> target = ctx.getConstantInts(*shapeIn);
-  if (!target)
-    return ctx.unsupported("a shape computed at run time");
-  if (llvm::any_of(*target, [](int64_t size) { return size < 0; }))
-    return ctx.invalid("the shape has a negative size");
   auto type = NodeContext::typeOf(*x);
   int64_t rank = type.getRank();
   SmallVector<int64_t> axes = ctx.getInts("axes").value_or(
       llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  if (!target)
+    return runtimeCenterCropPad(ctx, *x, *shapeIn, axes, results);
+  if (llvm::any_of(*target, [](int64_t size) { return size < 0; }))
+    return ctx.invalid("the shape has a negative size");
   if (axes.size() != target->size())
     return ctx.invalid("shape needs one value per axis");
   SmallVector<int64_t> starts(rank, 0), ends = wholeSliceEnds(type),

@@ -53,6 +53,12 @@ readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
 /// static and not zero (a 1-D i64 tensor): what the helpers below take.
 Value runtimeAxesInput(NodeContext &ctx, Value axes);
 
+/// The run-time `axes` (runtimeAxesInput) as i64 values in [0, rank),
+/// after a run-time check that every axis is in [-rank, rank) and none
+/// repeats (a cf.assert naming the node).
+SmallVector<Value> normalizedRuntimeAxes(NodeContext &ctx, Value axes,
+                                         int64_t rank);
+
 /// One i1 per dimension of a rank-`rank` tensor: whether the run-time
 /// `axes` (runtimeAxesInput) names it. Checks at run time that every axis
 /// is in [-rank, rank) and none repeats (a cf.assert naming the node).
@@ -63,6 +69,14 @@ SmallVector<Value> runtimeAxisFlags(NodeContext &ctx, Value axes,
 /// `kept` of them remaining: a tc.reshape to extents computed at run time.
 Value dropFlaggedDims(NodeContext &ctx, Value x, ArrayRef<Value> flags,
                       int64_t kept);
+
+/// tc.dynamic_pad of `x` by `pads` (i64 values: every dimension's begin
+/// amount, then every end amount; negative ones crop) into a result of
+/// `shape`, after a run-time check (naming the node) that no extent goes
+/// negative. `value` is the constant mode's fill, or null for zero.
+LogicalResult buildDynamicPad(NodeContext &ctx, Value x, ArrayRef<Value> pads,
+                              ArrayRef<int64_t> shape, PadMode mode, Value value,
+                              SmallVectorImpl<Value> &results);
 
 /// The importer builds some constants itself (iota vectors, masks, identity
 /// matrices). Their size follows from the model's dimensions, which a

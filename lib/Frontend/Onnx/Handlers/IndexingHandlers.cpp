@@ -2,6 +2,10 @@
 
 #include "HandlerUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -9,31 +13,78 @@ using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
 namespace {
+/// The first `k` (a 1-element i64 tensor read at run time) of each sorted
+/// result along `axis`, after a check that k fits the dimension.
+LogicalResult firstK(NodeContext &ctx, ArrayRef<Value> sorted, int64_t axis,
+                     Value k, SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  int64_t size = NodeContext::typeOf(sorted[0]).getDimSize(axis);
+  Value count = tensor::ExtractOp::create(
+      b, loc, k, ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  Value valid = arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, count, i64(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, count, i64(size)));
+  cf::AssertOp::create(
+      b, loc, valid,
+      llvm::formatv("node '{0}' ({1}): the k computed at run time must be in "
+                    "[0, {2}]",
+                    ctx.node.name(), ctx.node.op_type(), size)
+          .str());
+  Value start = tensor::FromElementsOp::create(b, loc, ValueRange{i64(0)});
+  Value end = tensor::FromElementsOp::create(b, loc, ValueRange{count});
+  for (Value v : sorted) {
+    results.push_back(ctx.build<DynamicSliceOp>(
+        {v, start, end}, {ctx.namedAttr("axes", ctx.i64Array({axis})),
+                          ctx.namedAttr("steps", ctx.i64Array({1}))}));
+    if (!results.back())
+      return failure();
+  }
+  return success();
+}
+
 /// TopK-1 takes k as an attribute, TopK-10+ as a constant input.
 LogicalResult topK(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
     return failure();
-  int64_t k;
-  if (ctx.opset < 10) {
-    k = ctx.getInt("k", -1);
-  } else {
-    std::optional<SmallVector<int64_t>> kv =
-        ctx.input(1) ? ctx.getConstantInts(ctx.input(1)) : std::nullopt;
-    if (!kv || kv->size() != 1)
-      return ctx.unsupported("k computed at run time");
-    k = (*kv)[0];
-  }
   FailureOr<int64_t> axis = ctx.normalizeAxis(
       ctx.getInt("axis", -1), NodeContext::typeOf(*x).getRank());
   if (failed(axis))
     return failure();
+  int64_t k;
+  Value runtimeK;
+  if (ctx.opset < 10) {
+    k = ctx.getInt("k", -1);
+  } else {
+    FailureOr<Value> kIn = ctx.requireInput(1, 1, 1);
+    if (failed(kIn))
+      return failure();
+    std::optional<SmallVector<int64_t>> kv = ctx.getConstantInts(*kIn);
+    if (kv && kv->size() != 1)
+      return ctx.invalid("k needs one value");
+    // k read at run time: every element sorted (k = the whole axis), then
+    // the first k kept by run-time slices.
+    int64_t size = NodeContext::typeOf(*x).getDimSize(*axis);
+    if (!kv && ShapedType::isDynamic(size))
+      return ctx.unsupported("k computed at run time over a dynamic dimension");
+    if (!kv && NodeContext::typeOf(*kIn).getDimSize(0) != 1)
+      return ctx.invalid("k needs one value");
+    if (!kv)
+      runtimeK = *kIn;
+    k = kv ? (*kv)[0] : size;
+  }
   SmallVector<NamedAttribute> attrs = {
       ctx.namedAttr("k", ctx.builder.getI64IntegerAttr(k)),
       ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))};
   if (ctx.getInt("largest", 1) == 0)
     attrs.push_back(ctx.namedAttr("smallest", ctx.builder.getUnitAttr()));
-  if (ctx.getInt("sorted", 1) == 0)
+  // A run-time k keeps a prefix of the order, which must be sorted.
+  if (ctx.getInt("sorted", 1) == 0 && !runtimeK)
     attrs.push_back(ctx.namedAttr("unsorted", ctx.builder.getUnitAttr()));
   // Two results: build the op directly and hand both out.
   OperationState state(ctx.loc, TopKOp::getOperationName());
@@ -52,29 +103,70 @@ LogicalResult topK(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   state.addTypes({RankedTensorType::get(shape, type.getElementType()),
                   RankedTensorType::get(shape, ctx.builder.getI64Type())});
   Operation *op = ctx.builder.create(state);
-  results.append({op->getResult(0), op->getResult(1)});
-  return success();
+  if (!runtimeK) {
+    results.append({op->getResult(0), op->getResult(1)});
+    return success();
+  }
+  return firstK(ctx, {op->getResult(0), op->getResult(1)}, *axis, runtimeK,
+                results);
 }
 
 LogicalResult cumSum(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), axisIn = ctx.requireInput(1);
   if (failed(x) || failed(axisIn))
     return failure();
+  int64_t rank = NodeContext::typeOf(*x).getRank();
+  auto build = [&](int64_t axis) -> Value {
+    SmallVector<NamedAttribute> attrs = {
+        ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(axis))};
+    if (ctx.getInt("exclusive", 0))
+      attrs.push_back(ctx.namedAttr("exclusive", ctx.builder.getUnitAttr()));
+    if (ctx.getInt("reverse", 0))
+      attrs.push_back(ctx.namedAttr("reverse", ctx.builder.getUnitAttr()));
+    return ctx.build<CumSumOp>({*x}, attrs);
+  };
   std::optional<SmallVector<int64_t>> a = ctx.getConstantInts(*axisIn);
-  if (!a || a->size() != 1)
-    return ctx.unsupported("an axis computed at run time");
-  FailureOr<int64_t> axis =
-      ctx.normalizeAxis((*a)[0], NodeContext::typeOf(*x).getRank());
-  if (failed(axis))
-    return failure();
-  SmallVector<NamedAttribute> attrs = {
-      ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(*axis))};
-  if (ctx.getInt("exclusive", 0))
-    attrs.push_back(ctx.namedAttr("exclusive", ctx.builder.getUnitAttr()));
-  if (ctx.getInt("reverse", 0))
-    attrs.push_back(ctx.namedAttr("reverse", ctx.builder.getUnitAttr()));
-  results.push_back(ctx.build<CumSumOp>({*x}, attrs));
-  return success(results.back() != nullptr);
+  if (a) {
+    if (a->size() != 1)
+      return ctx.invalid("axis needs one value");
+    FailureOr<int64_t> axis = ctx.normalizeAxis((*a)[0], rank);
+    if (failed(axis))
+      return failure();
+    results.push_back(build(*axis));
+    return success(results.back() != nullptr);
+  }
+  // An axis read at run time: one scan per dimension, each under an scf.if
+  // on whether the (checked) axis names it; exactly one does.
+  OpBuilder &b = ctx.builder;
+  RankedTensorType axisType = NodeContext::typeOf(*axisIn);
+  if (axisType.getNumElements() != 1 || !axisType.getElementType().isInteger())
+    return ctx.invalid("axis needs one integer value");
+  // As a 1-element i64 vector (the axis may be an int32 scalar).
+  Value axis = tensor::ExtractOp::create(
+      b, ctx.loc, *axisIn,
+      SmallVector<Value>(axisType.getRank(),
+                         arith::ConstantIndexOp::create(b, ctx.loc, 0)));
+  if (axis.getType().getIntOrFloatBitWidth() < 64)
+    axis = arith::ExtSIOp::create(b, ctx.loc, b.getI64Type(), axis);
+  Value runtimeAxis = tensor::FromElementsOp::create(b, ctx.loc, ValueRange{axis});
+  SmallVector<Value> flags = runtimeAxisFlags(ctx, runtimeAxis, rank);
+  b.getContext()->getOrLoadDialect<scf::SCFDialect>();
+  Value result = *x;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    auto branch = scf::IfOp::create(b, ctx.loc, TypeRange{result.getType()},
+                                    flags[d], /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value scanned = build(d);
+    if (!scanned)
+      return failure();
+    scf::YieldOp::create(b, ctx.loc, scanned);
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    scf::YieldOp::create(b, ctx.loc, result);
+    result = branch.getResult(0);
+  }
+  results.push_back(result);
+  return success();
 }
 
 LogicalResult gatherND(NodeContext &ctx, SmallVectorImpl<Value> &results) {

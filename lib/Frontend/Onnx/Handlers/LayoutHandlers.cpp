@@ -4,15 +4,110 @@
 
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
+LogicalResult mlir::tc::onnx::buildDynamicPad(NodeContext &ctx, Value x,
+                                              ArrayRef<Value> pads,
+                                              ArrayRef<int64_t> shape,
+                                              PadMode mode, Value value,
+                                              SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  auto type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank();
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value size = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            tensor::DimOp::create(b, loc, x, d));
+    Value extent = arith::AddIOp::create(
+        b, loc, size, arith::AddIOp::create(b, loc, pads[d], pads[rank + d]));
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, extent, zero));
+  }
+  cf::AssertOp::create(
+      b, loc, valid,
+      llvm::formatv("node '{0}' ({1}): the pads computed at run time crop a "
+                    "dimension below size 0",
+                    ctx.node.name(), ctx.node.op_type())
+          .str());
+  SmallVector<Value> operands = {x, tensor::FromElementsOp::create(b, loc, pads)};
+  if (value)
+    operands.push_back(value);
+  results.push_back(ctx.build<DynamicPadOp>(
+      operands, {ctx.namedAttr("mode", PadModeAttr::get(b.getContext(), mode))},
+      {RankedTensorType::get(shape, type.getElementType())}));
+  return success(results.back() != nullptr);
+}
+
 namespace {
+/// Split whose sizes are known only at run time: output i is the run-time
+/// slice [sum of sizes[:i], + sizes[i]) along `axis` (tc.dynamic_slice),
+/// after a check that the sizes are non-negative and cover the dimension.
+LogicalResult runtimeSplit(NodeContext &ctx, Value x, int64_t axis,
+                           Value sizes, SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  RankedTensorType sizesType = NodeContext::typeOf(sizes);
+  int64_t outputs = ctx.node.output_size();
+  if (sizesType.getRank() != 1 || sizesType.getDimSize(0) != outputs ||
+      !sizesType.getElementType().isInteger(64))
+    return ctx.invalid(llvm::formatv("split needs {0} int64 sizes, one per output",
+                                     outputs));
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto oneElement = [&](Value v) {
+    return tensor::FromElementsOp::create(b, loc, ValueRange{v}).getResult();
+  };
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value offset = i64(0);
+  SmallVector<std::pair<Value, Value>> bounds;
+  for (int64_t i = 0; i < outputs; ++i) {
+    Value index = arith::ConstantIndexOp::create(b, loc, i);
+    Value size = tensor::ExtractOp::create(b, loc, sizes, ValueRange{index});
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size, i64(0)));
+    Value end = arith::AddIOp::create(b, loc, offset, size);
+    bounds.push_back({offset, end});
+    offset = end;
+  }
+  Value extent = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), tensor::DimOp::create(b, loc, x, axis));
+  valid = arith::AndIOp::create(
+      b, loc, valid,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset, extent));
+  cf::AssertOp::create(
+      b, loc, valid,
+      llvm::formatv("node '{0}' ({1}): the split sizes computed at run time "
+                    "must be non-negative and add up to dimension {2}",
+                    ctx.node.name(), ctx.node.op_type(), axis)
+          .str());
+  for (auto [start, end] : bounds) {
+    results.push_back(ctx.build<DynamicSliceOp>(
+        {x, oneElement(start), oneElement(end)},
+        {ctx.namedAttr("axes", ctx.i64Array({axis})),
+         ctx.namedAttr("steps", ctx.i64Array({1}))}));
+    if (!results.back())
+      return failure();
+  }
+  return success();
+}
+
 /// Split into static pieces: sizes from the `split` attribute (< 13) or
-/// input (>= 13), or equal parts (num_outputs at >= 18).
+/// input (>= 13), or equal parts (num_outputs at >= 18); sizes computed at
+/// run time go to runtimeSplit.
 LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
@@ -23,14 +118,15 @@ LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (failed(axis))
     return failure();
   int64_t size = type.getDimSize(*axis);
-  if (ShapedType::isDynamic(size))
-    return ctx.unsupported("splitting a dynamic dimension");
   std::optional<SmallVector<int64_t>> sizes;
   if (ctx.opset >= 13 && ctx.input(1)) {
     sizes = ctx.getConstantInts(ctx.input(1));
     if (!sizes)
-      return ctx.unsupported("split sizes computed at run time");
-  } else if (ctx.opset < 13) {
+      return runtimeSplit(ctx, *x, *axis, ctx.input(1), results);
+  }
+  if (ShapedType::isDynamic(size))
+    return ctx.unsupported("splitting a dynamic dimension");
+  if (ctx.opset < 13) {
     sizes = ctx.getInts("split");
   }
   int64_t outputs = ctx.node.output_size();
@@ -77,15 +173,92 @@ LogicalResult split(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success();
 }
 
+/// Pad's fill value as a scalar tensor (constant mode only), or null.
+FailureOr<Value> padValue(NodeContext &ctx, Value value, PadMode mode) {
+  if (!value || mode != PadMode::constant)
+    return Value();
+  if (NodeContext::typeOf(value).getRank() != 0)
+    value = reshapeTo(ctx, value, {});
+  if (!value)
+    return failure();
+  return value;
+}
+
+/// Pad whose pads, or axes, are known only at run time: every dimension's
+/// begin and end amounts as an i64 vector (zero for the dimensions the
+/// axes do not name) into tc.dynamic_pad, after a check that no extent
+/// goes negative. `axes` are the constant axes, if any, else `axesIn` is
+/// read at run time (checked like every run-time axes input).
+LogicalResult runtimePad(NodeContext &ctx, Value x, Value padsIn,
+                         std::optional<SmallVector<int64_t>> axes,
+                         Value axesIn, PadMode mode, Value value,
+                         SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  auto type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank();
+  RankedTensorType padsType = NodeContext::typeOf(padsIn);
+  if (padsType.getRank() != 1 || padsType.isDynamicDim(0) ||
+      !padsType.getElementType().isInteger(64))
+    return ctx.unsupported("pads of unknown length");
+  int64_t length = padsType.getDimSize(0);
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto read = [&](Value tensor, int64_t i) -> Value {
+    return tensor::ExtractOp::create(
+        b, loc, tensor, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+  };
+  SmallVector<Value> full(2 * rank, i64(0));
+  SmallVector<int64_t> shape(type.getShape());
+  if (!axes && !axesIn)
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (axes) {
+    if (length != 2 * static_cast<int64_t>(axes->size()))
+      return ctx.invalid(llvm::formatv("pads has {0} values, expected {1}",
+                                       length, 2 * axes->size()));
+    for (auto [i, a] : llvm::enumerate(*axes)) {
+      full[a] = read(padsIn, i);
+      full[rank + a] = read(padsIn, axes->size() + i);
+      shape[a] = ShapedType::kDynamic;
+    }
+  } else {
+    Value runtimeAxes = runtimeAxesInput(ctx, axesIn);
+    if (!runtimeAxes)
+      return ctx.unsupported("axes of unknown length");
+    int64_t n = NodeContext::typeOf(runtimeAxes).getDimSize(0);
+    if (length != 2 * n)
+      return ctx.invalid(llvm::formatv("pads has {0} values, expected {1}",
+                                       length, 2 * n));
+    SmallVector<Value> normalized = normalizedRuntimeAxes(ctx, runtimeAxes, rank);
+    for (auto [i, axis] : llvm::enumerate(normalized)) {
+      for (int64_t d = 0; d < rank; ++d) {
+        Value named =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, axis, i64(d));
+        full[d] = arith::SelectOp::create(b, loc, named, read(padsIn, i), full[d]);
+        full[rank + d] = arith::SelectOp::create(b, loc, named,
+                                                 read(padsIn, n + i), full[rank + d]);
+      }
+    }
+    shape.assign(rank, ShapedType::kDynamic);
+  }
+  return buildDynamicPad(ctx, x, full, shape, mode, value, results);
+}
+
 /// Pad-2 takes `pads`/`value` attributes (Pad-1 calls them `paddings`);
 /// Pad-11 takes pads and the constant as inputs; Pad-18 adds `axes`.
-/// Negative pads crop.
+/// Negative pads crop. Pads or axes computed at run time go to runtimePad.
 LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0);
   if (failed(x))
     return failure();
   auto type = NodeContext::typeOf(*x);
   int64_t rank = type.getRank();
+  std::string modeName = ctx.getString("mode", "constant");
+  std::optional<PadMode> padMode = symbolizePadMode(modeName);
+  if (!padMode)
+    return ctx.unsupported("mode='" + modeName + "'");
   std::optional<SmallVector<int64_t>> pads;
   Value value;
   if (ctx.opset < 11) {
@@ -96,25 +269,35 @@ LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     if (!ctx.input(1))
       return ctx.invalid("pads input is required");
     pads = ctx.getConstantInts(ctx.input(1));
-    if (!pads)
-      return ctx.unsupported("pads computed at run time");
     value = ctx.input(2);
   }
+  FailureOr<Value> fill = padValue(ctx, value, *padMode);
+  if (failed(fill))
+    return failure();
+  Value axesIn = ctx.opset >= 18 ? ctx.input(3) : Value();
+  std::optional<SmallVector<int64_t>> axes;
+  if (axesIn) {
+    axes = ctx.getConstantInts(axesIn);
+    if (axes)
+      for (int64_t &a : *axes) {
+        FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
+        if (failed(axis))
+          return failure();
+        a = *axis;
+      }
+  }
+  if (ctx.opset >= 11 && (!pads || (axesIn && !axes)))
+    return runtimePad(ctx, *x, ctx.input(1), axes, axesIn, *padMode, *fill,
+                      results);
   if (!pads)
     return ctx.invalid("pads is required");
   SmallVector<int64_t> full(2 * rank, 0);
-  if (ctx.opset >= 18 && ctx.input(3)) {
-    std::optional<SmallVector<int64_t>> axes = ctx.getConstantInts(ctx.input(3));
-    if (!axes)
-      return ctx.unsupported("axes computed at run time");
+  if (axes) {
     if (pads->size() != 2 * axes->size())
       return ctx.invalid("pads needs two values per axis");
-    for (auto [i, a] : llvm::enumerate(*axes)) {
-      FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
-      if (failed(axis))
-        return failure();
-      full[*axis] = (*pads)[i];
-      full[rank + *axis] = (*pads)[axes->size() + i];
+    for (auto [i, axis] : llvm::enumerate(*axes)) {
+      full[axis] = (*pads)[i];
+      full[rank + axis] = (*pads)[axes->size() + i];
     }
   } else {
     if (static_cast<int64_t>(pads->size()) != 2 * rank)
@@ -122,10 +305,6 @@ LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
                                        pads->size(), 2 * rank));
     full = *pads;
   }
-  std::string mode = ctx.getString("mode", "constant");
-  std::optional<PadMode> padMode = symbolizePadMode(mode);
-  if (!padMode)
-    return ctx.unsupported("mode='" + mode + "'");
 
   // Negative pads remove elements: slice first, then pad what is left.
   Value input = *x;
@@ -150,13 +329,8 @@ LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return failure();
   }
   SmallVector<Value> operands = {input};
-  if (value && *padMode == PadMode::constant) {
-    if (NodeContext::typeOf(value).getRank() != 0)
-      value = reshapeTo(ctx, value, {});
-    if (!value)
-      return failure();
-    operands.push_back(value);
-  }
+  if (*fill)
+    operands.push_back(*fill);
   results.push_back(ctx.build<PadOp>(
       operands, {ctx.namedAttr("padding", ctx.i64Array(full)),
                  ctx.namedAttr("mode", PadModeAttr::get(ctx.builder.getContext(),

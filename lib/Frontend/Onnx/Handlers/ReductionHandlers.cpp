@@ -58,10 +58,11 @@ Value mlir::tc::onnx::runtimeAxesInput(NodeContext &ctx, Value axes) {
   return axes;
 }
 
-/// One i1 per dimension of a rank-`rank` input: whether `axes` names it.
-/// Checks at run time that every axis is in [-rank, rank) and none repeats.
-SmallVector<Value> mlir::tc::onnx::runtimeAxisFlags(NodeContext &ctx,
-                                                   Value axes, int64_t rank) {
+/// The axes read at run time, each in [0, rank), after the check that
+/// every axis is in [-rank, rank) and none repeats.
+SmallVector<Value> mlir::tc::onnx::normalizedRuntimeAxes(NodeContext &ctx,
+                                                        Value axes,
+                                                        int64_t rank) {
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
   b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
@@ -95,6 +96,21 @@ SmallVector<Value> mlir::tc::onnx::runtimeAxisFlags(NodeContext &ctx,
                     "in [-{2}, {2}) and distinct",
                     ctx.node.name(), ctx.node.op_type(), rank)
           .str());
+  return normalized;
+}
+
+/// One i1 per dimension of a rank-`rank` input: whether `axes` names it.
+SmallVector<Value> mlir::tc::onnx::runtimeAxisFlags(NodeContext &ctx,
+                                                   Value axes, int64_t rank) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  SmallVector<Value> normalized = normalizedRuntimeAxes(ctx, axes, rank);
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y).getResult();
+  };
   SmallVector<Value> flags;
   for (int64_t k = 0; k < rank; ++k) {
     Value named = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);

@@ -410,6 +410,80 @@ LogicalResult dynamicSlice(NodeContext &ctx, Value x,
   return success(results.back() != nullptr);
 }
 
+/// Slice whose axes or steps are known only at run time. Run-time steps
+/// with known axes go to tc.dynamic_slice as step values; run-time axes
+/// make every dimension's start, end and step a selection among the listed
+/// ones (by the normalized axis, checked like every run-time axes input),
+/// the whole dimension where none names it.
+LogicalResult runtimeStepsSlice(NodeContext &ctx, Value x,
+                                std::optional<SmallVector<int64_t>> axes,
+                                std::optional<SmallVector<int64_t>> steps,
+                                SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  FailureOr<Value> starts = ctx.requireInput(1, 1, 1),
+                   ends = ctx.requireInput(2, 1, 1);
+  if (failed(starts) || failed(ends))
+    return failure();
+  int64_t n = NodeContext::typeOf(*starts).getDimSize(0);
+  if (ShapedType::isDynamic(n))
+    return ctx.unsupported("slice bounds of unknown length");
+  int64_t rank = NodeContext::typeOf(x).getRank();
+  Value stepsIn = ctx.input(4), axesIn = ctx.input(3);
+  for (Value v : {stepsIn, axesIn})
+    if (v && NodeContext::typeOf(v).getDimSize(0) != n)
+      return ctx.invalid("starts, ends, axes and steps differ in length");
+  if (!axesIn)
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  if (axes) {
+    SmallVector<int64_t> normalized;
+    for (int64_t a : *axes) {
+      FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
+      if (failed(axis))
+        return failure();
+      normalized.push_back(*axis);
+    }
+    results.push_back(ctx.build<DynamicSliceOp>(
+        {x, *starts, *ends, stepsIn},
+        {ctx.namedAttr("axes", ctx.i64Array(normalized)),
+         ctx.namedAttr("steps", ctx.i64Array({}))}));
+    return success(results.back() != nullptr);
+  }
+  Value runtimeAxes = runtimeAxesInput(ctx, axesIn);
+  if (!runtimeAxes)
+    return ctx.unsupported("slice axes of unknown length or type");
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto read = [&](Value tensor, int64_t i) -> Value {
+    Value v = tensor::ExtractOp::create(
+        b, loc, tensor, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    if (v.getType().getIntOrFloatBitWidth() < 64)
+      v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+    return v;
+  };
+  SmallVector<Value> first(rank, i64(0)),
+      last(rank, i64(std::numeric_limits<int64_t>::max())), step(rank, i64(1));
+  for (auto [i, axis] : llvm::enumerate(normalizedRuntimeAxes(ctx, runtimeAxes, rank))) {
+    Value s = stepsIn ? read(stepsIn, i) : i64(steps ? (*steps)[i] : 1);
+    Value begin = read(*starts, i), end = read(*ends, i);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value named =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, axis, i64(d));
+      first[d] = arith::SelectOp::create(b, loc, named, begin, first[d]);
+      last[d] = arith::SelectOp::create(b, loc, named, end, last[d]);
+      step[d] = arith::SelectOp::create(b, loc, named, s, step[d]);
+    }
+  }
+  results.push_back(ctx.build<DynamicSliceOp>(
+      {x, tensor::FromElementsOp::create(b, loc, first),
+       tensor::FromElementsOp::create(b, loc, last),
+       tensor::FromElementsOp::create(b, loc, step)},
+      {ctx.namedAttr("axes", ctx.i64Array(llvm::to_vector(llvm::seq<int64_t>(0, rank)))),
+       ctx.namedAttr("steps", ctx.i64Array({}))}));
+  return success(results.back() != nullptr);
+}
+
 /// Slice-1 takes starts/ends/axes attributes; Slice-10+ takes them, and
 /// steps, as inputs. Bounds are clamped the way the spec says.
 LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
@@ -431,9 +505,8 @@ LogicalResult slice(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     ends = constInput(2);
     axes = constInput(3);
     steps = constInput(4);
-    for (size_t i = 3; i <= 4; ++i)
-      if (ctx.input(i) && !ctx.getConstantInts(ctx.input(i)))
-        return ctx.unsupported("slice axes or steps computed at run time");
+    if ((ctx.input(3) && !axes) || (ctx.input(4) && !steps))
+      return runtimeStepsSlice(ctx, *x, axes, steps, results);
     if (!starts || !ends)
       return dynamicSlice(ctx, *x, axes, steps, results);
   }

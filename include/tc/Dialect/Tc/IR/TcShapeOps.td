@@ -80,16 +80,21 @@ def Tc_DynamicSliceOp : Tc_Op<"dynamic_slice", [Tc_InferResultType,
     ONNX `Slice` with `starts` and `ends` computed at run time: 1-D integer
     tensors with one bound per dimension listed in `axes`, read with ONNX's
     rules (negative bounds count from the end, then clamp to the
-    dimension). `steps` (one per axis, non-zero, possibly negative) are
-    constant. The sliced dimensions get dynamic sizes; the others are kept.
+    dimension). The steps (one per axis, non-zero, possibly negative) are
+    constants in `steps`, or, when `steps` is empty, read at run time from
+    `step_values` (a zero step is a run-time error). The sliced dimensions
+    get dynamic sizes; the others are kept.
   }], [{%r = tc.dynamic_slice %x, %s, %e {axes = array<i64: 1>, steps = array<i64: 1>}
-     : (tensor<4x8xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>}]>.doc;
+     : (tensor<4x8xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>
+%v = tc.dynamic_slice %x, %s, %e steps(%k) {axes = array<i64: 1>, steps = array<i64>}
+     : (tensor<4x8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>}]>.doc;
   let arguments = (ins Tc_Tensor:$input, Tc_IndexTensor:$starts,
-                       Tc_IndexTensor:$ends, DenseI64ArrayAttr:$axes,
-                       DenseI64ArrayAttr:$steps);
+                       Tc_IndexTensor:$ends,
+                       Optional<Tc_IndexTensor>:$step_values,
+                       DenseI64ArrayAttr:$axes, DenseI64ArrayAttr:$steps);
   let results = (outs Tc_Tensor:$result);
-  let assemblyFormat = "$input `,` $starts `,` $ends attr-dict `:` "
-                       "functional-type(operands, results)";
+  let assemblyFormat = "$input `,` $starts `,` $ends (`steps` `(` $step_values^ `)`)? "
+                       "attr-dict `:` functional-type(operands, results)";
 }
 
 def Tc_GatherOp : Tc_Op<"gather", [Tc_InferResultType,
@@ -209,6 +214,28 @@ def Tc_PadOp : Tc_Op<"pad", [Tc_InferResultType,
   let hasFolder = 1;
 }
 
+def Tc_DynamicPadOp : Tc_Op<"dynamic_pad",
+    [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "pad or crop the edges of a tensor by amounts known only at run time";
+  let description = Tc_Doc<[{
+    ONNX `Pad` with `pads` computed at run time: `pads` (i64, begin amounts
+    of every dimension, then end amounts) adds elements before and after
+    each dimension, or removes them where negative. Output extent `i` is
+    `size[i] + pads[i] + pads[rank + i]`, which must not be negative (the
+    importer checks at run time); the result's static dimensions must equal
+    it. `mode` and `value` are tc.pad's.
+  }], [{%r = tc.dynamic_pad %x, %pads, %zero
+     : (tensor<1x8x32x32xf32>, tensor<8xi64>, tensor<f32>) -> tensor<?x?x?x?xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, TensorRankOf<[I64], [1]>:$pads,
+                       Optional<Tc_ScalarTensor>:$value,
+                       DefaultValuedAttr<Tc_PadMode,
+                         "::mlir::tc::PadMode::constant">:$mode);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $pads (`,` $value^)? (`mode` `(` $mode^ `)`)? "
+                       "attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Tc_ResizeOp : Tc_Op<"resize", [AllElementTypesMatch<["input", "result"]>]> {
   let summary = "resample a tensor by interpolation (ONNX Resize)";
   let description = Tc_Doc<[{
@@ -233,6 +260,35 @@ def Tc_ResizeOp : Tc_Op<"resize", [AllElementTypesMatch<["input", "result"]>]> {
       OptionalAttr<DenseF32ArrayAttr>:$roi);
   let results = (outs Tc_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tc_DynamicResizeOp : Tc_Op<"dynamic_resize",
+    [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "resample a tensor by scales known only at run time";
+  let description = Tc_Doc<[{
+    ONNX `Resize` or `Upsample` whose `scales`, `sizes` or `roi` are
+    computed at run time: `tc.resize` with the per-dimension scales (f64,
+    one per dimension, positive) and output sizes (i64, one per dimension,
+    non-negative) as operands, and for `tf_crop_and_resize` the region of
+    interest (f64, every dimension's start, then every end). The result's
+    dynamic dimensions take their extents from `sizes`; its static ones
+    must equal them. The other attributes are tc.resize's; antialiasing,
+    whose filter width follows the scale, is not part of this op.
+  }], [{%r = tc.dynamic_resize %x, %scales, %sizes {mode = "linear"}
+     : (tensor<1x3x16x16xf32>, tensor<4xf64>, tensor<4xi64>) -> tensor<1x3x?x?xf32>}]>.doc;
+  let arguments = (ins Tc_Tensor:$input, TensorRankOf<[F64], [1]>:$scales,
+      TensorRankOf<[I64], [1]>:$sizes,
+      Optional<TensorRankOf<[F64], [1]>>:$roi,
+      DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
+      DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
+      DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
+      DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
+      UnitAttr:$exclude_outside,
+      DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value);
+  let results = (outs Tc_Tensor:$result);
+  let assemblyFormat = "$input `,` $scales `,` $sizes (`,` $roi^)? attr-dict `:` "
+                       "functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
