@@ -185,12 +185,7 @@ LogicalResult runtimeCenterCropPad(NodeContext &ctx, Value x, Value shape,
     pads[rank + *axis] = arith::SubIOp::create(b, loc, diff, pads[*axis]);
     resultShape[*axis] = ShapedType::kDynamic;
   }
-  cf::AssertOp::create(
-      b, loc, valid,
-      llvm::formatv("node '{0}' ({1}): the shape computed at run time has a "
-                    "negative size",
-                    ctx.node.name(), ctx.node.op_type())
-          .str());
+  assertAtRunTime(ctx, valid, "the shape computed at run time has a negative size");
   return buildDynamicPad(ctx, x, pads, resultShape, PadMode::constant, Value(),
                          results);
 }

@@ -53,6 +53,10 @@ readAxes(NodeContext &ctx, bool fromInput, size_t inputIndex, int64_t rank);
 /// static and not zero (a 1-D i64 tensor): what the helpers below take.
 Value runtimeAxesInput(NodeContext &ctx, Value axes);
 
+/// A run-time check (cf.assert): the run fails with "node '<name>' (<op
+/// type>): <message>" unless `holds`.
+void assertAtRunTime(NodeContext &ctx, Value holds, const llvm::Twine &message);
+
 /// The run-time `axes` (runtimeAxesInput) as i64 values in [0, rank),
 /// after a run-time check that every axis is in [-rank, rank) and none
 /// repeats (a cf.assert naming the node).

@@ -29,12 +29,9 @@ LogicalResult firstK(NodeContext &ctx, ArrayRef<Value> sorted, int64_t axis,
   Value valid = arith::AndIOp::create(
       b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, count, i64(0)),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, count, i64(size)));
-  cf::AssertOp::create(
-      b, loc, valid,
-      llvm::formatv("node '{0}' ({1}): the k computed at run time must be in "
-                    "[0, {2}]",
-                    ctx.node.name(), ctx.node.op_type(), size)
-          .str());
+  assertAtRunTime(ctx, valid,
+                  llvm::formatv("the k computed at run time must be in [0, {0}]",
+                                size));
   Value start = tensor::FromElementsOp::create(b, loc, ValueRange{i64(0)});
   Value end = tensor::FromElementsOp::create(b, loc, ValueRange{count});
   for (Value v : sorted) {

@@ -34,12 +34,8 @@ LogicalResult mlir::tc::onnx::buildDynamicPad(NodeContext &ctx, Value x,
         b, loc, valid,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, extent, zero));
   }
-  cf::AssertOp::create(
-      b, loc, valid,
-      llvm::formatv("node '{0}' ({1}): the pads computed at run time crop a "
-                    "dimension below size 0",
-                    ctx.node.name(), ctx.node.op_type())
-          .str());
+  assertAtRunTime(ctx, valid,
+                  "the pads computed at run time crop a dimension below size 0");
   SmallVector<Value> operands = {x, tensor::FromElementsOp::create(b, loc, pads)};
   if (value)
     operands.push_back(value);
@@ -88,12 +84,10 @@ LogicalResult runtimeSplit(NodeContext &ctx, Value x, int64_t axis,
   valid = arith::AndIOp::create(
       b, loc, valid,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset, extent));
-  cf::AssertOp::create(
-      b, loc, valid,
-      llvm::formatv("node '{0}' ({1}): the split sizes computed at run time "
-                    "must be non-negative and add up to dimension {2}",
-                    ctx.node.name(), ctx.node.op_type(), axis)
-          .str());
+  assertAtRunTime(ctx, valid,
+                  llvm::formatv("the split sizes computed at run time must be "
+                                "non-negative and add up to dimension {0}",
+                                axis));
   for (auto [start, end] : bounds) {
     results.push_back(ctx.build<DynamicSliceOp>(
         {x, oneElement(start), oneElement(end)},

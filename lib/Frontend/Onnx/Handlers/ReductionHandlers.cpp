@@ -90,13 +90,20 @@ SmallVector<Value> mlir::tc::onnx::normalizedRuntimeAxes(NodeContext &ctx,
                                     cmp(arith::CmpIPredicate::ne, norm, earlier));
     normalized.push_back(norm);
   }
-  cf::AssertOp::create(
-      b, loc, valid,
-      llvm::formatv("node '{0}' ({1}): the axes computed at run time must be "
-                    "in [-{2}, {2}) and distinct",
-                    ctx.node.name(), ctx.node.op_type(), rank)
-          .str());
+  assertAtRunTime(ctx, valid,
+                  llvm::formatv("the axes computed at run time must be in "
+                                "[-{0}, {0}) and distinct",
+                                rank));
   return normalized;
+}
+
+void mlir::tc::onnx::assertAtRunTime(NodeContext &ctx, Value holds,
+                                     const llvm::Twine &message) {
+  ctx.builder.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+  cf::AssertOp::create(ctx.builder, ctx.loc, holds,
+                       llvm::formatv("node '{0}' ({1}): {2}", ctx.node.name(),
+                                     ctx.node.op_type(), message.str())
+                           .str());
 }
 
 /// One i1 per dimension of a rank-`rank` input: whether `axes` names it.

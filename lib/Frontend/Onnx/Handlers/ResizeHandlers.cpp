@@ -190,12 +190,9 @@ LogicalResult dynamicResize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
   }
   // Scales that are not positive numbers give sizes of garbage: the run
   // stops with this message.
-  cf::AssertOp::create(b, loc, valid,
-                       llvm::formatv("node '{0}' ({1}): the {2} computed at "
-                                     "run time: {3}",
-                                     ctx.node.name(), ctx.node.op_type(),
-                                     sizesIn ? "sizes" : "scales", what)
-                           .str());
+  assertAtRunTime(ctx, valid,
+                  llvm::formatv("the {0} computed at run time: {1}",
+                                sizesIn ? "sizes" : "scales", what));
   // Extents may be computed before the check runs (to plan memory): a
   // select keeps garbage out of them.
   for (int64_t a : axes)

@@ -245,12 +245,9 @@ LogicalResult squeeze(NodeContext &ctx, SmallVectorImpl<Value> &results) {
           b, ctx.loc, arith::XOrIOp::create(b, ctx.loc, flag, unit), one);
       unit = arith::AndIOp::create(b, ctx.loc, unit, fine);
     }
-    cf::AssertOp::create(
-        b, ctx.loc, unit,
-        llvm::formatv("node '{0}' (Squeeze): a dimension the axes computed at "
-                      "run time name is not of size 1",
-                      ctx.node.name())
-            .str());
+    assertAtRunTime(ctx, unit,
+                    "a dimension the axes computed at run time name is not of "
+                    "size 1");
     results.push_back(dropFlaggedDims(
         ctx, *x, flags,
         type.getRank() - NodeContext::typeOf(runtime).getDimSize(0)));
