@@ -375,11 +375,13 @@ LogicalResult concat(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 
 /// Slice whose starts or ends are known only at run time (or whose
 /// negative step runs over a dynamic dimension): tc.dynamic_slice over the
-/// listed axes (all of them by default) with the constant steps.
+/// listed axes (all of them by default) with the constant steps, or with
+/// `stepValues` read at run time when given.
 LogicalResult dynamicSlice(NodeContext &ctx, Value x,
                            std::optional<SmallVector<int64_t>> axes,
                            std::optional<SmallVector<int64_t>> steps,
-                           SmallVectorImpl<Value> &results) {
+                           SmallVectorImpl<Value> &results,
+                           Value stepValues = {}) {
   FailureOr<Value> starts = ctx.requireInput(1, 1, 1),
                    ends = ctx.requireInput(2, 1, 1);
   if (failed(starts) || failed(ends))
@@ -389,10 +391,13 @@ LogicalResult dynamicSlice(NodeContext &ctx, Value x,
     return ctx.unsupported("slice bounds of unknown length");
   if (!axes)
     axes = llvm::to_vector(llvm::seq<int64_t>(0, n));
-  if (!steps)
+  if (stepValues)
+    steps = SmallVector<int64_t>(); // read at run time
+  else if (!steps)
     steps = SmallVector<int64_t>(n, 1);
-  if (static_cast<int64_t>(axes->size()) != n ||
-      static_cast<int64_t>(steps->size()) != n)
+  int64_t stepCount = stepValues ? NodeContext::typeOf(stepValues).getDimSize(0)
+                                 : static_cast<int64_t>(steps->size());
+  if (static_cast<int64_t>(axes->size()) != n || stepCount != n)
     return ctx.invalid("starts, ends, axes and steps differ in length");
   int64_t rank = NodeContext::typeOf(x).getRank();
   for (int64_t &axis : *axes) {
@@ -401,9 +406,12 @@ LogicalResult dynamicSlice(NodeContext &ctx, Value x,
       return failure();
     axis = *a;
   }
+  SmallVector<Value> operands = {x, *starts, *ends};
+  if (stepValues)
+    operands.push_back(stepValues);
   results.push_back(ctx.build<DynamicSliceOp>(
-      {x, *starts, *ends}, {ctx.namedAttr("axes", ctx.i64Array(*axes)),
-                            ctx.namedAttr("steps", ctx.i64Array(*steps))}));
+      operands, {ctx.namedAttr("axes", ctx.i64Array(*axes)),
+                 ctx.namedAttr("steps", ctx.i64Array(*steps))}));
   return success(results.back() != nullptr);
 }
 
@@ -430,22 +438,8 @@ LogicalResult runtimeStepsSlice(NodeContext &ctx, Value x,
   for (Value v : {stepsIn, axesIn})
     if (v && NodeContext::typeOf(v).getDimSize(0) != n)
       return ctx.invalid("starts, ends, axes and steps differ in length");
-  if (!axesIn)
-    axes = llvm::to_vector(llvm::seq<int64_t>(0, n));
-  if (axes) {
-    SmallVector<int64_t> normalized;
-    for (int64_t a : *axes) {
-      FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
-      if (failed(axis))
-        return failure();
-      normalized.push_back(*axis);
-    }
-    results.push_back(ctx.build<DynamicSliceOp>(
-        {x, *starts, *ends, stepsIn},
-        {ctx.namedAttr("axes", ctx.i64Array(normalized)),
-         ctx.namedAttr("steps", ctx.i64Array({}))}));
-    return success(results.back() != nullptr);
-  }
+  if (!axesIn || axes)
+    return dynamicSlice(ctx, x, axes, std::nullopt, results, stepsIn);
   Value runtimeAxes = runtimeAxesInput(ctx, axesIn);
   if (!runtimeAxes)
     return ctx.unsupported("slice axes of unknown length or type");
