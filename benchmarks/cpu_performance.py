@@ -51,7 +51,7 @@ from common import alternate, load_inputs, load_outputs, ort_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(os.environ.get("TC_BUILD", os.path.join(ROOT, "build")), "python_packages"))
 import tc  # noqa: E402
 
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0",
@@ -95,7 +95,7 @@ def cached(record_path, key, build):
 def compile_tc(path, so):
     start = time.perf_counter()
     try:
-        tc.compile(path, so, "--no-cache")
+        tc.compile_onnx(path, so, ["--no-cache"])
     except tc.TcError as e:
         return {"error": f"fail: {short(e)}"}
     return {"so": so, "compile_s": time.perf_counter() - start}

@@ -30,7 +30,7 @@ import onnx
 from common import alternate, load_inputs, ort_session
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(os.environ.get("TC_BUILD", os.path.join(ROOT, "build")), "python_packages"))
 import tc  # noqa: E402
 
 
@@ -49,7 +49,7 @@ def main():
         name = os.path.basename(os.path.normpath(model_dir))
         path = os.path.join(model_dir, "model.onnx")
         start = time.perf_counter()
-        so = tc.compile(path, os.path.join(workdir, name + ".so"))
+        so = tc.compile_onnx(path, os.path.join(workdir, name + ".so"))
         compile_s = time.perf_counter() - start
         model = onnx.load(path)
         feeds = load_inputs(model_dir, model)

@@ -24,10 +24,9 @@ llvm_config.with_environment("PATH", config.tc_tools_dir, append_path=True)
 
 # Python with the onnx package (the project virtualenv) builds test models.
 config.substitutions.append(("%pyonnx", config.python_executable))
-# `import tc` from the source tree, with the runtime and tc-compile of this
-# build.
-llvm_config.with_environment("PYTHONPATH", os.path.join(config.tc_src_root, "python"))
-llvm_config.with_environment("TC_RUNTIME_LIB", os.path.join(config.tc_obj_root, "lib", "libTcRuntime.so"))
+# `import tc` as this build stages it (build/python_packages/tc: the
+# package, its extension, and links to this build's runtime and tools).
+llvm_config.with_environment("PYTHONPATH", os.path.join(config.tc_obj_root, "python_packages"))
 # Tests never touch the user's compile cache; those about the cache name
 # their own directory.
 llvm_config.with_environment("TC_CACHE_DIR", os.path.join(config.tc_obj_root, "test", "compile-cache"))

@@ -93,7 +93,7 @@ def close_enough(got, want, rtol, atol):
 
 
 def run_case_in_process(tc, work, case, device):
-    """(status, detail) of one case run through `import tc` in this process
+    """(status, detail) of one case run in this process (gpu_check_runtime)
     (one process for all the cases a worker runs)."""
     cwd = os.path.join(work, "cases", case["dir"])
     inputs, expected, rtol, atol = {}, [], 1e-3, 1e-5
@@ -146,9 +146,9 @@ def case_worker(args):
     """--case-worker WORK LIST OUT: runs the listed cases in process and
     writes 'name, status, detail' lines to OUT as it goes."""
     work, listfile, outfile = args.case_worker
-    sys.path.insert(0, os.path.join(args.dir, "python"))
+    sys.path.insert(0, args.dir)
     os.environ.setdefault("TC_RUNTIME_LIB", os.path.join(args.dir, "lib", "libTcRuntime.so"))
-    import tc
+    import gpu_check_runtime as tc
     manifest = json.load(open(os.path.join(work, "cases", "manifest.json")))
     wanted = set(open(listfile).read().split())
     with open(outfile, "w", buffering=1) as out:
@@ -224,7 +224,7 @@ def check_cases(args, tc_run, env, results):
         compares = sum(1 for a in case["args"] if a.startswith("--compare="))
         return case["name"], verdict(rc, out, err, compares)
 
-    # Fast path: worker processes run the cases through `import tc`, each
+    # Fast path: worker processes run the cases through gpu_check_runtime, each
     # in one CUDA context (a tc-run process costs a context and a module
     # load, about 0.4 s on an H200). What they do not pass (errors,
     # mismatches, random draws, a crashed worker's rest) goes through

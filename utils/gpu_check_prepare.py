@@ -217,9 +217,9 @@ def main():
                        capture_output=True, text=True)
     print("onnx2torch wheel: " + ("ok" if p.returncode == 0 else
                                   "not downloaded: " + p.stderr.strip()[-200:]))
-    # `import tc`, for the check's in-process case workers.
-    shutil.copytree(os.path.join(ROOT, "python", "tc"), os.path.join(out, "python", "tc"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    # The runtime through ctypes, for the check's in-process case workers
+    # (the tc package's extension is built for this machine's Python).
+    shutil.copy(os.path.join(ROOT, "utils", "gpu_check_runtime.py"), out)
     shutil.copy(os.path.join(ROOT, "utils", "gpu_check.py"), out)
     shutil.copy(os.path.join(ROOT, "utils", "gpu-check.sh"), out)
     size = sum(os.path.getsize(os.path.join(d, f))

@@ -181,6 +181,10 @@ TC_API void tc_runtime_release(tc_runtime *runtime);
  * static storage. */
 TC_API const char *tc_runtime_available_devices(void);
 
+/* tc's version ("0.1.0", the project version of the build), static storage.
+ * The Python package's tc.__version__ is this string. */
+TC_API const char *tc_version(void);
+
 /*===----------------------------- devices ------------------------------===*/
 
 typedef struct tc_device tc_device;

@@ -2,6 +2,7 @@
 //---------===//
 
 #include "Internal.h"
+#include "tc/Version.h" // the CMake project version
 
 #include <cstring>
 #include <mutex>
@@ -168,6 +169,8 @@ tc_status tc_device_create(tc_runtime *runtime, const char *spec,
 void tc_runtime_release(tc_runtime *runtime) { delete runtime; }
 
 const char *tc_runtime_available_devices(void) { return kAvailableDevices; }
+
+const char *tc_version(void) { return TC_VERSION_STRING; }
 
 void tc_device_release(tc_device *device) { delete device; }
 

@@ -1,253 +1,52 @@
-"""tc: compile ONNX models to a model.so and run them from Python.
+"""tc: compile ONNX models and PyTorch modules to a model.so and run them.
 
-A thin ctypes layer over the runtime C API (include/tc-runtime/runtime.h):
-inputs are passed without copying (numpy memory is wrapped), outputs are
-copied into numpy arrays and the runtime's tensors released at once.
+Three ways in:
+
+- ``tc.compile(module_or_path, example_inputs)``: an ``nn.Module`` (exported
+  through ``torch.onnx.export``) or an ONNX file, compiled through the
+  compile cache; returns a callable that takes and returns torch tensors or
+  numpy arrays.
+- ``torch.compile(model, backend="tc")``: tc as a TorchDynamo backend.
+- ``tc.InferenceSession(path).run(output_names, feeds)``: ONNX Runtime's API.
+
+Lower level: ``tc.compile_onnx(path, output)`` runs tc-compile and returns
+the model.so's path; ``tc.load(path)`` loads one as a ``tc.Model``.
+Tensors cross into and out of the runtime without copies (DLPack).
 """
-import ctypes
-import os
-import shutil
-import subprocess
+from __future__ import annotations
 
-import numpy as np
+try:
+    from . import _tc
+except ImportError as error:  # pragma: no cover - a broken install
+    raise ImportError(
+        "tc's native module (_tc) is missing: build tc (its build tree has the "
+        "package in build/python_packages) or pip install it") from error
 
-__all__ = ["compile", "load", "Model", "TcError"]
+from ._tc import TcError
+from ._runtime import Model, TensorSpec, load, numpy_dtype
+from ._compiler import compile_onnx
+from ._api import compile, stats
+from ._session import InferenceSession
+from ._dynamo import backend as dynamo_backend
 
-_MAX_THREADS = 4096  # TC_MAX_THREADS of runtime.h
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_DTYPES = {1: np.float16, 3: np.float32, 4: np.float64, 5: np.int8, 6: np.int16,
-           7: np.int32, 8: np.int64, 9: np.uint8, 10: np.uint16, 11: np.uint32,
-           12: np.uint64, 13: np.bool_}
-_CODES = {np.dtype(v): k for k, v in _DTYPES.items()}
-# numpy has no bfloat16 and none of the narrow types: they travel as
-# stand-ins, one element per item (layout: include/tc-runtime/module_abi.h).
-# bf16 as uint16 bit patterns; f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz
-# f8e8m0fnu f4e2m1fn (14-19) as uint8 bit patterns (f4 in the low nibble);
-# i4 u4 i2 u2 (20-23) as int8/uint8 values.
-_STAND_INS = {2: np.uint16, 14: np.uint8, 15: np.uint8, 16: np.uint8, 17: np.uint8,
-              18: np.uint8, 19: np.uint8, 20: np.int8, 21: np.uint8, 22: np.int8,
-              23: np.uint8}
-_DTYPES.update(_STAND_INS)
+__version__: str = _tc.version()
+"""tc's version, as the runtime library reports it (tc_version)."""
+
+__all__ = ["compile", "compile_onnx", "load", "Model", "TensorSpec", "TcError",
+           "InferenceSession", "stats", "numpy_dtype", "dynamo_backend", "__version__"]
 
 
-class TcError(RuntimeError):
-    """An error reported by the runtime or the compiler."""
-
-
-class _ArgInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int),
-                ("rank", ctypes.c_int32), ("dims", ctypes.POINTER(ctypes.c_int64)),
-                ("dim_symbols", ctypes.POINTER(ctypes.c_char_p))]
-
-
-class _Options(ctypes.Structure):
-    _fields_ = [("num_threads", ctypes.c_int32), ("gpu_graphs", ctypes.c_int32)]
-
-
-def _find(env, candidates):
-    if os.environ.get(env):
-        return os.environ[env]
-    for candidate in candidates:
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
-def _library():
-    path = _find("TC_RUNTIME_LIB", [os.path.join(_ROOT, "build", "lib", "libTcRuntime.so")])
-    if path is None:
-        raise TcError("cannot find libTcRuntime.so; set TC_RUNTIME_LIB")
-    lib = ctypes.CDLL(path)
-    p, vp = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
-    lib.tc_status_message.restype = ctypes.c_char_p
-    lib.tc_status_message.argtypes = [p]
-    lib.tc_status_free.argtypes = [p]
-    for name, args in {
-        "tc_runtime_create": [ctypes.POINTER(_Options), vp],
-        "tc_device_create": [p, ctypes.c_char_p, vp],
-        "tc_module_load": [p, ctypes.c_char_p, vp],
-        "tc_module_input_info": [p, ctypes.c_size_t, ctypes.POINTER(_ArgInfo)],
-        "tc_module_output_info": [p, ctypes.c_size_t, ctypes.POINTER(_ArgInfo)],
-        "tc_tensor_wrap": [ctypes.c_int, ctypes.c_int32, ctypes.POINTER(ctypes.c_int64),
-                           p, ctypes.c_size_t, p, p, vp],
-        "tc_module_run": [p, p, vp, ctypes.c_size_t, vp, ctypes.c_size_t],
-    }.items():
-        getattr(lib, name).argtypes = args
-        getattr(lib, name).restype = p
-    for name in ("tc_runtime_release", "tc_device_release", "tc_module_release",
-                 "tc_tensor_release"):
-        getattr(lib, name).argtypes = [p]
-        getattr(lib, name).restype = None
-    lib.tc_module_num_inputs.argtypes = lib.tc_module_num_outputs.argtypes = [p]
-    lib.tc_module_num_inputs.restype = lib.tc_module_num_outputs.restype = ctypes.c_size_t
-    lib.tc_tensor_rank.argtypes = [p]
-    lib.tc_tensor_rank.restype = ctypes.c_int32
-    lib.tc_tensor_dims.argtypes = [p]
-    lib.tc_tensor_dims.restype = ctypes.POINTER(ctypes.c_int64)
-    lib.tc_tensor_data.argtypes = [p]
-    lib.tc_tensor_data.restype = p
-    lib.tc_tensor_dtype.argtypes = [p]
-    lib.tc_tensor_dtype.restype = ctypes.c_int
-    lib.tc_tensor_byte_size.argtypes = [p]
-    lib.tc_tensor_byte_size.restype = ctypes.c_size_t
-    lib.tc_device_graph_runs.argtypes = [p]
-    lib.tc_device_graph_runs.restype = ctypes.c_int64
-    return lib
-
-
-_lib = None
-
-
-def _check(status):
-    if status:
-        message = _lib.tc_status_message(status).decode()
-        _lib.tc_status_free(status)
-        raise TcError(message)
-
-
-def compile(model, output=None, *flags):
-    """Runs tc-compile on an ONNX file and returns the path of the model.so.
-
-    Goes through tc-compile's compile cache like the command line does (a
-    second compile of the same model and flags is a hit); pass
-    "--no-cache" or "--cache-dir=DIR" in `flags`, or set TC_CACHE_DIR.
-    Warnings of tc-compile (a damaged cache entry, an unreachable
-    TC_REMOTE_CACHE) go to Python's warnings.
-    """
-    tool = _find("TC_COMPILE", [os.path.join(_ROOT, "build", "bin", "tc-compile"),
-                                shutil.which("tc-compile")])
-    if tool is None:
-        raise TcError("cannot find tc-compile; set TC_COMPILE")
-    output = output or os.path.splitext(model)[0] + ".so"
-    result = subprocess.run([tool, model, "-o", output, *flags],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        raise TcError(result.stderr.strip())
-    for line in result.stderr.splitlines():
-        if "warning:" in line:
-            import warnings
-            warnings.warn(line, stacklevel=2)
-    return output
-
-
-class Model:
-    """A loaded model.so bound to one device."""
-
-    def __init__(self, path, device="cpu", threads=0, gpu_graphs=False):
-        """Loads `path`. A model.so is code: loading it runs its initializers,
-        so load only files you compiled or otherwise trust."""
-        global _lib
-        if isinstance(threads, bool) or not isinstance(threads, int) or \
-                not 0 <= threads <= _MAX_THREADS:
-            raise TcError(f"threads={threads!r}: expected an integer from 0 (all "
-                          f"cores) to {_MAX_THREADS}")
-        if _lib is None:
-            _lib = _library()
-        self._runtime, self._device, self._module = (ctypes.c_void_p() for _ in range(3))
-        _check(_lib.tc_runtime_create(ctypes.byref(_Options(threads, 1 if gpu_graphs else 0)),
-                                      ctypes.byref(self._runtime)))
-        _check(_lib.tc_device_create(self._runtime, device.encode(),
-                                     ctypes.byref(self._device)))
-        _check(_lib.tc_module_load(self._runtime, os.fsencode(path),
-                                   ctypes.byref(self._module)))
-        self._codes = []  # the inputs' dtype codes
-        self.inputs = self._describe(_lib.tc_module_input_info,
-                                     _lib.tc_module_num_inputs(self._module))
-        self.outputs = self._describe(_lib.tc_module_output_info,
-                                      _lib.tc_module_num_outputs(self._module))
-
-    @property
-    def graph_runs(self):
-        """How many runs replayed a graph (gpu_graphs=True on a GPU)."""
-        return _lib.tc_device_graph_runs(self._device)
-
-    def _describe(self, query, count):
-        described = []
-        for i in range(count):
-            info = _ArgInfo()
-            _check(query(self._module, i, ctypes.byref(info)))
-            if query == _lib.tc_module_input_info:
-                self._codes.append(info.dtype)
-            shape = tuple(None if info.dims[d] < 0 else info.dims[d] for d in range(info.rank))
-            described.append((info.name.decode(), np.dtype(_DTYPES[info.dtype]), shape))
-        return described
-
-    def __call__(self, *arrays, **named):
-        """Runs the model; inputs by position or by name; returns a list.
-
-        Every input is given exactly once: more positional inputs than the
-        model has, a keyword that names no input, or an input given both by
-        position and by name raise TcError."""
-        names = [name for name, _, _ in self.inputs]
-        if len(arrays) > len(names):
-            raise TcError(f"{len(arrays)} inputs given by position but the model "
-                          f"has {len(names)} ({', '.join(names) or 'none'})")
-        unknown = [key for key in named if key not in names]
-        if unknown:
-            raise TcError(f"unknown input {', '.join(repr(k) for k in unknown)} "
-                          f"(the model's inputs: {', '.join(names) or 'none'})")
-        twice = [key for key in named if names.index(key) < len(arrays)]
-        if twice:
-            raise TcError(f"input {', '.join(repr(k) for k in twice)} given both "
-                          "by position and by name")
-        values = list(arrays)
-        for name in names[len(values):]:
-            if name not in named:
-                raise TcError(f"missing input '{name}'")
-            values.append(named[name])
-        keep, handles = [], (ctypes.c_void_p * len(values))()
+def _register_with_torch() -> None:
+    # An installed wheel declares the backend as an entry point, which torch
+    # finds by itself; this covers a tc imported from a build tree after
+    # torch. Importing tc never imports torch.
+    import sys
+    if "torch" in sys.modules:
         try:
-            for i, value in enumerate(values):
-                # Not ascontiguousarray: it turns a 0-d array into a 1-d one.
-                array = np.asarray(value, order="C")
-                code = _CODES.get(array.dtype)
-                wanted = self._codes[i] if i < len(self._codes) else None
-                if wanted in _STAND_INS and array.dtype == np.dtype(_STAND_INS[wanted]):
-                    code = wanted  # the stand-in of a type numpy lacks
-                if code is None:
-                    raise TcError(f"input {i}: unsupported dtype {array.dtype}")
-                dims = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
-                handle = ctypes.c_void_p()
-                _check(_lib.tc_tensor_wrap(code, array.ndim, dims, array.ctypes.data,
-                                           array.nbytes, None, None, ctypes.byref(handle)))
-                keep.append(array)
-                handles[i] = handle
-            outputs = (ctypes.c_void_p * len(self.outputs))()
-            _check(_lib.tc_module_run(self._module, self._device, handles, len(values),
-                                      outputs, len(self.outputs)))
-            return [self._take(outputs[k]) for k in range(len(self.outputs))]
-        finally:
-            for handle in handles:
-                if handle:
-                    _lib.tc_tensor_release(handle)
-
-    @staticmethod
-    def _take(handle):
-        try:
-            rank = _lib.tc_tensor_rank(handle)
-            shape = tuple(_lib.tc_tensor_dims(handle)[d] for d in range(rank))
-            dtype = np.dtype(_DTYPES[_lib.tc_tensor_dtype(handle)])
-            size = _lib.tc_tensor_byte_size(handle)
-            if size == 0:
-                return np.zeros(shape, dtype)
-            buffer = (ctypes.c_char * size).from_address(_lib.tc_tensor_data(handle))
-            return np.frombuffer(buffer, dtype).reshape(shape).copy()
-        finally:
-            _lib.tc_tensor_release(handle)
-
-    def __del__(self):
-        if _lib is None:
-            return
-        for handle, release in ((getattr(self, "_module", None), _lib.tc_module_release),
-                                (getattr(self, "_device", None), _lib.tc_device_release),
-                                (getattr(self, "_runtime", None), _lib.tc_runtime_release)):
-            if handle:
-                release(handle)
+            from ._dynamo import register
+            register()
+        except Exception:  # pragma: no cover - a torch without Dynamo
+            pass
 
 
-def load(path, device="cpu", threads=0, gpu_graphs=False):
-    """Loads a model.so; threads=0 uses every core. A model.so is code:
-    loading it runs its initializers, so load only trusted files. gpu_graphs=True replays
-    runs on a GPU as graphs (one launch per run from the second run at a
-    shape; tc_runtime_options.gpu_graphs)."""
-    return Model(path, device, threads, gpu_graphs)
+_register_with_torch()

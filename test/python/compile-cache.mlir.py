@@ -28,15 +28,15 @@ def stats():
     return f"misses {s['misses']} hits {s['hits']}"
 
 
-first = tc.compile(model, os.path.join(work, "a.so"))
+first = tc.compile_onnx(model, os.path.join(work, "a.so"))
 print("first:", stats())
-second = tc.compile(model, os.path.join(work, "b.so"))
+second = tc.compile_onnx(model, os.path.join(work, "b.so"))
 same = open(first, "rb").read() == open(second, "rb").read()
 y = tc.load(second)(np.array([-1, 2, -3, 4], np.float32))
 y = y[0]
 assert y.tolist() == [0, 2, 0, 4], y
 print("second:", stats() + (", same library, runs" if same else ", DIFFERENT"))
-tc.compile(model, os.path.join(work, "c.so"), "--no-cache")
+tc.compile_onnx(model, os.path.join(work, "c.so"), "--no-cache")
 print("no-cache:", stats())
 entry, = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(work, "cache"))
           for f in fs if f.endswith(".so")]
@@ -46,5 +46,5 @@ with open(entry, "r+b") as f:
     f.truncate(100)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    tc.compile(model, os.path.join(work, "d.so"))
+    tc.compile_onnx(model, os.path.join(work, "d.so"))
 print(f"damaged: {'one warning' if len(caught) == 1 else len(caught)}: {caught[0].message}")

@@ -21,7 +21,7 @@ def build(name, nodes, inputs, outputs, opset=17):
     m.ir_version = 10
     path = os.path.join(work, name + ".onnx")
     onnx.save(m, path)
-    return m, tc.load(tc.compile(path, os.path.join(work, name + ".so")), threads=2)
+    return m, tc.load(tc.compile_onnx(path, os.path.join(work, name + ".so")), threads=2)
 
 
 def vi(name, elem, shape):
@@ -70,7 +70,7 @@ check("unique_float", [helper.make_node("Unique", ["x"], outs, sorted=0)],
 
 corners = rng.random((2, 300, 2)).astype(np.float32) * 10
 sizes = rng.random((2, 300, 2)).astype(np.float32) * 3 + 0.1
-boxes = np.concatenate([corners, corners + sizes], axis=2)[:, :, [0, 1, 2, 3]]
+boxes = np.ascontiguousarray(np.concatenate([corners, corners + sizes], axis=2)[:, :, [0, 1, 2, 3]])
 scores = rng.random((2, 3, 300)).astype(np.float32)
 nms_inputs = [vi("b", F, [2, 300, 4]), vi("s", F, [2, 3, 300]), vi("m", I64, [1]),
               vi("iou", F, [1]), vi("st", F, [1])]
@@ -113,7 +113,7 @@ for steps, cases in (([1, 2], (([1, -7], [4, 100]), ([9, -20], [2, 3]), ([0, 5],
     name = f"runtime_slice{len(bad)}{steps[0]}"
     path = os.path.join(work, name + ".onnx")
     onnx.save(m, path)
-    model = tc.load(tc.compile(path, os.path.join(work, name + ".so")))
+    model = tc.load(tc.compile_onnx(path, os.path.join(work, name + ".so")))
     for starts, ends in cases:
         feeds = {"x": sx, "s": np.array(starts, np.int64), "e": np.array(ends, np.int64)}
         (want,) = ReferenceEvaluator(m).run(None, feeds)
@@ -175,7 +175,7 @@ graph = helper.make_graph(
     [vi("y", F, [100000]), vi("mask", TensorProto.BOOL, [100000])], [ratio])
 m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 onnx.save(m, os.path.join(work, "dropout.onnx"))
-model = tc.load(tc.compile(os.path.join(work, "dropout.onnx"),
+model = tc.load(tc.compile_onnx(os.path.join(work, "dropout.onnx"),
                            os.path.join(work, "dropout.so")))
 xs = rng.random(100000).astype(np.float32) + 0.5
 y, mask = model(xs, np.array(True))

@@ -6,9 +6,10 @@ import numpy as np
 import tc
 
 onnx_path, so_path = sys.argv[1], sys.argv[2]
-model = tc.load(tc.compile(onnx_path, so_path), threads=2)
-print("inputs", model.inputs)
-print("outputs", model.outputs)
+model = tc.load(tc.compile_onnx(onnx_path, so_path), threads=2)
+print("inputs", [(spec.name, spec.dtype, spec.shape) for spec in model.inputs])
+print("outputs", [(spec.name, spec.dtype, spec.shape) for spec in model.outputs])
+print("version", tc.__version__)
 x = np.random.default_rng(0).standard_normal((2, 8)).astype(np.float32)
 expected = (x @ np.arange(64, dtype=np.float32).reshape(8, 8) + 0.5) * 3
 (z,) = model(x)
@@ -22,7 +23,12 @@ for bad in (lambda: model(), lambda: model(x.astype(np.float64)),
             lambda: model(x=x, input_ids=x), lambda: model(x, x),
             # Thread counts the runtime cannot have, and ones that wrap in C.
             lambda: tc.load(so_path, threads=100000),
-            lambda: tc.load(so_path, threads=2**31), lambda: tc.load(so_path, threads=-1)):
+            lambda: tc.load(so_path, threads=2**31), lambda: tc.load(so_path, threads=-1),
+            # Layouts, types and output buffers the runtime cannot take as they are.
+            lambda: model(np.ascontiguousarray(x.T).T), lambda: model(x.astype(np.complex64)),
+            lambda: model.run([x], out=[np.empty((2, 7), np.float32)]),
+            lambda: model.run([x], out=[np.empty((2, 8), np.int32)]),
+            lambda: model.run([x], output_type="pandas")):
     try:
         bad()
     except tc.TcError as e:

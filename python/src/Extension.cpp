@@ -1,0 +1,428 @@
+//===- Extension.cpp - tc._tc, the Python binding of the runtime C API ----===//
+//
+// A nanobind module over tc-runtime/runtime.h. Tensors cross it through
+// DLPack (nanobind's ndarray): an input array or tensor on the host is
+// wrapped in a tc_tensor without a copy, and an output tc_tensor is handed
+// to numpy or torch without a copy, its buffer released with the last
+// array that views it. Everything Python-specific beyond that (argument
+// binding by name, torch, the compiler) lives in the pure-Python package.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc-runtime/runtime.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace {
+
+/// Raised as tc.TcError.
+struct TcError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void check(tc_status status) {
+  if (!status)
+    return;
+  std::string message = tc_status_message(status);
+  tc_status_free(status);
+  throw TcError(message);
+}
+
+using Dl = nb::dlpack::dtype_code;
+
+/// The DLPack type of a tc dtype. Types DLPack has no code for travel as
+/// their stand-ins of module_abi.h: bf16 as uint16 bit patterns where the
+/// consumer (numpy) has no bfloat16, the 8-, 4- and 2-bit types as one byte
+/// per element.
+nb::dlpack::dtype dlpackType(tc_dtype_t dtype, bool hasBfloat16) {
+  auto make = [](Dl code, int bits) {
+    return nb::dlpack::dtype{static_cast<uint8_t>(code),
+                             static_cast<uint8_t>(bits), 1};
+  };
+  switch (dtype) {
+  case TC_DTYPE_F16: return make(Dl::Float, 16);
+  case TC_DTYPE_BF16:
+    return hasBfloat16 ? make(Dl::Bfloat, 16) : make(Dl::UInt, 16);
+  case TC_DTYPE_F32: return make(Dl::Float, 32);
+  case TC_DTYPE_F64: return make(Dl::Float, 64);
+  case TC_DTYPE_I8: return make(Dl::Int, 8);
+  case TC_DTYPE_I16: return make(Dl::Int, 16);
+  case TC_DTYPE_I32: return make(Dl::Int, 32);
+  case TC_DTYPE_I64: return make(Dl::Int, 64);
+  case TC_DTYPE_U8: return make(Dl::UInt, 8);
+  case TC_DTYPE_U16: return make(Dl::UInt, 16);
+  case TC_DTYPE_U32: return make(Dl::UInt, 32);
+  case TC_DTYPE_U64: return make(Dl::UInt, 64);
+  case TC_DTYPE_BOOL: return make(Dl::Bool, 8);
+  case TC_DTYPE_I4:
+  case TC_DTYPE_I2: return make(Dl::Int, 8);
+  default: return make(Dl::UInt, 8); // the float8/float4 and u4/u2 types
+  }
+}
+
+/// The tc dtype an array of DLPack type `type` is, given that the model
+/// expects `expected` there: an exact match, or the stand-in of a type the
+/// producer cannot express. TC_DTYPE_INVALID when neither.
+tc_dtype_t tcType(nb::dlpack::dtype type, tc_dtype_t expected) {
+  if (type.lanes != 1)
+    return TC_DTYPE_INVALID;
+  for (tc_dtype_t candidate :
+       {TC_DTYPE_F16, TC_DTYPE_BF16, TC_DTYPE_F32, TC_DTYPE_F64, TC_DTYPE_I8,
+        TC_DTYPE_I16, TC_DTYPE_I32, TC_DTYPE_I64, TC_DTYPE_U8, TC_DTYPE_U16,
+        TC_DTYPE_U32, TC_DTYPE_U64, TC_DTYPE_BOOL})
+    if (dlpackType(candidate, /*hasBfloat16=*/true) == type)
+      return candidate == TC_DTYPE_U16 && expected == TC_DTYPE_BF16
+                 ? TC_DTYPE_BF16
+                 : candidate;
+  // float8 / float4 in DLPack's own codes, or a one-byte stand-in.
+  if (type.bits == 8 && expected >= TC_DTYPE_F8E4M3FN &&
+      dlpackType(expected, false) == type)
+    return expected;
+  auto code = static_cast<Dl>(type.code);
+  struct Narrow {
+    Dl code;
+    tc_dtype_t dtype;
+  };
+  for (Narrow narrow : {Narrow{Dl::Float8_E4M3FN, TC_DTYPE_F8E4M3FN},
+                        Narrow{Dl::Float8_E4M3FNUZ, TC_DTYPE_F8E4M3FNUZ},
+                        Narrow{Dl::Float8_E5M2, TC_DTYPE_F8E5M2},
+                        Narrow{Dl::Float8_E5M2FNUZ, TC_DTYPE_F8E5M2FNUZ},
+                        Narrow{Dl::Float8_E8M0FNU, TC_DTYPE_F8E8M0FNU}})
+    if (code == narrow.code && type.bits == 8)
+      return narrow.dtype;
+  return TC_DTYPE_INVALID;
+}
+
+/// How a DLPack type is spelled in an error ("float32", "complex64").
+std::string typeName(nb::dlpack::dtype type) {
+  const char *kinds[] = {"int",  "uint",  "float", "?",
+                         "bfloat", "complex", "bool"};
+  std::string kind = type.code < 7 ? kinds[type.code]
+                                   : "dlpack code " + std::to_string(type.code);
+  return kind == "bool" ? kind : kind + std::to_string(type.bits);
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+const char *deviceName(int type) {
+  switch (type) {
+  case nb::device::cuda::value: return "cuda";
+  case nb::device::cuda_host::value: return "cuda_host";
+  case nb::device::cuda_managed::value: return "cuda_managed";
+  case nb::device::rocm::value: return "rocm";
+  case nb::device::rocm_host::value: return "rocm_host";
+  default: return "a non-host device";
+  }
+}
+
+/// Element strides of a dense row-major array of `shape`.
+std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i > 1; --i)
+    strides[i - 2] = strides[i - 1] * shape[i - 1];
+  return strides;
+}
+
+using HostArray = nb::ndarray<nb::ro>;
+using OutArray = nb::ndarray<>;
+
+/// Checks that `array` is host memory in row-major order (extents of 1 may
+/// carry any stride) and returns its shape. `what` names it in errors.
+template <typename Array>
+std::vector<int64_t> hostShape(const Array &array, const std::string &what) {
+  std::vector<int64_t> shape(array.ndim());
+  for (size_t d = 0; d < array.ndim(); ++d)
+    shape[d] = static_cast<int64_t>(array.shape(d));
+  int device = array.device_type();
+  if (device != nb::device::cpu::value &&
+      device != nb::device::cuda_host::value &&
+      device != nb::device::rocm_host::value)
+    throw TcError(what + " is on " + deviceName(device) + ":" +
+                  std::to_string(array.device_id()) +
+                  "; tc takes and returns host memory: move it to the CPU "
+                  "(tensor.cpu()) first");
+  if (!array.stride_ptr())
+    return shape;
+  std::vector<int64_t> dense = denseStrides(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1 || array.stride(d) == dense[d])
+      continue;
+    std::vector<int64_t> strides(array.stride_ptr(),
+                                 array.stride_ptr() + shape.size());
+    throw TcError(what + " is not contiguous (shape " + shapeText(shape) +
+                  ", strides " + shapeText(strides) +
+                  " in elements): pass numpy.ascontiguousarray(x) or "
+                  "x.contiguous()");
+  }
+  return shape;
+}
+
+struct ArgInfo {
+  std::string name;
+  std::string dtype;
+  std::vector<std::optional<int64_t>> shape; // nullopt: dynamic
+  std::vector<std::string> symbols;          // "" for static or anonymous
+};
+
+/// An output of a run, owned by Python until the last view goes.
+void releaseTensor(void *tensor) noexcept {
+  tc_tensor_release(static_cast<tc_tensor *>(tensor));
+}
+
+/// A loaded model.so with the runtime and device it runs on.
+class Model {
+public:
+  Model(const std::string &path, const std::string &device, int64_t threads,
+        bool gpuGraphs) {
+    if (threads < 0 || threads > TC_MAX_THREADS)
+      throw TcError("threads=" + std::to_string(threads) +
+                    ": expected an integer from 0 (all cores) to " +
+                    std::to_string(TC_MAX_THREADS));
+    tc_runtime_options options;
+    tc_runtime_options_init(&options);
+    options.num_threads = static_cast<int32_t>(threads);
+    options.gpu_graphs = gpuGraphs ? 1 : 0;
+    try {
+      check(tc_runtime_create(&options, &runtime));
+      check(tc_device_create(runtime, device.c_str(), &this->device));
+      check(tc_module_load(runtime, path.c_str(), &module));
+      for (size_t i = 0, e = tc_module_num_inputs(module); i < e; ++i)
+        inputs.push_back(describe(tc_module_input_info, i));
+      for (size_t i = 0, e = tc_module_num_outputs(module); i < e; ++i)
+        outputs.push_back(describe(tc_module_output_info, i));
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
+  ~Model() { release(); }
+
+  /// Runs on `arrays` (the inputs in order); returns the outputs for
+  /// `framework` ("numpy", "torch" or "dlpack"), or None for each output
+  /// written into the matching array of `out` instead.
+  nb::list run(const std::vector<nb::object> &values,
+               const std::string &framework,
+               const std::optional<std::vector<std::optional<OutArray>>>
+                   &out) {
+    if (values.size() != inputs.size())
+      throw TcError(std::to_string(values.size()) + " inputs given but the "
+                    "model has " + std::to_string(inputs.size()));
+    std::vector<HostArray> arrays(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      if (!nb::try_cast(values[i], arrays[i]))
+        throw TcError("input '" + inputs[i].name + "' is a " +
+                      nb::cast<std::string>(nb::str(nb::handle(
+                          reinterpret_cast<PyObject *>(Py_TYPE(values[i].ptr())))
+                          .attr("__name__"))) +
+                      " that has no DLPack or buffer-protocol view of host "
+                      "memory");
+    if (out && out->size() != outputs.size())
+      throw TcError("out= has " + std::to_string(out->size()) +
+                    " entries but the model has " +
+                    std::to_string(outputs.size()) + " outputs");
+    if (framework != "numpy" && framework != "torch" && framework != "dlpack")
+      throw TcError("output type '" + framework +
+                    "': expected numpy, torch or dlpack");
+    std::vector<tc_tensor *> wrapped(arrays.size(), nullptr);
+    std::vector<tc_tensor *> results(outputs.size(), nullptr);
+    auto cleanup = [&] {
+      for (tc_tensor *tensor : wrapped)
+        tc_tensor_release(tensor);
+      for (tc_tensor *tensor : results)
+        tc_tensor_release(tensor);
+    };
+    try {
+      for (size_t i = 0; i < arrays.size(); ++i)
+        wrapped[i] = wrap(arrays[i], i);
+      if (out)
+        for (size_t k = 0; k < out->size(); ++k)
+          if ((*out)[k])
+            hostShape(*(*out)[k], "out[" + std::to_string(k) + "] ('" +
+                                      outputs[k].name + "')");
+      tc_status status;
+      {
+        nb::gil_scoped_release released;
+        status = tc_module_run(module, device, wrapped.data(), wrapped.size(),
+                               results.data(), results.size());
+      }
+      check(status);
+      nb::list values;
+      for (size_t k = 0; k < results.size(); ++k) {
+        if (out && (*out)[k]) {
+          copyInto(results[k], *(*out)[k], k);
+          values.append(nb::none());
+          continue;
+        }
+        values.append(take(results[k], framework));
+        results[k] = nullptr; // owned by the array now
+      }
+      cleanup();
+      return values;
+    } catch (...) {
+      cleanup();
+      throw;
+    }
+  }
+
+  std::vector<ArgInfo> inputs, outputs;
+
+  std::string deviceSpec() const { return tc_device_spec(device); }
+  int64_t numThreads() const { return tc_device_num_threads(device); }
+  int64_t graphRuns() const { return tc_device_graph_runs(device); }
+  std::string compiler() const { return tc_module_compiler(module); }
+  std::vector<std::string> targets() const {
+    std::vector<std::string> names;
+    for (size_t i = 0, e = tc_module_num_targets(module); i < e; ++i)
+      names.push_back(tc_module_target(module, i));
+    return names;
+  }
+
+private:
+  ArgInfo describe(tc_status (*query)(const tc_module *, size_t,
+                                      tc_arg_info *),
+                   size_t index) {
+    tc_arg_info info;
+    check(query(module, index, &info));
+    ArgInfo arg{info.name, tc_dtype_name(info.dtype), {}, {}};
+    for (int32_t d = 0; d < info.rank; ++d) {
+      arg.shape.push_back(info.dims[d] < 0 ? std::nullopt
+                                           : std::optional(info.dims[d]));
+      arg.symbols.push_back(info.dim_symbols ? info.dim_symbols[d] : "");
+    }
+    codes.push_back(info.dtype);
+    return arg;
+  }
+
+  tc_dtype_t inputCode(size_t index) const { return codes[index]; }
+
+  tc_tensor *wrap(const HostArray &array, size_t index) {
+    std::string what = "input '" + inputs[index].name + "'";
+    std::vector<int64_t> shape = hostShape(array, what);
+    tc_dtype_t expected = inputCode(index);
+    tc_dtype_t dtype = tcType(array.dtype(), expected);
+    if (dtype == TC_DTYPE_INVALID)
+      throw TcError(what + " has dtype " + typeName(array.dtype()) +
+                    ", which tc has no type for (the module expects " +
+                    inputs[index].dtype + ")");
+    tc_tensor *tensor = nullptr;
+    // The run only reads inputs: the const_cast never leads to a write.
+    check(tc_tensor_wrap(dtype, static_cast<int32_t>(shape.size()),
+                         shape.data(), const_cast<void *>(array.data()),
+                         array.nbytes(), nullptr, nullptr, &tensor));
+    return tensor;
+  }
+
+  nb::object take(tc_tensor *tensor, const std::string &framework) {
+    int32_t rank = tc_tensor_rank(tensor);
+    std::vector<size_t> shape(rank);
+    for (int32_t d = 0; d < rank; ++d)
+      shape[d] = static_cast<size_t>(tc_tensor_dims(tensor)[d]);
+    void *data = tc_tensor_data(tensor);
+    static char empty[64];
+    nb::capsule owner(tensor, releaseTensor);
+    nb::ndarray<> array(data ? data : empty, shape.size(), shape.data(), owner,
+                        nullptr,
+                        dlpackType(tc_tensor_dtype(tensor),
+                                   /*hasBfloat16=*/framework != "numpy"),
+                        nb::device::cpu::value);
+    if (framework == "numpy")
+      return nb::ndarray<nb::numpy>(array).cast();
+    if (framework == "torch")
+      return nb::ndarray<nb::pytorch>(array).cast();
+    return nb::ndarray<nb::array_api>(array).cast();
+  }
+
+  void copyInto(tc_tensor *result, const OutArray &target, size_t index) {
+    std::string what =
+        "out[" + std::to_string(index) + "] ('" + outputs[index].name + "')";
+    std::vector<int64_t> shape(tc_tensor_dims(result),
+                               tc_tensor_dims(result) + tc_tensor_rank(result));
+    std::vector<int64_t> given(target.ndim());
+    for (size_t d = 0; d < target.ndim(); ++d)
+      given[d] = static_cast<int64_t>(target.shape(d));
+    if (given != shape)
+      throw TcError(what + " has shape " + shapeText(given) +
+                    " but the output has shape " + shapeText(shape));
+    tc_dtype_t dtype = tc_tensor_dtype(result);
+    if (tcType(target.dtype(), dtype) != dtype)
+      throw TcError(what + " has dtype " + typeName(target.dtype()) +
+                    " but the output is " + tc_dtype_name(dtype));
+    if (tc_tensor_byte_size(result))
+      std::memcpy(target.data(), tc_tensor_data(result),
+                  tc_tensor_byte_size(result));
+  }
+
+  void release() {
+    tc_module_release(module);
+    tc_device_release(device);
+    tc_runtime_release(runtime);
+    module = nullptr;
+    device = nullptr;
+    runtime = nullptr;
+  }
+
+  tc_runtime *runtime = nullptr;
+  tc_device *device = nullptr;
+  tc_module *module = nullptr;
+  std::vector<tc_dtype_t> codes; // inputs' then outputs' dtypes
+};
+
+} // namespace
+
+NB_MODULE(_tc, m) {
+  m.doc() = "The runtime C API of tc (tc-runtime/runtime.h), for the tc "
+            "package; use tc.load / tc.compile rather than this module.";
+  nb::exception<TcError>(m, "TcError", PyExc_RuntimeError);
+
+  m.def("version", [] { return std::string(tc_version()); },
+        "tc's version, as the runtime reports it (tc_version).");
+  m.def("available_devices",
+        [] { return std::string(tc_runtime_available_devices()); },
+        "The device kinds this runtime can create, comma separated.");
+  m.def("dtype_names", [] {
+    std::vector<std::string> names;
+    for (int code = TC_DTYPE_F16; code <= TC_DTYPE_U2; ++code)
+      names.push_back(tc_dtype_name(static_cast<tc_dtype_t>(code)));
+    return names;
+  }, "The element type names of module_abi.h, in the order of tc_dtype_t.");
+
+  nb::class_<ArgInfo>(m, "ArgInfo")
+      .def_ro("name", &ArgInfo::name)
+      .def_ro("dtype", &ArgInfo::dtype, "module_abi.h's name (\"f32\")")
+      .def_ro("shape", &ArgInfo::shape, "extents; None where dynamic")
+      .def_ro("symbols", &ArgInfo::symbols,
+              "each extent's symbol; equal symbols mean equal extents");
+
+  nb::class_<Model>(m, "Model")
+      .def(nb::init<const std::string &, const std::string &, int64_t, bool>(),
+           nb::arg("path"), nb::arg("device") = "cpu", nb::arg("threads") = 0,
+           nb::arg("gpu_graphs") = false)
+      .def_ro("inputs", &Model::inputs)
+      .def_ro("outputs", &Model::outputs)
+      .def_prop_ro("device", &Model::deviceSpec)
+      .def_prop_ro("num_threads", &Model::numThreads)
+      .def_prop_ro("graph_runs", &Model::graphRuns)
+      .def_prop_ro("compiler", &Model::compiler)
+      .def_prop_ro("targets", &Model::targets)
+      .def("run", &Model::run, nb::arg("inputs"), nb::arg("framework"),
+           nb::arg("out") = nb::none());
+}

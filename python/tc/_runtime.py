@@ -1,0 +1,215 @@
+"""Loading and running a model.so: tc.Model over the _tc extension.
+
+Inputs cross into the runtime without a copy: numpy arrays, torch CPU
+tensors and any other host array with DLPack (``__dlpack__``) or the buffer
+protocol are wrapped where they lie. Outputs are the runtime's own buffers,
+handed out as numpy arrays or torch tensors that own them (no copy), or
+written into caller arrays with ``out=``.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _tc
+from ._tc import TcError
+
+MAX_THREADS = 4096  # TC_MAX_THREADS of tc-runtime/runtime.h
+
+# The numpy type of each of the runtime's element types (tc_dtype_name).
+# numpy has no bfloat16 nor the 8-, 4- and 2-bit types: they travel as
+# stand-ins, one element per item (layout: include/tc-runtime/module_abi.h):
+# bf16 as uint16 bit patterns, the float8/float4 types as uint8 bit patterns
+# (f4 in the low nibble), i4 i2 as int8 and u4 u2 as uint8 values.
+_NUMPY_TYPES = {
+    "f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+    "bool": np.bool_, "i4": np.int8, "i2": np.int8,
+}
+
+
+def numpy_dtype(name: str) -> np.dtype:
+    """The numpy dtype that carries the runtime element type `name`."""
+    if name not in _tc.dtype_names():
+        raise TcError(f"unknown element type '{name}'")
+    return np.dtype(_NUMPY_TYPES.get(name, np.uint8))
+
+
+class TensorSpec(NamedTuple):
+    """An input or output of a model, as its model.so describes it."""
+
+    name: str
+    dtype: np.dtype  # the numpy dtype that carries it (see numpy_dtype)
+    shape: tuple  # extents; None where dynamic
+    type: str  # the runtime's element type name ("f32", "bf16")
+    symbols: tuple  # each extent's symbol ("" if static or anonymous)
+
+
+def _spec(info) -> TensorSpec:
+    return TensorSpec(info.name, numpy_dtype(info.dtype), tuple(info.shape),
+                      info.dtype, tuple(info.symbols))
+
+
+def _is_torch(value) -> bool:
+    return type(value).__module__.startswith("torch")
+
+
+def _host_array(value, spec: TensorSpec):
+    """`value` as something the extension wraps without a copy."""
+    if _is_torch(value) and hasattr(value, "device"):
+        if value.device.type != "cpu":
+            raise TcError(f"input '{spec.name}' is on {value.device}; tc takes and "
+                          "returns host memory: move it to the CPU (tensor.cpu()) first")
+        return value.detach() if value.requires_grad else value
+    if isinstance(value, np.ndarray) or hasattr(value, "__dlpack__"):
+        return value
+    # Python scalars and (nested) lists become arrays of the input's type.
+    try:
+        return np.asarray(value, dtype=spec.dtype)
+    except (TypeError, ValueError) as error:
+        raise TcError(f"input '{spec.name}' is a {type(value).__name__}, which is no "
+                      f"array of {spec.type} ({error})") from None
+
+
+OutputType = str  # "auto", "numpy", "torch" or "dlpack"
+_OUTPUT_TYPES = ("auto", "numpy", "torch", "dlpack")
+
+
+class Model:
+    """A loaded model.so bound to one device.
+
+    Call it with the inputs by position or by name; it returns the outputs
+    as a list. ``inputs`` and ``outputs`` describe the signature
+    (TensorSpec: name, numpy dtype, shape with None where dynamic, the
+    runtime's type name). A model.so is code: loading it runs its
+    initializers, so load only files you compiled or otherwise trust.
+    """
+
+    def __init__(self, path: str, device: str = "cpu", threads: int = 0,
+                 gpu_graphs: bool = False, output_type: OutputType = "auto"):
+        """Loads `path` onto `device` ("cpu", "cuda:N", "hip:N" or "auto").
+
+        threads: CPU threads of the device, 0 for every core, 1 to run on
+        the calling thread only. gpu_graphs: replay runs on a GPU as
+        CUDA/HIP graphs (one launch per run from the second run at a
+        shape). output_type: "numpy", "torch", "dlpack" (an object with
+        ``__dlpack__``), or "auto": torch tensors when any input is one,
+        numpy arrays otherwise.
+        """
+        if isinstance(threads, bool) or not isinstance(threads, int) or \
+                not 0 <= threads <= MAX_THREADS:
+            raise TcError(f"threads={threads!r}: expected an integer from 0 (all "
+                          f"cores) to {MAX_THREADS}")
+        if output_type not in _OUTPUT_TYPES:
+            raise TcError(f"output_type={output_type!r}: expected one of "
+                          f"{', '.join(_OUTPUT_TYPES)}")
+        self._model = _tc.Model(str(path), device, threads, bool(gpu_graphs))
+        self.path = str(path)
+        self.output_type = output_type
+        self.inputs = [_spec(info) for info in self._model.inputs]
+        self.outputs = [_spec(info) for info in self._model.outputs]
+
+    @property
+    def device(self) -> str:
+        """The device it runs on ("cpu", "cuda:0")."""
+        return self._model.device
+
+    @property
+    def num_threads(self) -> int:
+        return self._model.num_threads
+
+    @property
+    def graph_runs(self) -> int:
+        """How many runs replayed a graph (gpu_graphs=True on a GPU)."""
+        return self._model.graph_runs
+
+    @property
+    def targets(self) -> list:
+        """The GPU targets the model.so carries kernels for."""
+        return self._model.targets
+
+    def __call__(self, *arrays, **named) -> list:
+        """Runs the model; inputs by position or by name; returns a list.
+
+        Every input is given exactly once: more positional inputs than the
+        model has, a keyword that names no input, or an input given both by
+        position and by name raise TcError."""
+        return self.run(self._bind(arrays, named))
+
+    def run(self, inputs: Union[Sequence, Mapping[str, Any]], *,
+            out: Optional[Sequence] = None,
+            output_type: Optional[OutputType] = None) -> list:
+        """Runs on `inputs` (a sequence in the model's order, or a mapping
+        from input names). With ``out`` (one array or None per output), each
+        given output is written into its array, which must be writable host
+        memory of the output's shape and dtype, and comes back as that
+        array."""
+        if isinstance(inputs, Mapping):
+            inputs = self._bind((), dict(inputs))
+        inputs = list(inputs)
+        if len(inputs) != len(self.inputs):
+            raise TcError(f"{len(inputs)} inputs given but the model has "
+                          f"{len(self.inputs)} ({self._names()})")
+        arrays = [_host_array(value, spec) for value, spec in zip(inputs, self.inputs)]
+        kind = output_type or self.output_type
+        if kind not in _OUTPUT_TYPES:
+            raise TcError(f"output_type={kind!r}: expected one of {', '.join(_OUTPUT_TYPES)}")
+        if kind == "auto":
+            kind = "torch" if any(_is_torch(a) for a in arrays) else "numpy"
+        targets = self._out_targets(out)
+        results = self._model.run(arrays, kind, targets)
+        if out is None:
+            return results
+        return [given if given is not None else result
+                for given, result in zip(out, results)]
+
+    def _out_targets(self, out):
+        if out is None:
+            return None
+        out = list(out)
+        if len(out) != len(self.outputs):
+            raise TcError(f"out= has {len(out)} entries but the model has "
+                          f"{len(self.outputs)} outputs")
+        for k, (target, spec) in enumerate(zip(out, self.outputs)):
+            if target is None:
+                continue
+            writable = (target.flags.writeable if isinstance(target, np.ndarray)
+                        else not getattr(target, "requires_grad", False))
+            if not writable:
+                raise TcError(f"out[{k}] ('{spec.name}') is not writable")
+        return [None if t is None else (t.detach() if _is_torch(t) else t) for t in out]
+
+    def _names(self) -> str:
+        return ", ".join(spec.name for spec in self.inputs) or "none"
+
+    def _bind(self, arrays: Sequence, named: Mapping[str, Any]) -> list:
+        names = [spec.name for spec in self.inputs]
+        if len(arrays) > len(names):
+            raise TcError(f"{len(arrays)} inputs given by position but the model "
+                          f"has {len(names)} ({self._names()})")
+        unknown = [key for key in named if key not in names]
+        if unknown:
+            raise TcError(f"unknown input {', '.join(repr(k) for k in unknown)} "
+                          f"(the model's inputs: {self._names()})")
+        twice = [key for key in named if names.index(key) < len(arrays)]
+        if twice:
+            raise TcError(f"input {', '.join(repr(k) for k in twice)} given both "
+                          "by position and by name")
+        values = list(arrays)
+        for name in names[len(values):]:
+            if name not in named:
+                raise TcError(f"missing input '{name}'")
+            values.append(named[name])
+        return values
+
+    def __repr__(self) -> str:
+        return f"tc.Model({self.path!r}, device={self.device!r})"
+
+
+def load(path: str, device: str = "cpu", threads: int = 0, gpu_graphs: bool = False,
+         output_type: OutputType = "auto") -> Model:
+    """Loads a model.so (see Model). A model.so is code: loading it runs its
+    initializers, so load only trusted files."""
+    return Model(path, device, threads, gpu_graphs, output_type)
