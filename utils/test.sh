@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what is missing, builds, and runs every test suite:
-#   lit (check-tc), GoogleTest via ctest, the ONNX import sweep over the
+#   lit (check-tc), GoogleTest via ctest, the Python package's pytest suite
+#   and its wheel installed into a fresh virtualenv running
+#   python/README.md's examples, the ONNX import sweep over the
 #   backend test data (fails on a regression), the CPU conformance run over
 #   the same data (compile, run, compare; fails on a regression), bound
 #   and unbound (shape-parameter inputs given at run time), the
@@ -27,6 +29,19 @@ tc_log "GoogleTest suites (ctest)"
 if ! ctest --test-dir "$TC_BUILD" --output-on-failure -j "$TC_JOBS" 2>&1 | tee "$TC_BUILD/ctest.log" | tail -n 4; then
   status=1
 fi
+
+tc_log "the Python package: pytest (python/tests) on this build's package"
+if ! PYTHONPATH="$TC_BUILD/python_packages" "$TC_VENV/bin/python" -m pytest -q \
+    -p no:cacheprovider "$TC_ROOT/python/tests" 2>&1 | tee "$TC_BUILD/pytest.log" | tail -n 5; then
+  status=1
+fi
+
+tc_log "the Python package as users install it: the wheel in a fresh virtualenv, python/README.md's examples"
+if ! "$TC_ROOT/utils/python-wheel-check.sh" > "$TC_BUILD/wheel-check.log" 2>&1; then
+  tail -n 40 "$TC_BUILD/wheel-check.log"
+  status=1
+fi
+tail -n 1 "$TC_BUILD/wheel-check.log"
 
 tc_log "ONNX import sweep (backend test data; regressions fail)"
 if ! "$TC_VENV/bin/python" "$TC_ROOT/utils/onnx_import_sweep.py" \

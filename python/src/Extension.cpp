@@ -392,6 +392,10 @@ NB_MODULE(_tc, m) {
   m.doc() = "The runtime C API of tc (tc-runtime/runtime.h), for the tc "
             "package; use tc.load / tc.compile rather than this module.";
   nb::exception<TcError>(m, "TcError", PyExc_RuntimeError);
+  // A model still referenced at interpreter exit (by torch.compile's caches,
+  // say) is released after this module's types: harmless, and not worth a
+  // warning to every user.
+  nb::set_leak_warnings(false);
 
   m.def("version", [] { return std::string(tc_version()); },
         "tc's version, as the runtime reports it (tc_version).");

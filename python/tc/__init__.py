@@ -41,12 +41,16 @@ def _register_with_torch() -> None:
     # finds by itself; this covers a tc imported from a build tree after
     # torch. Importing tc never imports torch.
     import sys
-    if "torch" in sys.modules:
-        try:
-            from ._dynamo import register
-            register()
-        except Exception:  # pragma: no cover - a torch without Dynamo
-            pass
+    if "torch" not in sys.modules:
+        return
+    from importlib.metadata import entry_points
+    if "tc" in entry_points(group="torch_dynamo_backends").names:
+        return  # torch loads it (and registering twice is an error)
+    try:
+        from ._dynamo import register
+        register()
+    except Exception:  # pragma: no cover - a torch without Dynamo
+        pass
 
 
 _register_with_torch()

@@ -93,7 +93,12 @@ def export_onnx(module, example_inputs: Sequence, path: str,
         if kinds and kinds[0] == inspect.Parameter.VAR_POSITIONAL:
             shapes = (shapes,)
     quiet = io.StringIO()
+    exporter_log = logging.getLogger("torch.onnx")
+    level = exporter_log.level
     try:
+        # The exporter reports its progress on stdout and in warnings and
+        # log records ("torchvision is not installed"); tc reports failures.
+        exporter_log.setLevel(logging.ERROR)
         with contextlib.redirect_stdout(quiet), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             torch.onnx.export(module, tuple(example_inputs), path, input_names=list(names),
@@ -106,6 +111,8 @@ def export_onnx(module, example_inputs: Sequence, path: str,
         lines = str(cause).strip().splitlines()
         raise TcError(f"torch.onnx.export failed: {type(cause).__name__}: "
                       f"{lines[0] if lines else ''}") from error
+    finally:
+        exporter_log.setLevel(level)
 
 
 def build(module, example_inputs: Sequence, dynamic_dims: Sequence[Sequence[int]],
@@ -177,7 +184,9 @@ class CompiledModule:
         models = list(self._static.values())
         return models + ([self._symbolic[0]] if self._symbolic else [])
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            args = self._positional(args, kwargs)
         tensors = _as_tensors(args)
         model = self._model_for(tensors)
         if model is None:  # fullgraph=False and tc could not take it
@@ -188,6 +197,23 @@ class CompiledModule:
         if args and all(isinstance(a, np.ndarray) for a in args):
             result = torch.utils._pytree.tree_map(lambda t: t.numpy(), result)
         return result
+
+    def _positional(self, args, kwargs) -> tuple:
+        """Keyword inputs in forward's order (the exported model's inputs)."""
+        try:
+            bound = inspect.signature(self._module.forward).bind(*args, **kwargs)
+        except (TypeError, ValueError) as error:
+            raise TcError(f"the inputs do not match forward's parameters: {error}") from None
+        bound.apply_defaults()
+        values = []
+        for name, value in bound.arguments.items():
+            kind = bound.signature.parameters[name].kind
+            if kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD) \
+                    or value is None:
+                raise TcError(f"input '{name}': tc.compile'd modules take tensors by "
+                              "position or by parameter name")
+            values.append(value)
+        return tuple(values)
 
     def _model_for(self, tensors) -> Optional[Model]:
         signature = _signature(tensors)

@@ -80,6 +80,7 @@ def test_transformer_through_tc_compile(encoder):
     tokens = torch.randint(0, 500, (2, 32))
     compiled = tc.compile(encoder, (tokens,), threads=2)
     close(compiled(tokens), eager(encoder, tokens))
+    close(compiled(tokens=tokens), eager(encoder, tokens))  # by parameter name
 
 
 def test_transformer_through_torch_compile(encoder):

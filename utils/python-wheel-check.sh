@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The Python package as users install it: builds the wheel around this build
+# (pyproject.toml with TC_PREBUILT: only the extension is compiled, the
+# runtime and tools are packaged as built), installs it with its [torch]
+# extra into a fresh virtualenv (the versions of utils/requirements.txt),
+# and runs python/README.md's examples there, from a directory outside the
+# repository and with no tc environment variables, checking that they print
+# what the page shows. Usage: utils/python-wheel-check.sh (after a build).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+venv="$TC_BUILD/wheel-venv"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+rm -rf "$venv"
+/usr/bin/python3 -m venv "$venv"
+tc_log "pip install '.[torch]' into a fresh virtualenv ($venv)"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check \
+  -c "$TC_ROOT/utils/requirements.txt" "$TC_ROOT[torch]" \
+  --config-settings=cmake.define.TC_PREBUILT="$TC_BUILD" \
+  --config-settings=build-dir="$TC_BUILD/wheel-build"
+cd "$work"
+env -u PYTHONPATH -u TC_COMPILE -u TC_RUN -u TC_RUNTIME_LIB TC_CACHE_DIR="$work/cache" \
+  "$venv/bin/python" -c 'import tc, importlib.metadata as m; print("tc", tc.__version__, "from", tc.__file__); assert m.version("tc") == tc.__version__'
+# torch finds the backend through the wheel's entry point, tc not imported.
+env -u PYTHONPATH -u TC_COMPILE -u TC_RUN -u TC_RUNTIME_LIB TC_CACHE_DIR="$work/cache" \
+  "$venv/bin/python" -c 'import sys, torch
+f = torch.compile(lambda x: x * 2 + 1, backend="tc", options={"fallback": False})
+with torch.no_grad():
+    assert f(torch.ones(3)).tolist() == [3.0, 3.0, 3.0]
+print("torch.compile(backend=\"tc\") through the entry point:", "tc" in sys.modules)'
+env -u PYTHONPATH -u TC_COMPILE -u TC_RUN -u TC_RUNTIME_LIB TC_CACHE_DIR="$work/cache" \
+  "$venv/bin/python" "$TC_ROOT/utils/readme_examples.py" "$TC_ROOT/python/README.md" \
+  --python "$venv/bin/python" --cwd "$work"
