@@ -131,29 +131,12 @@ class Model:
             described.append((info.name.decode(), np.dtype(_DTYPES[info.dtype]), shape))
         return described
 
-    def __call__(self, *arrays, **named):
-        """Runs the model; inputs by position or by name; returns a list.
-
-        Every input is given exactly once: more positional inputs than the
-        model has, a keyword that names no input, or an input given both by
-        position and by name raise TcError."""
+    def __call__(self, **named):
+        """Runs the model on its inputs, all given by name; returns a list."""
         names = [name for name, _, _ in self.inputs]
-        if len(arrays) > len(names):
-            raise TcError(f"{len(arrays)} inputs given by position but the model "
-                          f"has {len(names)} ({', '.join(names) or 'none'})")
-        unknown = [key for key in named if key not in names]
-        if unknown:
-            raise TcError(f"unknown input {', '.join(repr(k) for k in unknown)} "
-                          f"(the model's inputs: {', '.join(names) or 'none'})")
-        twice = [key for key in named if names.index(key) < len(arrays)]
-        if twice:
-            raise TcError(f"input {', '.join(repr(k) for k in twice)} given both "
-                          "by position and by name")
-        values = list(arrays)
-        for name in names[len(values):]:
-            if name not in named:
-                raise TcError(f"missing input '{name}'")
-            values.append(named[name])
+        if sorted(named) != sorted(names):
+            raise TcError(f"inputs {sorted(named)} given; the model's are {names}")
+        values = [named[name] for name in names]
         keep, handles = [], (ctypes.c_void_p * len(values))()
         try:
             for i, value in enumerate(values):
