@@ -64,41 +64,82 @@ LogicalResult hardmax(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 
 /// OneHot: values[1] where the (wrapped) index equals the position along
 /// the new axis, values[0] elsewhere.
+/// OneHot's depth read at run time: as an i64 scalar tensor (a float depth
+/// truncated, as the reference's int() does), checked to be positive, and
+/// the iota [0, depth) along `axis` of a rank-`rank` result.
+std::pair<Value, Value> runtimeDepth(NodeContext &ctx, Value depthIn,
+                                     int64_t axis, int64_t rank) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Value depth = reshapeTo(ctx, depthIn, {});
+  auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
+  if (depth && NodeContext::typeOf(depth).getElementType() != b.getI64Type())
+    depth = ctx.build<CastOp>({depth}, {}, {i64Scalar});
+  if (!depth)
+    return {};
+  Value scalar = tensor::ExtractOp::create(b, loc, depth, ValueRange{});
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  assertAtRunTime(ctx,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        scalar, zero),
+                  "the depth computed at run time must be positive");
+  Value iota = ctx.build<RangeOp>(
+      {ctx.constantI64({0}, true), depth, ctx.constantI64({1}, true)}, {},
+      {RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type())});
+  SmallVector<Value> sizes(rank, arith::ConstantIntOp::create(
+                                     b, loc, b.getI64Type(), 1));
+  sizes[axis] = scalar;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = ShapedType::kDynamic;
+  if (iota)
+    iota = ctx.build<ReshapeOp>(
+        {iota, tensor::FromElementsOp::create(b, loc, sizes)}, {},
+        {RankedTensorType::get(shape, b.getI64Type())});
+  return {depth, iota};
+}
+
 LogicalResult oneHot(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> indices = ctx.requireInput(0), depthIn = ctx.requireInput(1),
                    values = ctx.requireInput(2, 1, 1);
   if (failed(indices) || failed(depthIn) || failed(values))
-    return failure();
-  DenseElementsAttr depthAttr = ctx.getConstant(*depthIn);
-  if (!depthAttr || depthAttr.getNumElements() != 1)
-    return ctx.unsupported("a depth computed at run time");
-  Attribute d0 = depthAttr.getValues<Attribute>()[0];
-  // A float depth beyond int64 (or NaN) does not convert: it counts as 0.
-  double fd = isa<FloatAttr>(d0) ? cast<FloatAttr>(d0).getValueAsDouble() : 0;
-  int64_t depth = isa<FloatAttr>(d0)
-                      ? (std::abs(fd) < 0x1p62 ? static_cast<int64_t>(fd) : 0)
-                      : cast<IntegerAttr>(d0).getValue().getSExtValue();
-  if (depth <= 0)
-    return ctx.invalid("depth must be positive");
-  if (failed(checkMaterializedSize(ctx, depth)))
     return failure();
   auto it = NodeContext::typeOf(*indices);
   int64_t rank = it.getRank() + 1;
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
   if (failed(axis))
     return failure();
+  auto depthType = NodeContext::typeOf(*depthIn);
+  if (depthType.getNumElements() != 1)
+    return ctx.invalid("depth must hold one value");
+  // The depth as an i64 scalar tensor, and the iota along the new axis.
+  Value depthValue, iota;
+  if (DenseElementsAttr depthAttr = ctx.getConstant(*depthIn)) {
+    Attribute d0 = depthAttr.getValues<Attribute>()[0];
+    // A float depth beyond int64 (or NaN) does not convert: it counts as 0.
+    double fd = isa<FloatAttr>(d0) ? cast<FloatAttr>(d0).getValueAsDouble() : 0;
+    int64_t depth = isa<FloatAttr>(d0)
+                        ? (std::abs(fd) < 0x1p62 ? static_cast<int64_t>(fd) : 0)
+                        : cast<IntegerAttr>(d0).getValue().getSExtValue();
+    if (depth <= 0)
+      return ctx.invalid("depth must be positive");
+    if (failed(checkMaterializedSize(ctx, depth)))
+      return failure();
+    depthValue = ctx.constantI64({depth}, true);
+    iota = iotaAlong(ctx, depth, *axis, rank);
+  } else {
+    std::tie(depthValue, iota) = runtimeDepth(ctx, *depthIn, *axis, rank);
+  }
   // Indices as i64, negative ones counted from the end, with the new axis.
   Value idx = it.getElementType().isInteger(64)
                   ? *indices
                   : ctx.build<CastOp>({*indices}, {}, {it.clone(ctx.builder.getI64Type())});
   Value isNeg = compareValues(ctx, ComparePredicate::lt, idx, ctx.constantI64({0}, true));
-  Value wrapped = idx ? ctx.build<AddOp>({idx, ctx.constantI64({depth}, true)}) : nullptr;
+  Value wrapped = idx && depthValue ? ctx.build<AddOp>({idx, depthValue}) : nullptr;
   idx = isNeg && wrapped ? ctx.build<SelectOp>({isNeg, wrapped, idx}) : nullptr;
   SmallVector<int64_t> expanded(it.getShape());
   expanded.insert(expanded.begin() + *axis, 1);
   idx = idx ? reshapeTo(ctx, idx, expanded) : nullptr;
-  Value hit = compareValues(ctx, ComparePredicate::eq, idx,
-                            iotaAlong(ctx, depth, *axis, rank));
+  Value hit = idx && iota ? compareValues(ctx, ComparePredicate::eq, idx, iota) : nullptr;
   auto vt = NodeContext::typeOf(*values);
   auto pick = [&](int64_t i) {
     return ctx.build<SliceOp>({*values}, {ctx.namedAttr("starts", ctx.i64Array({i})),

@@ -334,18 +334,78 @@ LogicalResult pad(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 
 /// Tile with constant repeats: insert a unit dimension before each one,
 /// broadcast it to the repeat count, and fold the pairs together.
+/// Tile with repeats read at run time, or of a dynamically shaped input: the
+/// reshape, broadcast and reshape of `tile` below, with each shape a tensor
+/// of per-dimension scalars ([1, d0, 1, d1, ...], [r0, d0, r1, d1, ...],
+/// [r0 * d0, r1 * d1, ...]) and the repeats checked to be non-negative.
+LogicalResult runtimeTile(NodeContext &ctx, Value x, Value repeatsIn,
+                          SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  auto type = NodeContext::typeOf(x);
+  auto repeatsType = NodeContext::typeOf(repeatsIn);
+  int64_t rank = type.getRank();
+  if (repeatsType.getRank() != 1 || !repeatsType.getElementType().isInteger(64))
+    return ctx.invalid("repeats must be a 1-D int64 tensor");
+  if (repeatsType.isDynamicDim(0))
+    return ctx.unsupported("repeats of a length known only at run time");
+  if (repeatsType.getDimSize(0) != rank)
+    return ctx.invalid("repeats needs one value per dimension");
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  SmallVector<Value> interleaved, broadcast, out;
+  SmallVector<int64_t> broadcastShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value r = tensor::ExtractOp::create(
+        b, loc, repeatsIn, ValueRange{arith::ConstantIndexOp::create(b, loc, d)});
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, r, i64(0)));
+    Value size = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            tensor::DimOp::create(b, loc, x, d));
+    interleaved.append({i64(1), size});
+    broadcast.append({r, size});
+    out.push_back(arith::MulIOp::create(b, loc, r, size));
+    broadcastShape.append({ShapedType::kDynamic, type.getDimSize(d)});
+  }
+  assertAtRunTime(ctx, valid, "a repeat count is negative");
+  if (rank == 0) {
+    results.push_back(x);
+    return success();
+  }
+  SmallVector<int64_t> interleavedShape;
+  for (int64_t size : type.getShape())
+    interleavedShape.append({1, size});
+  Type element = type.getElementType();
+  auto shapeValue = [&](ArrayRef<Value> sizes) {
+    return tensor::FromElementsOp::create(b, loc, sizes).getResult();
+  };
+  Value v = ctx.build<ReshapeOp>({x, shapeValue(interleaved)}, {},
+                                 RankedTensorType::get(interleavedShape, element));
+  if (v)
+    v = ctx.build<BroadcastOp>({v, shapeValue(broadcast)}, {},
+                               RankedTensorType::get(broadcastShape, element));
+  if (v)
+    v = ctx.build<ReshapeOp>(
+        {v, shapeValue(out)}, {},
+        RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                              element));
+  results.push_back(v);
+  return success(v != nullptr);
+}
+
 LogicalResult tile(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> x = ctx.requireInput(0), repeatsIn = ctx.requireInput(1);
   if (failed(x) || failed(repeatsIn))
     return failure();
   std::optional<SmallVector<int64_t>> repeats = ctx.getConstantInts(*repeatsIn);
-  if (!repeats)
-    return ctx.unsupported("repeats computed at run time");
   auto type = NodeContext::typeOf(*x);
+  if (!repeats || !type.hasStaticShape())
+    return runtimeTile(ctx, *x, *repeatsIn, results);
   if (static_cast<int64_t>(repeats->size()) != type.getRank())
     return ctx.invalid("repeats needs one value per dimension");
-  if (!type.hasStaticShape())
-    return ctx.unsupported("tiling a dynamically shaped tensor");
   SmallVector<int64_t> interleaved, broadcast, out;
   for (auto [size, r] : llvm::zip(type.getShape(), *repeats)) {
     if (r < 0)

@@ -1,9 +1,10 @@
 //===- SignalHandlers.cpp - DFT, STFT, windows, MelWeightMatrix to tc -----===//
 //
-// The signal-processing ops need their sizes (transform length, window
-// size, number of mel bins) at import time: they decide the result shapes.
-// With those known, a window or a mel weight matrix is a constant computed
-// here in double precision, and a DFT is one matmul with a constant
+// The signal-processing ops need their sizes (transform length, number of
+// mel bins) at import time: they decide the result shapes. With those
+// known, a window or a mel weight matrix is a constant computed here in
+// double precision (a window whose size is read at run time is computed in
+// f64 ops instead), and a DFT is one matmul with a constant
 // cos/sin matrix over the [real, imag] pairs of the transformed axis.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,8 @@
 
 #include "../TensorImport.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <limits>
@@ -107,13 +110,73 @@ Value sliceAxis(NodeContext &ctx, Value v, int64_t axis, int64_t start, int64_t 
 
 //===--- Windows ---------------------------------------------------------===//
 
+/// The window of cosineWindow for a size read at run time: computed in f64
+/// over n = tc.range(0, size) and cast to the output type, the size checked
+/// to be non-negative.
+LogicalResult runtimeCosineWindow(NodeContext &ctx, SmallVectorImpl<Value> &results,
+                                  Type element, double a0, double a1, double a2) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  FailureOr<Value> sizeIn = ctx.requireInput(0, 0, 1);
+  if (failed(sizeIn))
+    return failure();
+  auto sizeType = NodeContext::typeOf(*sizeIn);
+  if (sizeType.getNumElements() != 1 || !sizeType.getElementType().isInteger())
+    return ctx.invalid("the window size must be one integer");
+  Value size = reshapeTo(ctx, *sizeIn, {});
+  auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
+  auto f64 = b.getF64Type();
+  if (size && !sizeType.getElementType().isInteger(64))
+    size = ctx.build<CastOp>({size}, {}, {i64Scalar});
+  if (!size)
+    return failure();
+  Value scalar = tensor::ExtractOp::create(b, loc, size, ValueRange{});
+  assertAtRunTime(ctx,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, scalar,
+                                        arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)),
+                  "the window size computed at run time is negative");
+  auto dynamic = [&](Type t) { return RankedTensorType::get({ShapedType::kDynamic}, t); };
+  auto scalarOf = [&](double v) { return constantOf(ctx, {}, f64, {v}); };
+  Value n = ctx.build<RangeOp>(
+      {ctx.constantI64({0}, true), size, ctx.constantI64({1}, true)}, {},
+      {dynamic(b.getI64Type())});
+  n = n ? ctx.build<CastOp>({n}, {}, {dynamic(f64)}) : nullptr;
+  // N = size or size - 1; a one-point symmetric window (N = 0) is its peak,
+  // which N = 1 gives as well (phase 0 at n = 0).
+  Value sizeF = ctx.build<CastOp>({size}, {}, {RankedTensorType::get({}, f64)});
+  Value periodN = ctx.getInt("periodic", 1)
+                      ? sizeF
+                      : (sizeF ? ctx.build<SubOp>({sizeF, scalarOf(1)}) : nullptr);
+  Value positive = compareValues(ctx, ComparePredicate::gt, periodN, scalarOf(0));
+  periodN = positive ? ctx.build<SelectOp>({positive, periodN, scalarOf(1)}) : nullptr;
+  Value phase = n && periodN
+                    ? ctx.build<DivOp>({ctx.build<MulOp>({n, scalarOf(2 * M_PI)}), periodN})
+                    : nullptr;
+  if (!phase)
+    return failure();
+  Value window = ctx.build<SubOp>(
+      {scalarOf(a0), ctx.build<MulOp>({ctx.build<CosOp>({phase}), scalarOf(a1)})});
+  if (a2 != 0)
+    window = ctx.build<AddOp>(
+        {window,
+         ctx.build<MulOp>({ctx.build<CosOp>({ctx.build<MulOp>({phase, scalarOf(2)})}),
+                           scalarOf(a2)})});
+  results.push_back(element == f64 ? window
+                                   : ctx.build<CastOp>({window}, {}, {dynamic(element)}));
+  return success(results.back() != nullptr);
+}
+
 /// A generalized cosine window a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N)
 /// with N = size (periodic) or size - 1 (symmetric).
 LogicalResult cosineWindow(NodeContext &ctx, SmallVectorImpl<Value> &results,
                            double a0, double a1, double a2) {
-  FailureOr<int64_t> size = requireConstantInt(ctx, 0, "a window size");
   FailureOr<Type> element = outputDatatype(ctx);
-  if (failed(size) || failed(element))
+  if (failed(element))
+    return failure();
+  if (!constantScalar(ctx, ctx.input(0)))
+    return runtimeCosineWindow(ctx, results, *element, a0, a1, a2);
+  FailureOr<int64_t> size = requireConstantInt(ctx, 0, "a window size");
+  if (failed(size))
     return failure();
   if (*size < 0)
     return ctx.invalid("the window size must not be negative");
