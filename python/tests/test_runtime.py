@@ -57,6 +57,17 @@ def test_outputs_are_the_runtimes_buffers_without_copies(model):
     np.testing.assert_array_equal(np.from_dlpack(capsule_owner), z)
 
 
+def test_read_only_and_empty_inputs(model):
+    x = np.ones((2, 8), np.float32)
+    x.flags.writeable = False  # read where it lies: the run only reads inputs
+    (z,) = model(x)
+    np.testing.assert_allclose(z, affine_reference(x), rtol=1e-5)
+    (empty,) = model(np.zeros((0, 8), np.float32))
+    assert empty.shape == (0, 8) and empty.dtype == np.float32
+    (listed,) = model([[1.0] * 8])  # nested lists become arrays of the input's type
+    np.testing.assert_allclose(listed, affine_reference(np.ones((1, 8), np.float32)), rtol=1e-5)
+
+
 def test_torch_in_torch_out(model):
     x = torch.randn(4, 8)
     (z,) = model(x)

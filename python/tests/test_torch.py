@@ -113,6 +113,19 @@ def test_dynamic_none_recompiles_once_for_a_changing_dimension():
     assert len(symbolic.models) == 1 and symbolic.models[0].inputs[0].shape[0] is None
 
 
+def test_eight_threads_share_one_compiled_module(resnet18):
+    import concurrent.futures
+    compiled = tc.compile(resnet18, (torch.randn(1, 3, 32, 32),), threads=2)
+    inputs = [torch.randn(1, 3, 32, 32) for _ in range(8)]
+    expected = [compiled(x) for x in inputs]
+
+    def work(k):
+        return all(torch.equal(compiled(inputs[k]), expected[k]) for _ in range(5))
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(work, range(8)))
+
+
 class Attention(torch.nn.Module):
     """nn.MultiheadAttention with a key padding mask: its fused fast path
     under Dynamo (torch._native_multi_head_attention)."""
