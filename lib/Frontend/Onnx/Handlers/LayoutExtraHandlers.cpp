@@ -8,6 +8,8 @@
 
 #include "HandlerUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 
 #include "tc/Dialect/Tc/IR/TcOps.h"
@@ -124,11 +126,17 @@ LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     inferred.push_back((type.getDimSize(d + 2) - 1) * strides[d] -
                        (pads[d] + pads[spatial + d]) + (*kernel)[d]);
   SmallVector<int64_t> outShape = inferred;
+  Value runtimeShape;
   if (Value shapeIn = ctx.input(2)) {
     std::optional<SmallVector<int64_t>> given = ctx.getConstantInts(shapeIn);
+    auto shapeType = NodeContext::typeOf(shapeIn);
+    if (!given && (shapeType.getRank() != 1 ||
+                   shapeType.getDimSize(0) != static_cast<int64_t>(inferred.size())))
+      return ctx.invalid("output_shape must have the input's rank");
     if (!given)
-      return ctx.unsupported("an output_shape computed at run time");
-    outShape = *given;
+      runtimeShape = shapeIn;
+    else
+      outShape = *given;
     if (outShape.size() != inferred.size())
       return ctx.invalid("output_shape must have the input's rank");
     for (auto [want, have] : llvm::zip(outShape, inferred))
@@ -151,6 +159,30 @@ LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
                 {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(0))})
           : nullptr;
   Value y = scattered ? reshapeTo(ctx, scattered, inferred) : nullptr;
+  if (y && runtimeShape) {
+    // An output_shape read at run time: padded at the end of each dimension
+    // up to it, which must not be smaller than the inferred shape.
+    OpBuilder &b = ctx.builder;
+    Location loc = ctx.loc;
+    int64_t rank = inferred.size();
+    SmallVector<Value> pads(2 * rank);
+    Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      pads[d] = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+      Value want = tensor::ExtractOp::create(
+          b, loc, runtimeShape, ValueRange{arith::ConstantIndexOp::create(b, loc, d)});
+      pads[rank + d] = arith::SubIOp::create(
+          b, loc, want, arith::ConstantIntOp::create(b, loc, b.getI64Type(), inferred[d]));
+      valid = arith::AndIOp::create(
+          b, loc, valid,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pads[rank + d], pads[d]));
+    }
+    assertAtRunTime(ctx, valid,
+                    "the output_shape computed at run time is smaller than the "
+                    "inferred shape");
+    return buildDynamicPad(ctx, y, pads, SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                           PadMode::constant, Value(), results);
+  }
   if (y && outShape != inferred) {
     SmallVector<int64_t> padding(inferred.size(), 0);
     for (auto [want, have] : llvm::zip(outShape, inferred))
