@@ -10,6 +10,9 @@
 
 #include "HandlerUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::tc;
 using namespace mlir::tc::onnx;
@@ -72,6 +75,138 @@ SmallVector<double> baseCoordinates(int64_t n, bool alignCorners) {
   return values;
 }
 
+/// AffineGrid with its size read at run time: the base grid of affineGrid
+/// below built from tc.range coordinates (computed in f64, then cast),
+/// broadcast over the spatial extents and flattened, then the same batched
+/// matmul with theta. N must agree with theta's; extents are checked to be
+/// non-negative.
+LogicalResult runtimeAffineGrid(NodeContext &ctx, Value theta, Value sizeIn,
+                                SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  auto sizeType = NodeContext::typeOf(sizeIn);
+  if (sizeType.getRank() != 1 || sizeType.isDynamicDim(0) ||
+      (sizeType.getDimSize(0) != 4 && sizeType.getDimSize(0) != 5))
+    return ctx.invalid("size must be [N, C, H, W] or [N, C, D, H, W]");
+  int64_t dims = sizeType.getDimSize(0) - 2;
+  auto thetaType = NodeContext::typeOf(theta);
+  if (thetaType.getRank() != 3 || !isa<FloatType>(thetaType.getElementType()) ||
+      (!thetaType.isDynamicDim(1) && thetaType.getDimSize(1) != dims) ||
+      (!thetaType.isDynamicDim(2) && thetaType.getDimSize(2) != dims + 1))
+    return ctx.invalid("theta must be [N, 2, 3] for 2-D or [N, 3, 4] for 3-D");
+  Type element = thetaType.getElementType();
+  Type f64 = b.getF64Type();
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  auto f64Scalar = [&](double v) {
+    return ctx.constant(DenseElementsAttr::get(RankedTensorType::get({}, f64),
+                                               ArrayRef<double>{v}));
+  };
+  auto shapeValue = [&](ArrayRef<Value> sizes) {
+    return tensor::FromElementsOp::create(b, loc, sizes).getResult();
+  };
+  // The extents: N (as theta has it), then the spatial ones (D,) H, W.
+  SmallVector<Value> extents;
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (int64_t d = 0; d < dims + 2; ++d) {
+    Value extent = tensor::ExtractOp::create(
+        b, loc, sizeIn, ValueRange{arith::ConstantIndexOp::create(b, loc, d)});
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, extent, i64(0)));
+    extents.push_back(extent);
+  }
+  Value batch = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                           tensor::DimOp::create(b, loc, theta, 0));
+  valid = arith::AndIOp::create(
+      b, loc, valid,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, batch, extents[0]));
+  assertAtRunTime(ctx, valid,
+                  "the size computed at run time has a negative extent or an N "
+                  "other than theta's");
+  ArrayRef<Value> spatial = ArrayRef<Value>(extents).drop_front(2);
+  bool corners = ctx.getInt("align_corners", 0) != 0;
+  // One [spatial..., 1] coordinate tensor per axis, innermost (x) first,
+  // then ones: concatenated along the last axis, (x, y, [z,] 1) per point.
+  SmallVector<Value> fullShape(spatial.begin(), spatial.end());
+  fullShape.push_back(i64(1));
+  SmallVector<int64_t> staticFull(dims, ShapedType::kDynamic);
+  staticFull.push_back(1);
+  auto fullType = RankedTensorType::get(staticFull, element);
+  SmallVector<Value> columns;
+  for (int64_t d = dims - 1; d >= 0; --d) {
+    Value n = spatial[d];
+    Value coords = ctx.build<RangeOp>(
+        {ctx.constantI64({0}, true),
+         tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, b.getI64Type()),
+                                        ValueRange{n}),
+         ctx.constantI64({1}, true)},
+        {}, {RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type())});
+    if (!coords)
+      return failure();
+    coords = ctx.build<CastOp>({coords}, {},
+                               {RankedTensorType::get({ShapedType::kDynamic}, f64)});
+    Value count = ctx.build<CastOp>(
+        {tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, b.getI64Type()),
+                                        ValueRange{n})},
+        {}, {RankedTensorType::get({}, f64)});
+    Value first, step;
+    if (corners) {
+      // -1 + i * 2 / (n - 1); a single point sits at -1.
+      Value gaps = ctx.build<SubOp>({count, f64Scalar(1)});
+      Value positive = compareValues(ctx, ComparePredicate::gt, gaps, f64Scalar(0));
+      gaps = ctx.build<SelectOp>({positive, gaps, f64Scalar(1)});
+      first = f64Scalar(-1);
+      step = ctx.build<SelectOp>(
+          {positive, ctx.build<DivOp>({f64Scalar(2), gaps}), f64Scalar(0)});
+    } else {
+      // (-1 + 1 / n) + i * 2 / n.
+      first = ctx.build<AddOp>({f64Scalar(-1), ctx.build<DivOp>({f64Scalar(1), count})});
+      step = ctx.build<DivOp>({f64Scalar(2), count});
+    }
+    coords = ctx.build<AddOp>({first, ctx.build<MulOp>({coords, step})});
+    coords = ctx.build<CastOp>({coords}, {},
+                               {RankedTensorType::get({ShapedType::kDynamic}, element)});
+    // Along spatial axis d of [spatial..., 1], broadcast over the others.
+    SmallVector<Value> along(dims + 1, i64(1));
+    along[d] = n;
+    SmallVector<int64_t> alongShape(dims + 1, 1);
+    alongShape[d] = ShapedType::kDynamic;
+    coords = ctx.build<ReshapeOp>({coords, shapeValue(along)}, {},
+                                  {RankedTensorType::get(alongShape, element)});
+    columns.push_back(ctx.build<BroadcastOp>({coords, shapeValue(fullShape)}, {}, {fullType}));
+  }
+  Value ones = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get(SmallVector<int64_t>(dims + 1, 1), element),
+      b.getFloatAttr(element, 1.0)));
+  columns.push_back(ctx.build<BroadcastOp>({ones, shapeValue(fullShape)}, {}, {fullType}));
+  staticFull.back() = dims + 1;
+  Value base = ctx.build<ConcatOp>(
+      columns, {ctx.namedAttr("axis", b.getI64IntegerAttr(dims))},
+      {RankedTensorType::get(staticFull, element)});
+  Value points = i64(1);
+  for (Value n : spatial)
+    points = arith::MulIOp::create(b, loc, points, n);
+  base = base ? ctx.build<ReshapeOp>(
+                    {base, shapeValue({i64(1), points, i64(dims + 1)})}, {},
+                    {RankedTensorType::get({1, ShapedType::kDynamic, dims + 1}, element)})
+              : nullptr;
+  Value thetaT = ctx.build<TransposeOp>(
+      {theta}, {ctx.namedAttr("permutation", ctx.i64Array({0, 2, 1}))});
+  Value grid = base && thetaT ? ctx.build<BatchMatmulOp>({base, thetaT}) : nullptr;
+  SmallVector<Value> outShape = {batch};
+  llvm::append_range(outShape, spatial);
+  outShape.push_back(i64(dims));
+  SmallVector<int64_t> outStatic(dims + 1, ShapedType::kDynamic);
+  outStatic[0] = thetaType.getDimSize(0);
+  outStatic.push_back(dims);
+  results.push_back(grid ? ctx.build<ReshapeOp>({grid, shapeValue(outShape)}, {},
+                                                {RankedTensorType::get(outStatic, element)})
+                         : nullptr);
+  return success(results.back() != nullptr);
+}
+
 /// AffineGrid: grid[n, p, :] = theta[n] @ (x_p, y_p, [z_p,] 1) over the
 /// element positions p of the requested size.
 LogicalResult affineGrid(NodeContext &ctx, SmallVectorImpl<Value> &results) {
@@ -80,7 +215,7 @@ LogicalResult affineGrid(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     return failure();
   std::optional<SmallVector<int64_t>> size = ctx.getConstantInts(*sizeIn);
   if (!size)
-    return ctx.unsupported("a size computed at run time");
+    return runtimeAffineGrid(ctx, *theta, *sizeIn, results);
   if (size->size() != 4 && size->size() != 5)
     return ctx.invalid("size must be [N, C, H, W] or [N, C, D, H, W]");
   int64_t dims = static_cast<int64_t>(size->size()) - 2;
