@@ -322,7 +322,8 @@ struct DynamicSlicePattern : OpConversionPattern<DynamicSliceOp> {
     auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
       return arith::CmpIOp::create(rewriter, loc, p, x, y);
     };
-    for (auto [i, axis] : llvm::enumerate(op.getAxes())) {
+    for (auto [index, axis] : llvm::enumerate(op.getAxes())) {
+      size_t i = index; // a plain variable: lambdas cannot capture bindings in C++17
       Value size = counts[axis];
       auto read = [&](Value bounds) -> Value {
         Value v = readIndex(bounds, i, unsignedBounds);
