@@ -14,9 +14,11 @@
 #include "../TensorImport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -256,55 +258,28 @@ LogicalResult checkOneDynamic(NodeContext &ctx, RankedTensorType t,
   return success();
 }
 
-LogicalResult dft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
-  FailureOr<Value> xIn = ctx.requireInput(0);
-  if (failed(xIn))
-    return failure();
-  Value x = *xIn;
+/// The DFT of `x` along the static `axis` (not the last): `length` points
+/// (the axis's size when not given), `bins` of them kept when onesided.
+Value dftAlong(NodeContext &ctx, Value x, int64_t axis,
+               std::optional<int64_t> dftLength, bool inverse, bool onesided) {
   auto type = NodeContext::typeOf(x);
   int64_t rank = type.getRank();
-  if (!isa<FloatType>(type.getElementType()))
-    return ctx.invalid("DFT takes floating-point input");
-  if (rank < 2)
-    return ctx.invalid("input must have rank >= 2");
   int64_t channels = type.getDimSize(rank - 1);
-  if (channels != 1 && channels != 2)
-    return ctx.invalid("the last dimension must be 1 (real) or 2 (complex)");
-  // Opset 20 moved the axis from an attribute (default 1) to an input
-  // (default -2).
-  int64_t axis = ctx.getInt("axis", 1);
-  if (ctx.opset >= 20) {
-    axis = -2;
-    if (ctx.input(2)) {
-      FailureOr<int64_t> a = requireConstantInt(ctx, 2, "an axis");
-      if (failed(a))
-        return failure();
-      axis = *a;
-    }
-  }
-  if (axis < -rank || axis >= rank)
-    return ctx.invalid(llvm::formatv("axis {0} out of range", axis));
-  axis = axis < 0 ? axis + rank : axis;
-  if (axis == rank - 1)
-    return ctx.invalid("the axis cannot be the real/imaginary dimension");
   int64_t size = type.getDimSize(axis);
-  if (ShapedType::isDynamic(size))
-    return ctx.unsupported("a transformed dimension of dynamic size");
-  int64_t length = size;
-  if (ctx.input(1)) {
-    FailureOr<int64_t> l = requireConstantInt(ctx, 1, "a dft_length");
-    if (failed(l))
-      return failure();
-    length = *l;
+  if (ShapedType::isDynamic(size)) {
+    (void)ctx.unsupported("a transformed dimension of dynamic size");
+    return nullptr;
   }
-  if (length <= 0)
-    return ctx.invalid("dft_length must be positive");
-  bool inverse = ctx.getInt("inverse", 0) != 0;
-  int64_t bins = ctx.getInt("onesided", 0) ? length / 2 + 1 : length;
+  int64_t length = dftLength.value_or(size);
+  if (length <= 0) {
+    (void)ctx.invalid("dft_length must be positive");
+    return nullptr;
+  }
+  int64_t bins = onesided ? length / 2 + 1 : length;
   int64_t used = std::min(size, length);
   if (failed(checkOneDynamic(ctx, type, {axis, rank - 1})) ||
       failed(checkMaterializedSize(ctx, {used, channels, bins, 2})))
-    return failure();
+    return nullptr;
   // Points past dft_length are dropped; the zero padding up to it adds
   // nothing, so the matrix has rows only for the points present.
   if (used < size)
@@ -319,7 +294,116 @@ LogicalResult dft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   for (int64_t i = 0; i < rank; ++i)
     back[perm[i]] = i;
   Value y = applyDft(ctx, transposeTo(ctx, x, perm), length, bins, inverse);
-  results.push_back(transposeTo(ctx, y, back));
+  return transposeTo(ctx, y, back);
+}
+
+/// DFT along an axis read at run time: the transform along each candidate
+/// axis (every one but the last), chained under scf.ifs on whether the
+/// checked axis names it, the last candidate taken when none before did.
+/// Branch results whose shapes differ (onesided, dft_length) meet in a type
+/// with those dimensions dynamic.
+Value dftAlongRuntimeAxis(NodeContext &ctx, Value x, Value axisIn,
+                          std::optional<int64_t> dftLength, bool inverse,
+                          bool onesided) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  int64_t rank = NodeContext::typeOf(x).getRank();
+  RankedTensorType axisType = NodeContext::typeOf(axisIn);
+  if (axisType.getNumElements() != 1 || !axisType.getElementType().isInteger()) {
+    (void)ctx.invalid("axis needs one integer value");
+    return nullptr;
+  }
+  Value axis = tensor::ExtractOp::create(
+      b, loc, axisIn,
+      SmallVector<Value>(axisType.getRank(), arith::ConstantIndexOp::create(b, loc, 0)));
+  if (axis.getType().getIntOrFloatBitWidth() < 64)
+    axis = arith::ExtSIOp::create(b, loc, b.getI64Type(), axis);
+  SmallVector<Value> flags =
+      runtimeAxisFlags(ctx, tensor::FromElementsOp::create(b, loc, ValueRange{axis}), rank);
+  Value notLast = arith::XOrIOp::create(
+      b, loc, flags[rank - 1], arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  assertAtRunTime(ctx, notLast, "the axis cannot be the real/imaginary dimension");
+  b.getContext()->getOrLoadDialect<scf::SCFDialect>();
+  // Built from the outermost if in: each arm is built where it runs, and
+  // the if's result type is set once both arms are known.
+  std::function<Value(int64_t)> chain = [&](int64_t d) -> Value {
+    if (d == rank - 2)
+      return dftAlong(ctx, x, d, dftLength, inverse, onesided);
+    auto branch = scf::IfOp::create(b, loc, TypeRange{x.getType()}, flags[d],
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value then = dftAlong(ctx, x, d, dftLength, inverse, onesided);
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    Value otherwise = chain(d + 1);
+    if (!then || !otherwise)
+      return nullptr;
+    // The type both arms meet in: a dimension they disagree on is dynamic.
+    auto a = cast<RankedTensorType>(then.getType());
+    auto c = cast<RankedTensorType>(otherwise.getType());
+    SmallVector<int64_t> shape;
+    for (auto [x1, x2] : llvm::zip(a.getShape(), c.getShape()))
+      shape.push_back(x1 == x2 ? x1 : ShapedType::kDynamic);
+    auto joined = RankedTensorType::get(shape, a.getElementType());
+    for (auto [region, value] : {std::pair{&branch.getThenRegion(), then},
+                                 std::pair{&branch.getElseRegion(), otherwise}}) {
+      b.setInsertionPointToEnd(&region->front());
+      Value yielded = value.getType() == joined
+                          ? value
+                          : tensor::CastOp::create(b, loc, joined, value).getResult();
+      scf::YieldOp::create(b, loc, yielded);
+    }
+    branch.getResult(0).setType(joined);
+    return branch.getResult(0);
+  };
+  return chain(0);
+}
+
+LogicalResult dft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Value> xIn = ctx.requireInput(0);
+  if (failed(xIn))
+    return failure();
+  Value x = *xIn;
+  auto type = NodeContext::typeOf(x);
+  int64_t rank = type.getRank();
+  if (!isa<FloatType>(type.getElementType()))
+    return ctx.invalid("DFT takes floating-point input");
+  if (rank < 2)
+    return ctx.invalid("input must have rank >= 2");
+  int64_t channels = type.getDimSize(rank - 1);
+  if (channels != 1 && channels != 2)
+    return ctx.invalid("the last dimension must be 1 (real) or 2 (complex)");
+  std::optional<int64_t> length;
+  if (ctx.input(1)) {
+    FailureOr<int64_t> l = requireConstantInt(ctx, 1, "a dft_length");
+    if (failed(l))
+      return failure();
+    length = *l;
+  }
+  bool inverse = ctx.getInt("inverse", 0) != 0;
+  bool onesided = ctx.getInt("onesided", 0) != 0;
+  // Opset 20 moved the axis from an attribute (default 1) to an input
+  // (default -2).
+  int64_t axis = ctx.getInt("axis", 1);
+  if (ctx.opset >= 20) {
+    axis = -2;
+    if (Value axisIn = ctx.input(2)) {
+      if (!constantScalar(ctx, axisIn)) {
+        results.push_back(dftAlongRuntimeAxis(ctx, x, axisIn, length, inverse, onesided));
+        return success(results.back() != nullptr);
+      }
+      FailureOr<int64_t> a = requireConstantInt(ctx, 2, "an axis");
+      if (failed(a))
+        return failure();
+      axis = *a;
+    }
+  }
+  if (axis < -rank || axis >= rank)
+    return ctx.invalid(llvm::formatv("axis {0} out of range", axis));
+  axis = axis < 0 ? axis + rank : axis;
+  if (axis == rank - 1)
+    return ctx.invalid("the axis cannot be the real/imaginary dimension");
+  results.push_back(dftAlong(ctx, x, axis, length, inverse, onesided));
   return success(results.back() != nullptr);
 }
 
