@@ -411,6 +411,48 @@ LogicalResult dft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 
 /// STFT: frames of the signal [batch, length, channels] gathered with a
 /// constant index matrix, weighted by the window, then one DFT each.
+/// The [frames, frame_length] gather indices of STFT for a frame_step read
+/// at run time (checked positive): frame starts tc.range(0, length -
+/// frame_length + 1, step) as a column, plus 0..frame_length - 1.
+Value runtimeFrameIndices(NodeContext &ctx, Value stepIn, int64_t length,
+                          int64_t frameLength) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  auto stepType = NodeContext::typeOf(stepIn);
+  if (stepType.getNumElements() != 1 || !stepType.getElementType().isInteger()) {
+    (void)ctx.invalid("frame_step must be one integer");
+    return nullptr;
+  }
+  auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
+  Value step = reshapeTo(ctx, stepIn, {});
+  if (step && !stepType.getElementType().isInteger(64))
+    step = ctx.build<CastOp>({step}, {}, {i64Scalar});
+  if (!step)
+    return nullptr;
+  Value scalar = tensor::ExtractOp::create(b, loc, step, ValueRange{});
+  assertAtRunTime(ctx,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, scalar,
+                                        arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)),
+                  "the frame_step computed at run time must be positive");
+  Value starts = ctx.build<RangeOp>(
+      {ctx.constantI64({0}, true), ctx.constantI64({length - frameLength + 1}, true), step},
+      {}, {RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type())});
+  if (!starts)
+    return nullptr;
+  Value frames = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            tensor::DimOp::create(b, loc, starts, 0));
+  Value column = ctx.build<ReshapeOp>(
+      {starts, tensor::FromElementsOp::create(
+                   b, loc, ValueRange{frames, arith::ConstantIntOp::create(
+                                                  b, loc, b.getI64Type(), 1)})},
+      {}, {RankedTensorType::get({ShapedType::kDynamic, 1}, b.getI64Type())});
+  SmallVector<int64_t> offsets(frameLength);
+  for (int64_t j = 0; j < frameLength; ++j)
+    offsets[j] = j;
+  Value row = reshapeTo(ctx, ctx.constantI64(offsets), {1, frameLength});
+  return column && row ? ctx.build<AddOp>({column, row}) : nullptr;
+}
+
 LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> signal = ctx.requireInput(0);
   if (failed(signal))
@@ -423,9 +465,18 @@ LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
     return ctx.unsupported("a signal of dynamic length");
   if (channels != 1 && channels != 2)
     return ctx.invalid("the last dimension must be 1 (real) or 2 (complex)");
-  FailureOr<int64_t> step = requireConstantInt(ctx, 1, "a frame_step");
-  if (failed(step))
+  // A frame_step read at run time gives a dynamic number of frames; their
+  // starts are tc.range(0, length - frame_length + 1, step).
+  FailureOr<Value> stepIn = ctx.requireInput(1, 0, 1);
+  if (failed(stepIn))
     return failure();
+  std::optional<int64_t> step;
+  if (constantScalar(ctx, *stepIn)) {
+    FailureOr<int64_t> s = requireConstantInt(ctx, 1, "a frame_step");
+    if (failed(s))
+      return failure();
+    step = *s;
+  }
   Value window = ctx.input(2);
   int64_t frameLength = length;
   if (window) {
@@ -442,18 +493,26 @@ LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return ctx.invalid("frame_length differs from the window's length");
     frameLength = *fl;
   }
-  if (*step <= 0 || frameLength <= 0 || frameLength > length)
+  if ((step && *step <= 0) || frameLength <= 0 || frameLength > length)
     return ctx.invalid("frame_step and frame_length must fit the signal");
-  int64_t frames = 1 + (length - frameLength) / *step;
   int64_t bins = ctx.getInt("onesided", 1) ? frameLength / 2 + 1 : frameLength;
-  if (failed(checkMaterializedSize(ctx, {frames, frameLength})) ||
-      failed(checkMaterializedSize(ctx, {frameLength, channels, bins, 2})))
+  if (failed(checkMaterializedSize(ctx, {frameLength, channels, bins, 2})))
     return failure();
-  SmallVector<int64_t> indices;
-  for (int64_t f = 0; f < frames; ++f)
-    for (int64_t j = 0; j < frameLength; ++j)
-      indices.push_back(f * *step + j);
-  Value idx = reshapeTo(ctx, ctx.constantI64(indices), {frames, frameLength});
+  Value idx;
+  if (step) {
+    int64_t frames = 1 + (length - frameLength) / *step;
+    if (failed(checkMaterializedSize(ctx, {frames, frameLength})))
+      return failure();
+    SmallVector<int64_t> indices;
+    for (int64_t f = 0; f < frames; ++f)
+      for (int64_t j = 0; j < frameLength; ++j)
+        indices.push_back(f * *step + j);
+    idx = reshapeTo(ctx, ctx.constantI64(indices), {frames, frameLength});
+  } else {
+    idx = runtimeFrameIndices(ctx, *stepIn, length, frameLength);
+  }
+  if (!idx)
+    return failure();
   // [batch, frames, frameLength, channels].
   Value framed = ctx.build<GatherOp>(
       {*signal, idx}, {ctx.namedAttr("axis", ctx.builder.getI64IntegerAttr(1))});
