@@ -15,7 +15,21 @@ def ConvertTcToLinalgPass : Pass<"convert-tc-to-linalg"> {
     their unsigned forms. Works on any op, so it can run on a whole module or
     inside one `fusion.group`. Broadcasting follows numpy; a dynamic
     dimension is assumed not to broadcast (only a static size 1 does).
+
+    With `collapse-shared-weight-batch`, a batch matmul whose rhs batch
+    extents are all a static 1 (one weight for the whole batch) and whose lhs
+    batch is not becomes a 2-D `linalg.matmul` over the lhs with its batch
+    collapsed into the rows, expanded back: the CPU pipeline's contraction
+    kernels and weight packing see the matmul they know, at any batch and
+    sequence length. The GPU pipeline keeps the batched generic, whose
+    fusions it relies on.
   }];
+  let options = [
+    Option<"collapseSharedWeightBatch", "collapse-shared-weight-batch", "bool",
+           /*default=*/"false",
+           "Lower a batch matmul with a shared (batch-broadcast) rhs to a 2-D "
+           "matmul over the collapsed lhs">
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -99,8 +99,64 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
   }
 };
 
+/// A batch matmul whose rhs is one matrix for the whole batch (every rhs
+/// batch extent a static 1, a weight shared by the batch) and whose lhs
+/// batch is not a static 1 (dynamic, as in a model exported with dynamic
+/// batch and sequence axes, or larger): one linalg.matmul of the lhs with
+/// its batch collapsed into the rows, [B... * M, K] x [K, N], expanded back
+/// to [B..., M, N]. Views only; the CPU pipeline moves the expansion past
+/// elementwise consumers (FuseElementwise), so the matmul keeps its fused
+/// epilogue, as a static batch of 1 does once its unit loop is dropped.
+/// Not for unsigned operands: linalg.matmul sign-extends.
+bool isSharedWeight(RankedTensorType lhsType, RankedTensorType rhsType,
+                    Type tcType) {
+  int64_t rank = lhsType.getRank(), batch = rank - 2;
+  if (batch < 1 || rhsType.getRank() != rank || isUnsignedInt(tcType))
+    return false;
+  return llvm::all_of(rhsType.getShape().take_front(batch),
+                      [](int64_t size) { return size == 1; }) &&
+         !llvm::all_of(lhsType.getShape().take_front(batch),
+                       [](int64_t size) { return size == 1; });
+}
+
+/// The rewrite of isSharedWeight's batch matmul, in the accumulator type.
+Value sharedWeightMatmul(ConversionPatternRewriter &rewriter, Location loc,
+                         Value lhs, Value rhs, RankedTensorType resultType,
+                         Type accType) {
+  int64_t rank = resultType.getRank(), batch = rank - 2;
+  ReassociationIndices leading;
+  for (int64_t i = 0; i <= batch; ++i)
+    leading.push_back(i);
+  SmallVector<ReassociationIndices> reassociation = {leading, {batch + 1}};
+  Value rows = tensor::CollapseShapeOp::create(rewriter, loc, lhs, reassociation);
+  Value matrix = tensor::CollapseShapeOp::create(rewriter, loc, rhs, reassociation);
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  auto flatType = RankedTensorType::get(
+      {rowsType.getDimSize(0), resultType.getDimSize(rank - 1)}, accType);
+  SmallVector<Value> dynamicSizes;
+  if (flatType.isDynamicDim(0))
+    dynamicSizes.push_back(dimValue(rewriter, loc, rows, 0));
+  if (flatType.isDynamicDim(1))
+    dynamicSizes.push_back(dimValue(rewriter, loc, matrix, 1));
+  Value init = filledTensor(rewriter, loc, flatType, dynamicSizes,
+                            scalarConstant(rewriter, loc, accType, 0));
+  Value flat = linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
+                                        ValueRange{rows, matrix}, ValueRange{init})
+                   .getResult(0);
+  SmallVector<OpFoldResult> outputShape = mixedSizes(rewriter, loc, lhs);
+  outputShape.back() = tensor::getMixedSize(rewriter, loc, matrix, 1);
+  return tensor::ExpandShapeOp::create(rewriter, loc, resultType.clone(accType), flat,
+                                       reassociation, outputShape)
+      .getResult();
+}
+
 struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
-  using OpConversionPattern::OpConversionPattern;
+  BatchMatmulPattern(TypeConverter &converter, MLIRContext *ctx,
+                     bool collapseSharedWeight)
+      : OpConversionPattern(converter, ctx),
+        collapseSharedWeight(collapseSharedWeight) {}
+  bool collapseSharedWeight;
+
   LogicalResult
   matchAndRewrite(BatchMatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -114,6 +170,14 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     int64_t rank = resultType.getRank(), batch = rank - 2;
     Type tcType = elementTypeOf(op.getLhs());
     Type accType = accumulatorType(resultType.getElementType());
+    if (collapseSharedWeight && isSharedWeight(lhsType, rhsType, tcType)) {
+      checkSameExtent(rewriter, loc, op, lhs, batch + 1, rhs, batch,
+                      "the lhs columns and rhs rows (the contraction extent)");
+      Value shared =
+          sharedWeightMatmul(rewriter, loc, lhs, rhs, resultType, accType);
+      rewriter.replaceOp(op, finishAccumulation(rewriter, loc, shared, tcType));
+      return success();
+    }
 
     // Loops: batch..., m, n, k.
     SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
@@ -482,10 +546,12 @@ struct ConvTransposePattern : OpConversionPattern<ConvTransposeOp> {
 } // namespace
 
 void populateContractionPatterns(TcTypeConverter &converter,
-                                 RewritePatternSet &patterns) {
-  patterns.add<MatmulPattern, BatchMatmulPattern, ConvPattern,
-               ConvTransposePattern>(
+                                 RewritePatternSet &patterns,
+                                 bool collapseSharedWeightBatch) {
+  patterns.add<MatmulPattern, ConvPattern, ConvTransposePattern>(
       converter, patterns.getContext());
+  patterns.add<BatchMatmulPattern>(converter, patterns.getContext(),
+                                   collapseSharedWeightBatch);
 }
 
 } // namespace mlir::tc::to_linalg

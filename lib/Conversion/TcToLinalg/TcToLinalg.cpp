@@ -60,12 +60,14 @@ struct RetypePattern : ConversionPattern {
 
 struct ConvertTcToLinalgPass
     : impl::ConvertTcToLinalgPassBase<ConvertTcToLinalgPass> {
+  using ConvertTcToLinalgPassBase::ConvertTcToLinalgPassBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     TcTypeConverter converter;
     RewritePatternSet patterns(ctx);
     to_linalg::populateElementwisePatterns(converter, patterns);
-    to_linalg::populateContractionPatterns(converter, patterns);
+    to_linalg::populateContractionPatterns(converter, patterns,
+                                           collapseSharedWeightBatch);
     to_linalg::populatePoolingPatterns(converter, patterns);
     to_linalg::populateReductionPatterns(converter, patterns);
     to_linalg::populateNormalizationPatterns(converter, patterns);

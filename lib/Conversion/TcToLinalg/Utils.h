@@ -28,7 +28,8 @@ public:
 
 /// Registers every family's patterns (one populate function per file).
 void populateElementwisePatterns(TcTypeConverter &, RewritePatternSet &);
-void populateContractionPatterns(TcTypeConverter &, RewritePatternSet &);
+void populateContractionPatterns(TcTypeConverter &, RewritePatternSet &,
+                                 bool collapseSharedWeightBatch = false);
 void populatePoolingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateReductionPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateNormalizationPatterns(TcTypeConverter &, RewritePatternSet &);

@@ -25,7 +25,9 @@ namespace mlir::tc::cpu {
 
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
-  pm.addPass(tc::createConvertTcToLinalgPass());
+  tc::ConvertTcToLinalgPassOptions toLinalg;
+  toLinalg.collapseSharedWeightBatch = true;
+  pm.addPass(tc::createConvertTcToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   CpuBlockConvChannelsPassOptions block;
   block.releaseReplaced = options.releaseReplacedWeights;

@@ -34,6 +34,6 @@
 
 // RUN: %pyonnx %models sampling_errors %t.err.onnx
 // RUN: not tc-translate --import-onnx %t.err.onnx 2>&1 | FileCheck %s --check-prefix=ERR
-// ERR: affine_runtime (AffineGrid): a size computed at run time
+// ERR: affine_rank (AffineGrid): invalid node: size must be [N, C, H, W] or [N, C, D, H, W]
 // ERR: bad_mode (GridSample): invalid node: unknown mode 'area'
 // ERR: wide_filter (Resize): an antialiasing filter of 4000 taps (more than 256)
