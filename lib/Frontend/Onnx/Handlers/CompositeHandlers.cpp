@@ -71,13 +71,9 @@ std::pair<Value, Value> runtimeDepth(NodeContext &ctx, Value depthIn,
                                      int64_t axis, int64_t rank) {
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
-  Value depth = reshapeTo(ctx, depthIn, {});
-  auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
-  if (depth && NodeContext::typeOf(depth).getElementType() != b.getI64Type())
-    depth = ctx.build<CastOp>({depth}, {}, {i64Scalar});
+  auto [depth, scalar] = runtimeI64Scalar(ctx, depthIn);
   if (!depth)
     return {};
-  Value scalar = tensor::ExtractOp::create(b, loc, depth, ValueRange{});
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
   assertAtRunTime(ctx,
                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,

@@ -57,6 +57,15 @@ Value runtimeAxesInput(NodeContext &ctx, Value axes);
 /// type>): <message>" unless `holds`.
 void assertAtRunTime(NodeContext &ctx, Value holds, const llvm::Twine &message);
 
+/// A one-element input read at run time: as an i64 scalar tensor (a float
+/// truncated, a narrower integer sign-extended) and its value; nulls if an
+/// op could not be built.
+std::pair<Value, Value> runtimeI64Scalar(NodeContext &ctx, Value in);
+
+/// A one-element integer axis read at run time, as the one-element i64
+/// vector runtimeAxisFlags takes.
+Value runtimeSingleAxis(NodeContext &ctx, Value axisIn);
+
 /// The run-time `axes` (runtimeAxesInput) as i64 values in [0, rank),
 /// after a run-time check that every axis is in [-rank, rank) and none
 /// repeats (a cf.assert naming the node).

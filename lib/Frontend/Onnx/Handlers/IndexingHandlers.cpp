@@ -139,14 +139,8 @@ LogicalResult cumSum(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (axisType.getNumElements() != 1 || !axisType.getElementType().isInteger())
     return ctx.invalid("axis needs one integer value");
   // As a 1-element i64 vector (the axis may be an int32 scalar).
-  Value axis = tensor::ExtractOp::create(
-      b, ctx.loc, *axisIn,
-      SmallVector<Value>(axisType.getRank(),
-                         arith::ConstantIndexOp::create(b, ctx.loc, 0)));
-  if (axis.getType().getIntOrFloatBitWidth() < 64)
-    axis = arith::ExtSIOp::create(b, ctx.loc, b.getI64Type(), axis);
-  Value runtimeAxis = tensor::FromElementsOp::create(b, ctx.loc, ValueRange{axis});
-  SmallVector<Value> flags = runtimeAxisFlags(ctx, runtimeAxis, rank);
+  SmallVector<Value> flags =
+      runtimeAxisFlags(ctx, runtimeSingleAxis(ctx, *axisIn), rank);
   b.getContext()->getOrLoadDialect<scf::SCFDialect>();
   Value result = *x;
   for (int64_t d = rank - 1; d >= 0; --d) {

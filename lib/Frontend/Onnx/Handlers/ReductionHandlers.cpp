@@ -106,6 +106,30 @@ void mlir::tc::onnx::assertAtRunTime(NodeContext &ctx, Value holds,
                            .str());
 }
 
+std::pair<Value, Value> mlir::tc::onnx::runtimeI64Scalar(NodeContext &ctx,
+                                                         Value in) {
+  OpBuilder &b = ctx.builder;
+  Value scalar = reshapeTo(ctx, in, {});
+  if (scalar && NodeContext::typeOf(scalar).getElementType() != b.getI64Type())
+    scalar = ctx.build<CastOp>({scalar}, {},
+                               {RankedTensorType::get({}, b.getI64Type())});
+  if (!scalar)
+    return {};
+  return {scalar, tensor::ExtractOp::create(b, ctx.loc, scalar, ValueRange{})};
+}
+
+Value mlir::tc::onnx::runtimeSingleAxis(NodeContext &ctx, Value axisIn) {
+  OpBuilder &b = ctx.builder;
+  RankedTensorType axisType = NodeContext::typeOf(axisIn);
+  Value axis = tensor::ExtractOp::create(
+      b, ctx.loc, axisIn,
+      SmallVector<Value>(axisType.getRank(),
+                         arith::ConstantIndexOp::create(b, ctx.loc, 0)));
+  if (axis.getType().getIntOrFloatBitWidth() < 64)
+    axis = arith::ExtSIOp::create(b, ctx.loc, b.getI64Type(), axis);
+  return tensor::FromElementsOp::create(b, ctx.loc, ValueRange{axis});
+}
+
 /// One i1 per dimension of a rank-`rank` input: whether `axes` names it.
 SmallVector<Value> mlir::tc::onnx::runtimeAxisFlags(NodeContext &ctx,
                                                    Value axes, int64_t rank) {

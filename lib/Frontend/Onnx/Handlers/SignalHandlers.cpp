@@ -125,14 +125,10 @@ LogicalResult runtimeCosineWindow(NodeContext &ctx, SmallVectorImpl<Value> &resu
   auto sizeType = NodeContext::typeOf(*sizeIn);
   if (sizeType.getNumElements() != 1 || !sizeType.getElementType().isInteger())
     return ctx.invalid("the window size must be one integer");
-  Value size = reshapeTo(ctx, *sizeIn, {});
-  auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
   auto f64 = b.getF64Type();
-  if (size && !sizeType.getElementType().isInteger(64))
-    size = ctx.build<CastOp>({size}, {}, {i64Scalar});
+  auto [size, scalar] = runtimeI64Scalar(ctx, *sizeIn);
   if (!size)
     return failure();
-  Value scalar = tensor::ExtractOp::create(b, loc, size, ValueRange{});
   assertAtRunTime(ctx,
                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, scalar,
                                         arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)),
@@ -313,13 +309,7 @@ Value dftAlongRuntimeAxis(NodeContext &ctx, Value x, Value axisIn,
     (void)ctx.invalid("axis needs one integer value");
     return nullptr;
   }
-  Value axis = tensor::ExtractOp::create(
-      b, loc, axisIn,
-      SmallVector<Value>(axisType.getRank(), arith::ConstantIndexOp::create(b, loc, 0)));
-  if (axis.getType().getIntOrFloatBitWidth() < 64)
-    axis = arith::ExtSIOp::create(b, loc, b.getI64Type(), axis);
-  SmallVector<Value> flags =
-      runtimeAxisFlags(ctx, tensor::FromElementsOp::create(b, loc, ValueRange{axis}), rank);
+  SmallVector<Value> flags = runtimeAxisFlags(ctx, runtimeSingleAxis(ctx, axisIn), rank);
   Value notLast = arith::XOrIOp::create(
       b, loc, flags[rank - 1], arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   assertAtRunTime(ctx, notLast, "the axis cannot be the real/imaginary dimension");
@@ -423,13 +413,9 @@ Value runtimeFrameIndices(NodeContext &ctx, Value stepIn, int64_t length,
     (void)ctx.invalid("frame_step must be one integer");
     return nullptr;
   }
-  auto i64Scalar = RankedTensorType::get({}, b.getI64Type());
-  Value step = reshapeTo(ctx, stepIn, {});
-  if (step && !stepType.getElementType().isInteger(64))
-    step = ctx.build<CastOp>({step}, {}, {i64Scalar});
+  auto [step, scalar] = runtimeI64Scalar(ctx, stepIn);
   if (!step)
     return nullptr;
-  Value scalar = tensor::ExtractOp::create(b, loc, step, ValueRange{});
   assertAtRunTime(ctx,
                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, scalar,
                                         arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)),
