@@ -39,6 +39,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <optional>
 
 using namespace mlir;
@@ -443,6 +446,15 @@ int printCacheStats() {
 } // namespace
 
 int main(int argc, char **argv) {
+#if defined(__GLIBC__)
+  // One malloc arena for every thread. The code generation threads free
+  // their modules' memory at different times, and with an arena each, the
+  // pages one thread frees stay resident beside the ones another allocates:
+  // MobileNetV2's peak private memory is 61 MB with arenas per thread and
+  // 38 MB with one, at no measurable cost in compile time (the threads
+  // spend their time in LLVM's code generation, not in malloc).
+  mallopt(M_ARENA_MAX, 1);
+#endif
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tc model compiler\n");
