@@ -449,10 +449,10 @@ int main(int argc, char **argv) {
 #if defined(__GLIBC__)
   // One malloc arena for every thread. The code generation threads free
   // their modules' memory at different times, and with an arena each, the
-  // pages one thread frees stay resident beside the ones another allocates:
-  // MobileNetV2's peak private memory is 61 MB with arenas per thread and
-  // 38 MB with one, at no measurable cost in compile time (the threads
-  // spend their time in LLVM's code generation, not in malloc).
+  // pages one thread frees stay resident beside the ones another allocates,
+  // which dominates peak memory for small models (docs/compile-time.md).
+  // The threads spend their time in LLVM's code generation, not in malloc,
+  // so sharing the arena costs no measurable compile time.
   mallopt(M_ARENA_MAX, 1);
 #endif
   llvm::InitLLVM init(argc, argv);
