@@ -91,6 +91,12 @@ cl::opt<bool> gpuFpContract(
              "product into one fused multiply-add, rounded once (as nvcc and "
              "hipcc do by default); =false rounds each separately"),
     cl::init(true));
+cl::opt<std::string> precision(
+    "precision", cl::cat(category),
+    cl::desc("the type contractions, convolutions and attention compute in: "
+             "fp32 (default), or fp16/bf16 with f32 accumulation, the rest "
+             "of the model staying fp32 (docs/precision.md)"),
+    cl::init("fp32"), cl::value_desc("fp32|fp16|bf16"));
 cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::desc("write the IR after every stage and "
                                       "pass into this directory"),
@@ -427,6 +433,7 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
   key.add("cpu", cpu);
   key.add("max-workgroups", std::to_string(maxWorkgroups));
   key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
+  key.add("precision", precision);
   return key.finish();
 }
 
@@ -506,6 +513,9 @@ int main(int argc, char **argv) {
   (void)cpuTarget;
   if (maxWorkgroups < 1)
     return fail("--max-workgroups must be at least 1");
+  if (precision != "fp32" && precision != "fp16" && precision != "bf16")
+    return fail("--precision: unknown precision '" + precision +
+                "'; use fp32, fp16 or bf16");
   {
     std::string error;
     if (failed(tc::cpu::checkCpuName(cpuName, error)))
@@ -615,6 +625,13 @@ int main(int argc, char **argv) {
   graph.addNestedPass<func::FuncOp>(tc::createTcFuseAttentionPass());
   graph.addPass(createCanonicalizerPass());
   graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  if (precision != "fp32") {
+    // After the weights' transposes fold, so the fp16 range check sees
+    // them; the second folding narrows the cast weights.
+    graph.addNestedPass<func::FuncOp>(
+        tc::createTcApplyPrecisionPass({precision}));
+    graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  }
   if (failed(graph.run(module)))
     return 1;
   // Weights the graph passes replaced (folded, re-laid out) are dead: free

@@ -87,7 +87,7 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   if (dense && dense.isSplat())
     return Candidate{op, spatial, filter, {}, dense};
   std::optional<ArrayRef<char>> bytes =
-      f32Bytes(filter, cast<RankedTensorType>(filter.getType()));
+      floatWeightBytes(filter, cast<RankedTensorType>(filter.getType()));
   if (!bytes)
     return std::nullopt;
   return Candidate{op, spatial, filter, *bytes, {}};
@@ -105,11 +105,13 @@ ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
   if (c.splat)
     return DenseElementsAttr::get(blockedType, c.splat.getSplatValue<Attribute>());
   const char *in = c.bytes.data();
-  return f32Resource(blockedType, "blocked", [&](float *out) {
+  int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
+  return weightResource(blockedType, "blocked", [&](char *out) {
     for (int64_t block = 0; block < f / lanes; ++block)
       for (int64_t i = 0; i < rest; ++i)
-        for (int64_t lane = 0; lane < lanes; ++lane)
-          std::memcpy(out++, in + ((block * lanes + lane) * rest + i) * 4, 4);
+        for (int64_t lane = 0; lane < lanes; ++lane, out += width)
+          std::memcpy(out, in + ((block * lanes + lane) * rest + i) * width,
+                      width);
   });
 }
 

@@ -46,7 +46,7 @@ struct Candidate {
                        // (with unit dims beside them: [1, K, N])
   unsigned kResult, nResult; // the weight's dims of K and N
   arith::ConstantOp constant; // the weight
-  ArrayRef<char> bytes;       // its f32 contents
+  ArrayRef<char> bytes;       // its contents (f32, f16 or bf16)
 };
 
 std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
@@ -83,7 +83,8 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   AffineMap map = op.getMatchingIndexingMap(weight);
   auto type = dyn_cast<RankedTensorType>(weight->get().getType());
   if (!map.isProjectedPermutation() || !type || !type.hasStaticShape() ||
-      !type.getElementType().isF32() || type.getNumElements() * 4 < minBytes)
+      !type.getElementType().isIntOrFloat() ||
+      type.getNumElements() * type.getElementTypeBitWidth() / 8 < minBytes)
     return std::nullopt;
   // Two dims, N and K; any others have extent 1.
   std::optional<unsigned> nResult, kResult;
@@ -106,7 +107,7 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   // the last result), read nowhere else.
   arith::ConstantOp constant = singleUseConstant(weight->get());
   std::optional<ArrayRef<char>> bytes =
-      constant ? f32Bytes(constant, type) : std::nullopt;
+      constant ? floatWeightBytes(constant, type) : std::nullopt;
   if (!bytes)
     return std::nullopt;
   return Candidate{op, n, k, weight, *kResult, *nResult, constant, *bytes};
@@ -124,15 +125,16 @@ DenseResourceElementsAttr packPanels(const Candidate &c, RankedTensorType type,
   int64_t nStride = strides[c.nResult], kStride = strides[c.kResult];
   const char *in = c.bytes.data();
   int64_t lanes = kRegisterLanes;
-  return f32Resource(packed, "packed", [&](float *out) {
+  int64_t width = type.getElementTypeBitWidth() / 8;
+  return weightResource(packed, "packed", [&](char *out) {
     for (int64_t panel = 0; panel < packed.getDimSize(0); ++panel)
       for (int64_t k = 0; k < kSize; ++k)
-        for (int64_t lane = 0; lane < lanes; ++lane, ++out) {
+        for (int64_t lane = 0; lane < lanes; ++lane, out += width) {
           int64_t n = panel * lanes + lane;
           if (n < nSize)
-            std::memcpy(out, in + (k * kStride + n * nStride) * 4, 4);
+            std::memcpy(out, in + (k * kStride + n * nStride) * width, width);
           else
-            *out = 0.0f;
+            std::memset(out, 0, width); // +0.0 in every float format
         }
   });
 }

@@ -48,22 +48,26 @@ arith::ConstantOp singleUseConstant(Value value) {
   return nullptr;
 }
 
-std::optional<ArrayRef<char>> f32Bytes(arith::ConstantOp constant,
-                                       RankedTensorType type) {
-  if (!type.getElementType().isF32())
+std::optional<ArrayRef<char>> floatWeightBytes(arith::ConstantOp constant,
+                                               RankedTensorType type) {
+  Type element = type.getElementType();
+  if (!element.isF32() && !element.isF16() && !element.isBF16())
     return std::nullopt;
   std::optional<ArrayRef<char>> bytes =
       constantBytes(cast<ElementsAttr>(constant.getValue()));
-  if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 4)
+  int64_t width = element.getIntOrFloatBitWidth() / 8;
+  if (!bytes ||
+      static_cast<int64_t>(bytes->size()) != type.getNumElements() * width)
     return std::nullopt;
   return bytes;
 }
 
-DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
-                                      function_ref<void(float *)> fill) {
+DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
+                                         function_ref<void(char *)> fill) {
+  int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
   AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      type.getNumElements() * 4, alignof(float), /*dataIsMutable=*/true);
-  fill(reinterpret_cast<float *>(blob.getMutableData().data()));
+      type.getNumElements() * width, alignof(float), /*dataIsMutable=*/true);
+  fill(blob.getMutableData().data());
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 

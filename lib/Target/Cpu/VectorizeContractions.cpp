@@ -374,6 +374,10 @@ void vectorizeTiles(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   vector::populateVectorReductionToContractPatterns(patterns);
+  // A bf16/f16 contraction accumulating in f32 extends its operands after
+  // the broadcasting reads: moving the extensions above the broadcasts
+  // lets the contraction fold them, so each element is extended once.
+  vector::populateSinkVectorOpsPatterns(patterns);
   patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle, FuseMultiplyAdd>(
       func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));

@@ -55,15 +55,16 @@ struct RegisterTileDims {
 /// row-major bytes are `value`'s.
 arith::ConstantOp singleUseConstant(Value value);
 
-/// The bytes of `constant` when they are `type`'s whole f32 contents
-/// (row-major; a splat or another element type gives nothing).
-std::optional<ArrayRef<char>> f32Bytes(arith::ConstantOp constant,
-                                       RankedTensorType type);
+/// The bytes of `constant` when they are `type`'s whole contents (row-major)
+/// and its elements are f32, f16 or bf16, the weights of the kernels that
+/// re-lay them out; a splat or another element type gives nothing.
+std::optional<ArrayRef<char>> floatWeightBytes(arith::ConstantOp constant,
+                                               RankedTensorType type);
 
-/// A dense_resource f32 constant of `type` called `name`, whose elements
-/// `fill` writes (a weight re-laid at compile time).
-DenseResourceElementsAttr f32Resource(RankedTensorType type, StringRef name,
-                                      function_ref<void(float *)> fill);
+/// A dense_resource constant of `type` (f32, f16 or bf16) called `name`,
+/// whose bytes `fill` writes (a weight re-laid at compile time).
+DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
+                                         function_ref<void(char *)> fill);
 
 /// For a pass that re-laid out the weight `constant` (found by
 /// singleUseConstant) and rewrote its one reader to read the copy: the

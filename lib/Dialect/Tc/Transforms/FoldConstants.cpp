@@ -5,7 +5,9 @@
 // initializer. Folding only handles splats and small dense constants, and
 // weights are dense_resource blobs, so without this pass the permutation
 // would run on every inference (a 5 MB copy for mobilenet's classifier).
-// The pass writes the permuted bytes into a new blob.
+// The pass writes the permuted bytes into a new blob. It also narrows the
+// f32 weights that --precision casts to f16/bf16, so they are stored and
+// read at half the size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cstring>
 
 namespace mlir::tc {
 #define GEN_PASS_DEF_TCFOLDCONSTANTSPASS
@@ -96,11 +100,77 @@ struct FoldConstantTranspose : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// f32 to bf16, rounding to nearest even; NaN stays a (quiet) NaN.
+uint16_t toBf16(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fffu + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+/// f32 to IEEE f16, rounding to nearest even (the compiler's conversion,
+/// which is the hardware's where it has one).
+uint16_t toF16(float x) {
+  _Float16 half = static_cast<_Float16>(x);
+  uint16_t bits;
+  std::memcpy(&bits, &half, sizeof(bits));
+  return bits;
+}
+
+/// tc.cast of an f32 constant to f16 or bf16: a constant of the narrowed
+/// elements. A weight with other readers is then stored twice, the second
+/// copy at half the size, which is cheaper than converting it on every run.
+struct FoldConstantNarrowing : OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<ConstantOp>();
+    auto outType = dyn_cast<RankedTensorType>(op.getType());
+    if (!constant || !outType || !outType.hasStaticShape() ||
+        !op.getInput().getType().getElementType().isF32())
+      return failure();
+    Type to = outType.getElementType();
+    if (!to.isF16() && !to.isBF16())
+      return failure();
+    auto narrow = [&](float x) { return to.isF16() ? toF16(x) : toBf16(x); };
+    auto elements = dyn_cast<ElementsAttr>(constant.getValue());
+    if (auto dense = dyn_cast_if_present<DenseElementsAttr>(elements);
+        dense && dense.isSplat()) {
+      uint16_t bits = narrow(dense.getSplatValue<APFloat>().convertToFloat());
+      APFloat value(cast<FloatType>(to).getFloatSemantics(),
+                    APInt(16, bits));
+      rewriter.replaceOpWithNewOp<ConstantOp>(
+          op, DenseElementsAttr::get(outType, value));
+      return success();
+    }
+    std::optional<ArrayRef<char>> bytes =
+        elements ? constantBytes(elements) : std::nullopt;
+    int64_t count = outType.getNumElements();
+    if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
+      return failure();
+    AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+        count * 2, /*align=*/2, /*dataIsMutable=*/true);
+    MutableArrayRef<char> out = blob.getMutableData();
+    for (int64_t i = 0; i < count; ++i) {
+      float x;
+      std::memcpy(&x, bytes->data() + i * 4, 4);
+      uint16_t bits = narrow(x);
+      std::memcpy(out.data() + i * 2, &bits, 2);
+    }
+    auto attr =
+        DenseResourceElementsAttr::get(outType, "narrowed", std::move(blob));
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
+    return success();
+  }
+};
+
 struct TcFoldConstantsPass
     : tc::impl::TcFoldConstantsPassBase<TcFoldConstantsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldConstantTranspose>(&getContext());
+    patterns.add<FoldConstantTranspose, FoldConstantNarrowing>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return; // Not converging leaves transposes to run at run time: fine.
   }

@@ -60,3 +60,54 @@ func.func @rotate_i8() -> tensor<1x2x2xi8> {
     }
   }
 #-}
+
+// -----
+
+// --precision's cast of a weight becomes a bf16 blob, rounded to nearest
+// even: 1.0, 1 + 2^-8 (a tie: down to the even 1.0), 1 + 3 * 2^-8 (a tie: up
+// to the even 1 + 2^-6), -2.5.
+// CHECK-LABEL: func.func @narrow_bf16
+// CHECK: %[[W:.*]] = tc.constant dense_resource<[[BLOB:narrowed.*]]> : tensor<4xbf16>
+// CHECK-NOT: tc.cast
+// CHECK: return %[[W]]
+// CHECK: [[BLOB]]: "0x02000000803F803F823F20C0"
+func.func @narrow_bf16() -> tensor<4xbf16> {
+  %w = tc.constant dense_resource<weight> : tensor<4xf32>
+  %c = tc.cast %w : (tensor<4xf32>) -> tensor<4xbf16>
+  return %c : tensor<4xbf16>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F0080803F0080813F000020C0"
+    }
+  }
+#-}
+
+// -----
+
+// The same to f16: 1.0, 65504 (the largest finite), 1e5 (infinity), 2^-24
+// (the smallest subnormal). A weight with another reader keeps its f32 blob
+// beside the narrowed one; a splat narrows to a splat.
+// CHECK-LABEL: func.func @narrow_f16
+// CHECK-DAG: %[[W:.*]] = tc.constant dense_resource<weight> : tensor<4xf32>
+// CHECK-DAG: %[[N:.*]] = tc.constant dense_resource<[[BLOB:narrowed.*]]> : tensor<4xf16>
+// CHECK-DAG: %[[S:.*]] = tc.constant dense<1.500000e+00> : tensor<2xf16>
+// CHECK: return %[[N]], %[[W]], %[[S]]
+// CHECK: [[BLOB]]: "0x02000000003CFF7B007C0100"
+func.func @narrow_f16() -> (tensor<4xf16>, tensor<4xf32>, tensor<2xf16>) {
+  %w = tc.constant dense_resource<weight> : tensor<4xf32>
+  %c = tc.cast %w : (tensor<4xf32>) -> tensor<4xf16>
+  %s = tc.constant dense<1.5> : tensor<2xf32>
+  %sc = tc.cast %s : (tensor<2xf32>) -> tensor<2xf16>
+  return %c, %w, %sc : tensor<4xf16>, tensor<4xf32>, tensor<2xf16>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F00E07F470050C34700008033"
+    }
+  }
+#-}

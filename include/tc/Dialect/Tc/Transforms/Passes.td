@@ -44,14 +44,17 @@ def TcFoldShapeArithmeticPass : Pass<"tc-fold-shape-arithmetic", "func::FuncOp">
 }
 
 def TcFoldConstantsPass : Pass<"tc-fold-constants", "func::FuncOp"> {
-  let summary = "Evaluate layout ops on weights at compile time";
+  let summary = "Evaluate layout ops and narrowing casts on weights at "
+                "compile time";
   let description = [{
     Replaces a `tc.transpose` of a constant (a `dense_resource` blob or a
     dense attribute) that nothing else reads by a constant holding the
     permuted elements, so that a weight stored in another layout (Gemm with
     `transB`, a transposed MatMul initializer) is not permuted on every
-    run. Splats and small dense constants already fold through the
-    canonicalizer.
+    run. A `tc.cast` of an f32 constant to f16 or bf16 (what
+    `tc-apply-precision` puts before a weight) becomes a constant of the
+    rounded elements, so the weight is stored and read at half the size.
+    Splats and small dense constants already fold through the canonicalizer.
   }];
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
@@ -103,6 +106,35 @@ def TcFuseAttentionPass : Pass<"tc-fuse-attention", "func::FuncOp"> {
     scores, the scaled scores, the masked scores, the probabilities) must
     have no other use.
   }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
+def TcApplyPrecisionPass : Pass<"tc-apply-precision", "func::FuncOp"> {
+  let summary = "Run contractions in a 16-bit float type (the --precision "
+                "policy)";
+  let description = [{
+    The mixed-precision policy of `tc-compile --precision`, with the
+    semantics of PyTorch's autocast made explicit. With `precision=fp16` or
+    `bf16`, every `tc.matmul`, `tc.batch_matmul`, `tc.conv`,
+    `tc.conv_transpose` and `tc.attention` whose operands are all f32 reads
+    them cast to the 16-bit type, computes in it with f32 accumulation (the
+    lowering of those ops accumulates f16/bf16 in f32), and its result,
+    rounded to the 16-bit type as autocast's is, is cast back to f32.
+    Everything else (softmax outside attention, normalizations, reductions,
+    exp/log/pow, elementwise arithmetic) stays in f32, so the model's
+    inputs and outputs keep their types; code generation fuses the casts
+    into the neighbouring kernels, and `tc-fold-constants` converts the
+    weights' casts at compile time.
+
+    fp16's range ends at 65504: a contraction with a constant operand
+    (through reshapes and transposes) holding a larger finite magnitude
+    keeps f32, and the pass reports its node with a remark. bf16 has f32's
+    range. `precision=fp32` changes nothing.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "fp32, fp16 or bf16">,
+  ];
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
 

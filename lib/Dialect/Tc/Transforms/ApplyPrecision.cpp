@@ -1,0 +1,158 @@
+//===- ApplyPrecision.cpp - contractions in fp16/bf16 (--precision) -------===//
+//
+// Autocast's policy as a graph rewrite: the ops whose cost is in their
+// multiply-adds read 16-bit operands and write a 16-bit result, computed
+// with f32 accumulation; the rest of the graph stays f32. Doing it on the
+// tc graph, before fusion, lets every target share one numerics (the CPU's
+// result is the reference for the GPU's) and lets the casts fuse into the
+// kernels around the contraction instead of being kernels of their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Dialect/Tc/IR/NodeNames.h"
+#include "tc/Dialect/Tc/IR/TcOps.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_TCAPPLYPRECISIONPASS
+#include "tc/Dialect/Tc/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// fp16's largest finite value; anything at or above 65520 rounds to
+/// infinity.
+constexpr double kHalfOverflow = 65520.0;
+
+/// The largest finite magnitude of the f32 constant `value` comes from,
+/// through layout ops, or nullopt when it is not a constant.
+std::optional<double> constantMagnitude(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<TransposeOp, ReshapeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    auto constant = dyn_cast<ConstantOp>(def);
+    if (!constant)
+      return std::nullopt;
+    auto elements = dyn_cast<ElementsAttr>(constant.getValue());
+    if (!elements)
+      return std::nullopt;
+    double largest = 0;
+    auto consider = [&](float x) {
+      if (std::isfinite(x))
+        largest = std::max(largest, static_cast<double>(std::fabs(x)));
+    };
+    if (auto dense = dyn_cast<DenseElementsAttr>(elements);
+        dense && dense.isSplat()) {
+      consider(dense.getSplatValue<APFloat>().convertToFloat());
+      return largest;
+    }
+    std::optional<ArrayRef<char>> bytes = constantBytes(elements);
+    if (!bytes)
+      return std::nullopt;
+    for (size_t i = 0; i + sizeof(float) <= bytes->size(); i += sizeof(float)) {
+      float x;
+      std::memcpy(&x, bytes->data() + i, sizeof(float));
+      consider(x);
+    }
+    return largest;
+  }
+  return std::nullopt;
+}
+
+/// The ops the policy runs in the 16-bit type. All their operands are cast:
+/// a convolution's bias and attention's mask join the f32 accumulation.
+bool isPolicyOp(Operation *op) {
+  return isa<MatmulOp, BatchMatmulOp, ConvOp, ConvTransposeOp, AttentionOp>(
+      op);
+}
+
+/// `value` cast to `low`. A weight reshaped or transposed for this op only
+/// is cast before the layout ops, at the constant, so that
+/// tc-fold-constants can narrow it.
+Value castOperand(OpBuilder &b, Location loc, Value value, Type low) {
+  auto type = cast<TensorType>(value.getType());
+  Operation *def = value.getDefiningOp();
+  if (def && isa<TransposeOp, ReshapeOp>(def) && def->hasOneUse() &&
+      constantMagnitude(value)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(def);
+    Value input = castOperand(b, loc, def->getOperand(0), low);
+    Operation *layout = b.clone(*def);
+    layout->setOperand(0, input);
+    layout->getResult(0).setType(type.clone(low));
+    return layout->getResult(0);
+  }
+  return CastOp::create(b, loc, type.clone(low), value);
+}
+
+struct TcApplyPrecisionPass
+    : tc::impl::TcApplyPrecisionPassBase<TcApplyPrecisionPass> {
+  using TcApplyPrecisionPassBase::TcApplyPrecisionPassBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (precision != "fp32" && precision != "fp16" && precision != "bf16")
+      return emitError(UnknownLoc::get(context),
+                       "tc-apply-precision: unknown precision '" + precision +
+                           "' (expected fp32, fp16 or bf16)");
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (precision == "fp32")
+      return;
+    Builder types(&getContext());
+    Type low = precision == "fp16" ? Type(types.getF16Type())
+                                   : Type(types.getBF16Type());
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isPolicyOp(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      rewrite(op, low);
+  }
+
+  void rewrite(Operation *op, Type low) {
+    auto isF32 = [](Value v) {
+      auto type = dyn_cast<TensorType>(v.getType());
+      return type && type.getElementType().isF32();
+    };
+    if (!llvm::all_of(op->getOperands(), isF32) ||
+        !llvm::all_of(op->getResults(), isF32))
+      return;
+    if (low.isF16())
+      for (Value operand : op->getOperands())
+        if (std::optional<double> largest = constantMagnitude(operand);
+            largest && *largest >= kHalfOverflow) {
+          op->emitRemark() << "--precision=fp16 keeps " << describeNode(op)
+                           << " in f32: a constant operand holds "
+                           << llvm::formatv("{0:e3}", *largest)
+                           << ", beyond fp16's range";
+          return;
+        }
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    for (OpOperand &operand : op->getOpOperands())
+      operand.set(castOperand(b, loc, operand.get(), low));
+    b.setInsertionPointAfter(op);
+    for (OpResult result : op->getResults()) {
+      auto type = cast<TensorType>(result.getType());
+      result.setType(type.clone(low));
+      auto back = CastOp::create(b, loc, type, result);
+      result.replaceAllUsesExcept(back, back);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,71 @@
+// RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=bf16}))' --split-input-file | FileCheck %s
+// RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp16}))' --split-input-file 2>&1 | FileCheck %s --check-prefix=F16
+// RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp32}))' --split-input-file | FileCheck %s --check-prefix=F32
+// RUN: not tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp8}))' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: unknown precision 'fp8' (expected fp32, fp16 or bf16)
+
+// A matmul reads both operands cast to bf16 and its bf16 result is cast back
+// for its f32 user. A weight reshaped for it is cast at the constant, below
+// the reshape, where tc-fold-constants narrows it.
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[W:.*]] = tc.constant dense<5.000000e-01> : tensor<64x32xf32>
+// CHECK: %[[WL:.*]] = tc.cast %[[W]] : (tensor<64x32xf32>) -> tensor<64x32xbf16>
+// CHECK: %[[R:.*]] = tc.reshape %[[WL]] : (tensor<64x32xbf16>) -> tensor<1x64x32xbf16>
+// CHECK: %[[X:.*]] = tc.cast %arg0 : (tensor<1x8x64xf32>) -> tensor<1x8x64xbf16>
+// CHECK: %[[M:.*]] = tc.batch_matmul %[[X]], %[[R]] : (tensor<1x8x64xbf16>, tensor<1x64x32xbf16>) -> tensor<1x8x32xbf16>
+// CHECK: %[[B:.*]] = tc.cast %[[M]] : (tensor<1x8x32xbf16>) -> tensor<1x8x32xf32>
+// CHECK: tc.relu %[[B]] : tensor<1x8x32xf32>
+// F32-LABEL: func.func @matmul
+// F32-NOT: tc.cast
+func.func @matmul(%x: tensor<1x8x64xf32>) -> tensor<1x8x32xf32> {
+  %w = tc.constant dense<0.5> : tensor<64x32xf32>
+  %r = tc.reshape %w : (tensor<64x32xf32>) -> tensor<1x64x32xf32>
+  %m = tc.batch_matmul %x, %r : (tensor<1x8x64xf32>, tensor<1x64x32xf32>) -> tensor<1x8x32xf32>
+  %y = tc.relu %m : tensor<1x8x32xf32>
+  return %y : tensor<1x8x32xf32>
+}
+
+// -----
+
+// A convolution's bias and attention's mask are cast with the other
+// operands; the elementwise op between them stays f32.
+// CHECK-LABEL: func.func @conv_attention
+// CHECK: tc.conv {{.*}} : (tensor<1x4x8x8xbf16>, tensor<4x4x3x3xbf16>, tensor<4xbf16>) -> tensor<1x4x6x6xbf16>
+// CHECK: tc.add {{.*}} : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: tc.attention {{.*}} : (tensor<1x4x6x6xbf16>, tensor<1x4x6x6xbf16>, tensor<1x4x6x6xbf16>, tensor<1x1x1x6xbf16>) -> tensor<1x4x6x6xbf16>
+// CHECK: %[[OUT:.*]] = tc.cast {{.*}} : (tensor<1x4x6x6xbf16>) -> tensor<1x4x6x6xf32>
+// CHECK: return %[[OUT]]
+func.func @conv_attention(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %b: tensor<4xf32>, %mask: tensor<1x1x1x6xf32>) -> tensor<1x4x6x6xf32> {
+  %c = tc.conv %x, %w, %b : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %s = tc.add %c, %c : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %a = tc.attention %s, %s, %s, %mask {scale = 0.5 : f32} : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x1x1x6xf32>) -> tensor<1x4x6x6xf32>
+  return %a : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Only f32 contractions change: integer and f64 ones keep their types.
+// CHECK-LABEL: func.func @other_types
+// CHECK-NOT: tc.cast
+func.func @other_types(%a: tensor<4x4xi32>, %b: tensor<4x4xf64>) -> (tensor<4x4xi32>, tensor<4x4xf64>) {
+  %i = tc.matmul %a, %a : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi32>
+  %f = tc.matmul %b, %b : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  return %i, %f : tensor<4x4xi32>, tensor<4x4xf64>
+}
+
+// -----
+
+// fp16 ends at 65504: a matmul whose weight (through a transpose) holds
+// 1e5 keeps f32 and is reported; bf16, with f32's range, converts it.
+// F16: remark: {{.*}}: --precision=fp16 keeps node 'big' (MatMul) in f32: a constant operand holds 1.000e+05, beyond fp16's range
+// F16-LABEL: func.func @beyond_fp16
+// F16: tc.matmul %arg0, %{{.*}} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+// CHECK-LABEL: func.func @beyond_fp16
+// CHECK: tc.matmul {{.*}} -> tensor<2x4xbf16>
+func.func @beyond_fp16(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %w = tc.constant dense<1.0e5> : tensor<4x4xf32>
+  %t = tc.transpose %w {permutation = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = tc.matmul %x, %t : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32> loc("big"("MatMul"))
+  return %m : tensor<2x4xf32>
+}

@@ -1,0 +1,28 @@
+// --precision=bf16 and fp16 on the CPU: a packed MatMul weight, a Gemm
+// (transB) with a bias, a channel-blocked 3x3 convolution on a 7x7 image, one
+// with image-width tiles on 16x16, and fused attention, against numpy
+// references that round the contractions' operands and results to the
+// 16-bit type (the sums exact). The kernels accumulate in f32, so they
+// match to within a rounding flip of the result; fp32 results differ from
+// these references by up to 2% and fail the comparison.
+// RUN: %pyonnx %s.py %t
+// RUN: tc-compile %t/model.onnx --precision=bf16 -o %t/bf16.so --no-cache
+// RUN: tc-run %t/bf16.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=fp16 -o %t/fp16.so --no-cache
+// RUN: tc-run %t/fp16.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.fp16.npy --compare=c7=%t/c7.fp16.npy --compare=c16=%t/c16.fp16.npy --compare=att=%t/att.fp16.npy --rtol=2e-3 --atol=1e-4 | FileCheck %s
+// The inputs and outputs keep f32.
+// CHECK-DAG: output 'y': OK: f32[24, 96]
+// CHECK-DAG: output 'c7': OK: f32[1, 64, 7, 7]
+// CHECK-DAG: output 'c16': OK: f32[1, 16, 16, 16]
+// CHECK-DAG: output 'att': OK: f32[2, 16, 32]
+//
+// The weights are stored in bf16 in the CPU kernels' layouts: the MatMul
+// weight in 8 panels of 160 x 32, the 7x7 convolution's filter in blocks of
+// 32 output channels.
+// RUN: tc-compile %t/model.onnx --precision=bf16 --dump-ir=%t/dump -o %t/bf16-dump.so
+// RUN: cat %t/dump/passes/*/*tc-cpu-pack-weights.mlir | FileCheck %s --check-prefix=IR
+// IR-DAG: dense_resource<packed{{.*}}> : tensor<8x160x32xbf16>
+// IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x32x3x3x32xbf16>
+//
+// RUN: not tc-compile %t/model.onnx --precision=fp8 -o %t/bad.so 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: tc-compile: error: --precision: unknown precision 'fp8'; use fp32, fp16 or bf16

@@ -1,0 +1,105 @@
+"""A model whose contractions take every CPU kernel path, for
+--precision=bf16/fp16, with numpy references that round as the policy does.
+See mixed-precision.mlir."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(11)
+
+
+def bf16(a):
+    """Rounds f32 values to bf16 (nearest even), kept as f32."""
+    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def f16(a):
+    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
+
+
+# A packed MatMul weight [K, N], a Gemm weight [N, K] (transB) with a bias, a
+# 3x3 convolution on a 7x7 image with 64 filters (channel-blocked) and one
+# on a 16x16 image (image-width tiles), and attention (Q K^T, softmax, V).
+x = rng.standard_normal((24, 160)).astype(np.float32)
+w = (rng.standard_normal((160, 256)) * 0.1).astype(np.float32)
+wt = (rng.standard_normal((96, 256)) * 0.1).astype(np.float32)
+bias = rng.standard_normal(96).astype(np.float32)
+img7 = rng.standard_normal((1, 32, 7, 7)).astype(np.float32)
+f7 = (rng.standard_normal((64, 32, 3, 3)) * 0.1).astype(np.float32)
+img16 = rng.standard_normal((1, 8, 16, 16)).astype(np.float32)
+f16w = (rng.standard_normal((16, 8, 3, 3)) * 0.1).astype(np.float32)
+q = rng.standard_normal((2, 16, 32)).astype(np.float32)
+k = rng.standard_normal((2, 16, 32)).astype(np.float32)
+v = rng.standard_normal((2, 16, 32)).astype(np.float32)
+nodes = [
+    helper.make_node("MatMul", ["x", "w"], ["h"], name="up"),
+    helper.make_node("Relu", ["h"], ["r"], name="act"),
+    helper.make_node("Gemm", ["r", "wt", "bias"], ["y"], name="down", transB=1),
+    helper.make_node("Conv", ["img7", "f7"], ["c7"], name="conv7", pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["img16", "f16w"], ["c16"], name="conv16", pads=[1, 1, 1, 1]),
+    helper.make_node("Transpose", ["k"], ["kt"], name="kt", perm=[0, 2, 1]),
+    helper.make_node("MatMul", ["q", "kt"], ["s"], name="scores"),
+    helper.make_node("Softmax", ["s"], ["p"], name="softmax", axis=-1),
+    helper.make_node("MatMul", ["p", "v"], ["att"], name="context"),
+]
+floats = TensorProto.FLOAT
+graph = helper.make_graph(
+    nodes, "mixed",
+    [helper.make_tensor_value_info("x", floats, [24, 160]),
+     helper.make_tensor_value_info("img7", floats, [1, 32, 7, 7]),
+     helper.make_tensor_value_info("img16", floats, [1, 8, 16, 16]),
+     helper.make_tensor_value_info("q", floats, [2, 16, 32]),
+     helper.make_tensor_value_info("k", floats, [2, 16, 32]),
+     helper.make_tensor_value_info("v", floats, [2, 16, 32])],
+    [helper.make_tensor_value_info("y", floats, [24, 96]),
+     helper.make_tensor_value_info("c7", floats, [1, 64, 7, 7]),
+     helper.make_tensor_value_info("c16", floats, [1, 16, 16, 16]),
+     helper.make_tensor_value_info("att", floats, [2, 16, 32])],
+    [numpy_helper.from_array(w, "w"), numpy_helper.from_array(wt, "wt"),
+     numpy_helper.from_array(bias, "bias"), numpy_helper.from_array(f7, "f7"),
+     numpy_helper.from_array(f16w, "f16w")])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+onnx.save(model, os.path.join(out, "model.onnx"))
+for name, value in [("x", x), ("img7", img7), ("img16", img16), ("q", q),
+                    ("k", k), ("v", v)]:
+    np.save(os.path.join(out, name + ".npy"), value)
+
+
+def conv(image, filters):
+    """3x3, pad 1, stride 1, in f64."""
+    n, c, hgt, wid = image.shape
+    padded = np.pad(image.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    result = np.zeros((n, filters.shape[0], hgt, wid))
+    for i in range(3):
+        for j in range(3):
+            window = padded[:, :, i:i + hgt, j:j + wid]
+            result += np.einsum("nchw,fc->nfhw", window, filters[:, :, i, j])
+    return result
+
+
+def reference(low):
+    """The policy's numerics: contraction operands and results rounded to
+    the 16-bit type, the sums exact (f64; the kernels accumulate in f32),
+    everything else unrounded."""
+    h = np.maximum(low(low(x).astype(np.float64) @ low(w)), 0)
+    y = low(low(h).astype(np.float64) @ low(wt).T.astype(np.float64)) + bias
+    c7 = low(conv(low(img7), low(f7)))
+    c16 = low(conv(low(img16), low(f16w)))
+    # Fused attention keeps the scores and probabilities in f32.
+    s = np.einsum("bqd,bkd->bqk", low(q).astype(np.float64), low(k))
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    att = low(np.einsum("bqk,bkd->bqd", p, low(v)))
+    return {"y": y, "c7": c7, "c16": c16, "att": att}
+
+
+for suffix, low in [("bf16", bf16), ("fp16", f16)]:
+    for name, value in reference(low).items():
+        np.save(os.path.join(out, f"{name}.{suffix}.npy"), value.astype(np.float32))
