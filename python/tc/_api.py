@@ -6,7 +6,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ._tc import TcError
 from ._runtime import Model
-from ._compiler import compile_onnx, target_flags
+from ._compiler import compile_onnx
 from . import _stats
 
 
@@ -32,8 +32,11 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
     Options:
       mode: "default"; "reduce-overhead" replays runs as CUDA/HIP graphs on
         a GPU; "max-autotune" is refused (tc has no autotuning yet).
-      precision: "fp32" (the model's own types); others are refused until
-        tc has a precision policy.
+      precision: "fp32" (the model's own types), or "fp16"/"bf16":
+        matmuls, convolutions and attention compute in that type with f32
+        accumulation, everything else in f32, inputs and outputs keeping
+        their types (tc-compile --precision; docs/precision.md). "tf32" is
+        refused: tc has no tf32 policy yet.
       dynamic: for modules. True: every input dimension symbolic, one
         compile. False: one static compile per set of input shapes. None
         (default): static first, then one recompile with the dimensions
@@ -65,7 +68,7 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
         if dynamic is not None:
             raise TcError("dynamic= is for nn.Modules: an ONNX model's dimensions are "
                           "symbolic where the file says so")
-        so = compile_onnx(model, output, target_flags(target) + list(options.flags))
+        so = compile_onnx(model, output, options.compile_flags)
         _stats.count("models_compiled")
         return Model(so, options.run_device, threads, options.gpu_graphs)
     if output is not None:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ._tc import TcError
 from ._runtime import Model
-from ._compiler import check_mode, compile_onnx, target_flags
+from ._compiler import check_mode, compile_onnx, precision_flags, target_flags
 from . import _stats
 
 log = logging.getLogger("tc")
@@ -42,6 +42,12 @@ class Options:
 
     def __post_init__(self):
         check_mode(self.mode, self.precision)
+
+    @property
+    def compile_flags(self) -> list:
+        """tc-compile's flags for these options."""
+        return (target_flags(self.target) + precision_flags(self.precision)
+                + list(self.flags))
 
     @property
     def run_device(self) -> str:
@@ -125,7 +131,7 @@ def build(module, example_inputs: Sequence, dynamic_dims: Sequence[Sequence[int]
         onnx_path = os.path.join(directory, "model.onnx")
         export_onnx(module, example_inputs, onnx_path, dynamic_dims, names, required)
         so = compile_onnx(onnx_path, os.path.join(directory, "model.so"),
-                          target_flags(options.target) + list(options.flags))
+                          options.compile_flags)
         # Loaded before the directory goes: the mapping outlives the file.
         model = Model(so, options.run_device, options.threads, options.gpu_graphs,
                       output_type="torch")

@@ -198,8 +198,24 @@ def test_autograd_graphs_run_eagerly():
 def test_modes_and_precisions_tc_lacks_are_refused(resnet18):
     with pytest.raises(tc.TcError, match="max-autotune"):
         tc.compile(resnet18, mode="max-autotune")
-    with pytest.raises(tc.TcError, match="precision='fp16'"):
-        tc.compile(resnet18, precision="fp16")
+    with pytest.raises(tc.TcError, match="precision='tf32'"):
+        tc.compile(resnet18, precision="tf32")
+    with pytest.raises(tc.TcError, match="precision='fp8'"):
+        tc.compile(resnet18, precision="fp8")
+
+
+@pytest.mark.parametrize("precision", ["bf16", "fp16"])
+def test_16_bit_precision_keeps_f32_outputs_and_the_answer(resnet18, precision):
+    x = torch.randn(2, 3, 64, 64)
+    expected = resnet18(x).detach()
+    compiled = tc.compile(resnet18, (x,), precision=precision)
+    y = compiled(x)
+    assert y.dtype == torch.float32 and y.shape == expected.shape
+    cosine = torch.nn.functional.cosine_similarity(y.flatten(), expected.flatten(), dim=0)
+    assert cosine > 0.999
+    # The policy applied: the fp32 compile matches far more closely.
+    exact = tc.compile(resnet18, (x,))(x)
+    assert (y - expected).abs().max() > 10 * (exact - expected).abs().max()
     with pytest.raises(tc.TcError, match="mode='fastest'"):
         tc.compile(resnet18, mode="fastest")
 

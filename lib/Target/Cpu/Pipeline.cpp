@@ -35,6 +35,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   CpuPackWeightsPassOptions pack;
   pack.releaseReplaced = options.releaseReplacedWeights;
   pm.addPass(createCpuPackWeightsPass(pack));
+  pm.addPass(createCpuWidenBroadcastOperandsPass());
   pm.addPass(createCpuFuseElementwisePass());
   CpuDistributePassOptions distribute;
   distribute.maxWorkgroups = options.maxWorkgroups;

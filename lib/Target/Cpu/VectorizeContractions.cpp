@@ -354,6 +354,13 @@ void vectorizeTiles(func::FuncOp func) {
     if (isStatic)
       tiles.push_back(op);
   });
+  // Whether some tile reads operands narrower than its accumulator.
+  bool widens = llvm::any_of(tiles, [](linalg::LinalgOp tile) {
+    Type acc = getElementTypeOrSelf(tile.getDpsInitOperand(0)->get().getType());
+    return llvm::any_of(tile.getDpsInputOperands(), [&](OpOperand *in) {
+      return getElementTypeOrSelf(in->get().getType()) != acc;
+    });
+  });
   IRRewriter rewriter(func.getContext());
   for (linalg::LinalgOp tile : tiles) {
     linalg::LinalgOp op = tile;
@@ -377,7 +384,9 @@ void vectorizeTiles(func::FuncOp func) {
   // A bf16/f16 contraction accumulating in f32 extends its operands after
   // the broadcasting reads: moving the extensions above the broadcasts
   // lets the contraction fold them, so each element is extended once.
-  vector::populateSinkVectorOpsPatterns(patterns);
+  // (Only then: the f32 kernels are left as they were tuned.)
+  if (widens)
+    vector::populateSinkVectorOpsPatterns(patterns);
   patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle, FuseMultiplyAdd>(
       func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));

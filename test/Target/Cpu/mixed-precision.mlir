@@ -23,6 +23,27 @@
 // RUN: cat %t/dump/passes/*/*tc-cpu-pack-weights.mlir | FileCheck %s --check-prefix=IR
 // IR-DAG: dense_resource<packed{{.*}}> : tensor<8x160x32xbf16>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x32x3x3x32xbf16>
+// The operands the register tiles broadcast are widened to f32 before the
+// tiles (--tc-cpu-widen-broadcast-operands): the MatMul's rows where their
+// kernel writes them (the rounding to bf16 and the widening in one
+// kernel), the 16x16 convolution's filter at compile time. The weights the
+// tiles read along their lanes stay bf16.
+// RUN: cat %t/dump/passes/*/*tc-cpu-widen-broadcast-operands.mlir | FileCheck %s --check-prefix=WIDEN
+// WIDEN-DAG: dense_resource<widened{{.*}}> : tensor<16x8x3x3xf32>
+// WIDEN-DAG: elementwise (%{{.*}} = %arg0 : tensor<24x160xf32>) -> tensor<24x160xf32>
+// WIDEN-DAG: matmul (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}} : tensor<24x160xf32>, tensor<160x256xbf16>) -> tensor<24x256xf32>
+// WIDEN-DAG: conv (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}} : tensor<1x8x16x16xbf16>, tensor<16x8x3x3xf32>) -> tensor<1x16x16x16xf32>
+//
+// The GPU kernels compute the same numbers (run here in emulation), and
+// compile for every GPU target, reading bf16 and rounding to it.
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation -o %t/emulated.so --no-cache
+// RUN: tc-run %t/emulated.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: rm -rf %t/kernels
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/kernels | FileCheck %s --check-prefix=GPU
+// RUN: FileCheck %s --check-prefix=PTX < %t/kernels/cuda-sm_90.ptx
+// GPU-COUNT-4: ok, {{[0-9]+}} kernels
+// PTX-DAG: cvt.f32.bf16
+// PTX-DAG: cvt.rn.bf16x2.f32
 //
 // RUN: not tc-compile %t/model.onnx --precision=fp8 -o %t/bad.so 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: tc-compile: error: --precision: unknown precision 'fp8'; use fp32, fp16 or bf16

@@ -47,7 +47,8 @@ def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
   let summary = "Store matmul weights in panels of register-tile width";
   let description = [{
     For a multiply-add contraction on tensors whose N-side input (the one
-    read along the output's last loop) is an f32 constant with two dims
+    read along the output's last loop) is an f32, f16 or bf16 constant with
+    two dims
     (N and K; others of extent 1; through reshapes and view groups) of at least
     `min-bytes`, read only here (through a fusion.group argument or
     directly): the constant is rewritten at compile time as panels
@@ -75,6 +76,24 @@ def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+
+def CpuWidenBroadcastOperandsPass : Pass<"tc-cpu-widen-broadcast-operands"> {
+  let summary = "Widen the 16-bit operand a register tile broadcasts to f32";
+  let description = [{
+    For a multiply-add contraction on tensors that accumulates in f32 and
+    has register-tile rows, whose input not read along the tile's lanes
+    (the one broadcast per row and reduction step) is bf16 or f16 and only
+    extended to f32 in the body: that input is extended by an elementwise
+    generic before the contraction, which then reads f32 for it. The
+    extension is exact. An f32 broadcast folds into the FMA as a memory
+    operand where a 16-bit one costs a load, a shift and a broadcast per
+    row and step. The lanes operand (the weight of a matmul) keeps its
+    16-bit type. Named contractions are generalized first.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
 def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
   let summary = "Replace f32 transcendental functions by polynomial approximations";
   let description = [{
