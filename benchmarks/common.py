@@ -1,14 +1,14 @@
 """Helpers shared by the CPU benchmark scripts: a model's test inputs, an
 ONNX Runtime session set up as the benchmarks compare against, and the
-alternating timing loop."""
+alternating timing loop. The ONNX and ONNX Runtime imports are inside the
+functions that need them, so that scripts using only the timing and model
+helpers (compile_time.py) run without them."""
 import glob
 import os
 import statistics
+import subprocess
 import time
 
-import onnx
-import onnxruntime as ort
-from onnx import numpy_helper
 
 # Timed runs per block; each block starts with one untimed run.
 BLOCK = 5
@@ -26,6 +26,8 @@ def _numbered(directory, prefix):
 
 def load_inputs(model_dir, model):
     """test_data_set_0's inputs, by the graph's input names, in order."""
+    import onnx
+    from onnx import numpy_helper
     data = os.path.join(model_dir, "test_data_set_0")
     initializers = {i.name for i in model.graph.initializer}
     names = [i.name for i in model.graph.input if i.name not in initializers]
@@ -35,6 +37,8 @@ def load_inputs(model_dir, model):
 
 def load_outputs(model_dir):
     """test_data_set_0's reference outputs, in order."""
+    import onnx
+    from onnx import numpy_helper
     data = os.path.join(model_dir, "test_data_set_0")
     return [numpy_helper.to_array(onnx.load_tensor(f)) for f in _numbered(data, "output")]
 
@@ -42,6 +46,7 @@ def load_outputs(model_dir):
 def ort_session(path, threads):
     """ONNX Runtime on the CPU with all graph optimizations, intra-op
     threads = `threads`, inter-op threads = 1."""
+    import onnxruntime as ort
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -69,3 +74,16 @@ def alternate(runners, runs, warmup=3):
             fn()
             times[name] += [time_once(fn) for _ in range(BLOCK)]
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+def ensure_models(workdir, names):
+    """WORKDIR/models/<name>/model.onnx for each of `names`, exported by
+    benchmarks/models.py (Debian's python3, which has torch) when missing;
+    returns WORKDIR/models."""
+    models_dir = os.path.join(workdir, "models")
+    missing = [n for n in names if not os.path.exists(os.path.join(models_dir, n, "model.onnx"))]
+    if missing:
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run(["/usr/bin/python3", os.path.join(here, "models.py"), models_dir,
+                        *missing], check=True)
+    return models_dir

@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from common import ensure_models
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0",
           "convnext_tiny", "vit_b_16", "bert_base", "gpt2_small"]
@@ -109,11 +111,7 @@ def main():
     ap.add_argument("--write", action="store_true", help="write docs/compile-time.md")
     args = ap.parse_args()
     names = args.models.split(",")
-    models_dir = os.path.join(args.workdir, "models")
-    missing = [n for n in names if not os.path.exists(os.path.join(models_dir, n, "model.onnx"))]
-    if missing:
-        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "benchmarks", "models.py"),
-                        models_dir, *missing], check=True)
+    models_dir = ensure_models(args.workdir, names)
     redis = None
     env = dict(os.environ)
     if args.redis:

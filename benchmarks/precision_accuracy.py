@@ -27,14 +27,13 @@ import argparse
 import datetime
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import onnx
 
-from common import alternate
+from common import alternate, ensure_models
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.environ.get("TC_BUILD", os.path.join(ROOT, "build")),
@@ -141,11 +140,7 @@ def main():
                     help="write docs/precision-results.md")
     args = ap.parse_args()
     names = args.models.split(",")
-    models_dir = os.path.join(args.workdir, "models")
-    missing = [n for n in names if not os.path.exists(os.path.join(models_dir, n, "model.onnx"))]
-    if missing:
-        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "benchmarks", "models.py"),
-                        models_dir, *missing], check=True)
+    models_dir = ensure_models(args.workdir, names)
     rows = []
     for name in names:
         rows += measure(name, os.path.join(models_dir, name, "model.onnx"), args.workdir,
