@@ -77,22 +77,43 @@ bool isPolicyOp(Operation *op) {
       op);
 }
 
-/// `value` cast to `low`. A weight reshaped or transposed for this op only
-/// is cast before the layout ops, at the constant, so that
-/// tc-fold-constants can narrow it.
-Value castOperand(OpBuilder &b, Location loc, Value value, Type low) {
+/// `value` cast to `low`. The cast moves above layout ops (reshape,
+/// transpose, slice) that only this op reads, which is exact: a weight is
+/// then cast at the constant, where tc-fold-constants narrows it, and an
+/// activation where it is computed, so that one cast serves every view of
+/// it (attention's Q, K and V sliced from one projection). A value that is
+/// itself a `low` result widened to f32 (the previous contraction's, through
+/// views) is used as it was, since widening and narrowing back is the
+/// identity. `reader` is the op that reads `value`.
+Value castOperand(OpBuilder &b, Location loc, Value value, Type low,
+                  Operation *reader) {
   auto type = cast<TensorType>(value.getType());
   Operation *def = value.getDefiningOp();
-  if (def && isa<TransposeOp, ReshapeOp>(def) && def->hasOneUse() &&
-      constantMagnitude(value)) {
+  if (def && isa<TransposeOp, ReshapeOp, SliceOp>(def) && def->hasOneUse()) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(def);
-    Value input = castOperand(b, loc, def->getOperand(0), low);
+    Value input = castOperand(b, loc, def->getOperand(0), low, def);
     Operation *layout = b.clone(*def);
     layout->setOperand(0, input);
     layout->getResult(0).setType(type.clone(low));
     return layout->getResult(0);
   }
+  if (auto widened = dyn_cast_if_present<CastOp>(def);
+      widened && widened.getInput().getType() == type.clone(low))
+    return widened.getInput();
+  for (Operation *user : value.getUsers())
+    if (auto existing = dyn_cast<CastOp>(user);
+        existing && existing.getType() == type.clone(low) &&
+        !existing.getSaturate() && existing->getBlock() == reader->getBlock() &&
+        existing->isBeforeInBlock(reader))
+      return existing;
+  if (Operation *producer = value.getDefiningOp()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(producer);
+    return CastOp::create(b, loc, type.clone(low), value);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
   return CastOp::create(b, loc, type.clone(low), value);
 }
 
@@ -143,8 +164,19 @@ struct TcApplyPrecisionPass
         }
     OpBuilder b(op);
     Location loc = op->getLoc();
-    for (OpOperand &operand : op->getOpOperands())
-      operand.set(castOperand(b, loc, operand.get(), low));
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value old = operand.get();
+      operand.set(castOperand(b, loc, old, low, op));
+      // The f32 layout ops the cast moved above, and a widening it made
+      // unnecessary, are dead now.
+      for (Operation *def = old.getDefiningOp();
+           def && isa<TransposeOp, ReshapeOp, SliceOp, CastOp>(def) &&
+           def->use_empty();) {
+        Operation *next = def->getOperand(0).getDefiningOp();
+        def->erase();
+        def = next;
+      }
+    }
     b.setInsertionPointAfter(op);
     for (OpResult result : op->getResults()) {
       auto type = cast<TensorType>(result.getType());

@@ -9,10 +9,11 @@
 // for its f32 user. A weight reshaped for it is cast at the constant, below
 // the reshape, where tc-fold-constants narrows it.
 // CHECK-LABEL: func.func @matmul
-// CHECK: %[[W:.*]] = tc.constant dense<5.000000e-01> : tensor<64x32xf32>
-// CHECK: %[[WL:.*]] = tc.cast %[[W]] : (tensor<64x32xf32>) -> tensor<64x32xbf16>
-// CHECK: %[[R:.*]] = tc.reshape %[[WL]] : (tensor<64x32xbf16>) -> tensor<1x64x32xbf16>
-// CHECK: %[[X:.*]] = tc.cast %arg0 : (tensor<1x8x64xf32>) -> tensor<1x8x64xbf16>
+// CHECK-DAG: %[[X:.*]] = tc.cast %arg0 : (tensor<1x8x64xf32>) -> tensor<1x8x64xbf16>
+// CHECK-DAG: %[[W:.*]] = tc.constant dense<5.000000e-01> : tensor<64x32xf32>
+// CHECK-DAG: %[[WL:.*]] = tc.cast %[[W]] : (tensor<64x32xf32>) -> tensor<64x32xbf16>
+// CHECK-DAG: %[[R:.*]] = tc.reshape %[[WL]] : (tensor<64x32xbf16>) -> tensor<1x64x32xbf16>
+// CHECK-NOT: tensor<1x64x32xf32>
 // CHECK: %[[M:.*]] = tc.batch_matmul %[[X]], %[[R]] : (tensor<1x8x64xbf16>, tensor<1x64x32xbf16>) -> tensor<1x8x32xbf16>
 // CHECK: %[[B:.*]] = tc.cast %[[M]] : (tensor<1x8x32xbf16>) -> tensor<1x8x32xf32>
 // CHECK: tc.relu %[[B]] : tensor<1x8x32xf32>
@@ -41,6 +42,33 @@ func.func @conv_attention(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %b: 
   %s = tc.add %c, %c : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   %a = tc.attention %s, %s, %s, %mask {scale = 0.5 : f32} : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x1x1x6xf32>) -> tensor<1x4x6x6xf32>
   return %a : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// The casts of Q, K and V move above the views that split them from one
+// projection and merge into one cast of it; the attention's result, widened
+// for its views, is read by the next matmul as it was, without narrowing it
+// again (widening and narrowing back is the identity).
+// CHECK-LABEL: func.func @views
+// CHECK: %[[QKV:.*]] = tc.cast %arg0 : (tensor<1x8x96xf32>) -> tensor<1x8x96xbf16>
+// CHECK-COUNT-3: tc.slice %[[QKV]] {{.*}} -> tensor<1x8x32xbf16>
+// CHECK-NOT: tc.cast
+// CHECK: %[[A:.*]] = tc.attention {{.*}} -> tensor<1x8x32xbf16>
+// CHECK-NOT: tc.cast
+// CHECK: %[[T:.*]] = tc.transpose %[[A]] {{.*}} -> tensor<1x32x8xbf16>
+// CHECK: %[[R:.*]] = tc.reshape %[[T]] {{.*}} -> tensor<32x8xbf16>
+// CHECK-NOT: tc.cast
+// CHECK: tc.matmul %[[R]]
+func.func @views(%qkv: tensor<1x8x96xf32>, %w: tensor<8x4xf32>) -> tensor<32x4xf32> {
+  %q = tc.slice %qkv {starts = array<i64: 0, 0, 0>, ends = array<i64: 1, 8, 32>, steps = array<i64: 1, 1, 1>} : (tensor<1x8x96xf32>) -> tensor<1x8x32xf32>
+  %k = tc.slice %qkv {starts = array<i64: 0, 0, 32>, ends = array<i64: 1, 8, 64>, steps = array<i64: 1, 1, 1>} : (tensor<1x8x96xf32>) -> tensor<1x8x32xf32>
+  %v = tc.slice %qkv {starts = array<i64: 0, 0, 64>, ends = array<i64: 1, 8, 96>, steps = array<i64: 1, 1, 1>} : (tensor<1x8x96xf32>) -> tensor<1x8x32xf32>
+  %a = tc.attention %q, %k, %v {scale = 0.5 : f32} : (tensor<1x8x32xf32>, tensor<1x8x32xf32>, tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  %t = tc.transpose %a {permutation = array<i64: 0, 2, 1>} : (tensor<1x8x32xf32>) -> tensor<1x32x8xf32>
+  %r = tc.reshape %t : (tensor<1x32x8xf32>) -> tensor<32x8xf32>
+  %m = tc.matmul %r, %w : (tensor<32x8xf32>, tensor<8x4xf32>) -> tensor<32x4xf32>
+  return %m : tensor<32x4xf32>
 }
 
 // -----
