@@ -197,8 +197,9 @@ typedef struct tc_device tc_device;
  *            a module without code for the GPU found runs on the CPU
  * A GPU spec on a machine without the driver or without that GPU is
  * UNAVAILABLE, with a message saying which and listing the GPUs that exist.
- * Running a module on a GPU device copies the inputs to the device and the
- * outputs back into host tensors; a module compiled without a target of
+ * Running a module on a GPU device copies host inputs to the device and
+ * the outputs back into host tensors (unless tc_run_options asks to leave
+ * them on the GPU; inputs already on it are read in place); a module compiled without a target of
  * that GPU's vendor and architecture is UNAVAILABLE, naming its targets.
  * Anything else is INVALID_ARGUMENT naming the string. Creating a cpu device
  * starts its worker threads. The caller owns *out_device and frees it with
@@ -321,6 +322,31 @@ TC_API tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank,
                                 const int64_t *dims, void *data,
                                 size_t byte_size, tc_tensor_release_fn release,
                                 void *user_data, tc_tensor **out_tensor);
+/* Wraps memory of the GPU `device` (cuda:N, hip:N) without copying: `data`
+ * is a device pointer of that GPU (a CUdeviceptr, a HIP device pointer), as
+ * a framework's GPU tensor holds it. Otherwise as tc_tensor_wrap: the
+ * buffer stays valid until the tensor is freed, `release` is called then
+ * (and on failure). The tensor keeps what it needs of the device; it may
+ * outlive the handle. A run on a device of the same GPU reads it in place
+ * (a pointer that is not 64-byte aligned is copied on the GPU first); a
+ * run anywhere else refuses it, naming the input. The caller makes sure
+ * the GPU has finished writing it: runs use a stream that waits for the
+ * GPU's default stream (CUDA's legacy stream, HIP's null stream), not for
+ * other streams. INVALID_ARGUMENT when `device` is not a GPU device. */
+TC_API tc_status tc_tensor_wrap_device(tc_device *device, tc_dtype_t dtype,
+                                       int32_t rank, const int64_t *dims,
+                                       void *data, size_t byte_size,
+                                       tc_tensor_release_fn release,
+                                       void *user_data,
+                                       tc_tensor **out_tensor);
+/* Where the elements of `tensor` are: "cpu" for host memory, else the
+ * spec of the GPU holding them ("cuda:0"). Owned by the tensor. */
+TC_API const char *tc_tensor_device(const tc_tensor *tensor);
+/* Copies the elements of `source` into `target`, each in host or GPU
+ * memory (host to host, host to GPU, GPU to host, or within one GPU).
+ * INVALID_ARGUMENT when their dtypes or shapes differ or they are on two
+ * different GPUs. Returns when the copy is complete. */
+TC_API tc_status tc_tensor_copy(tc_tensor *target, const tc_tensor *source);
 TC_API void tc_tensor_retain(tc_tensor *tensor);
 TC_API void tc_tensor_release(tc_tensor *tensor);
 
@@ -330,7 +356,8 @@ TC_API int32_t tc_tensor_rank(const tc_tensor *tensor);
 TC_API const int64_t *tc_tensor_dims(const tc_tensor *tensor);
 /* The product of the extents (1 for rank 0). */
 TC_API int64_t tc_tensor_num_elements(const tc_tensor *tensor);
-/* The elements, owned by the tensor; may be NULL when there are none. */
+/* The elements, owned by the tensor; may be NULL when there are none. For
+ * a tensor on a GPU (tc_tensor_device) this is a device pointer. */
 TC_API void *tc_tensor_data(const tc_tensor *tensor);
 TC_API size_t tc_tensor_byte_size(const tc_tensor *tensor);
 
@@ -349,6 +376,28 @@ TC_API size_t tc_tensor_byte_size(const tc_tensor *tensor);
 TC_API tc_status tc_module_run(tc_module *module, tc_device *device,
                                tc_tensor *const *inputs, size_t num_inputs,
                                tc_tensor **outputs, size_t num_outputs);
+
+/* Options of tc_module_run_with_options. */
+typedef struct tc_run_options {
+  /* On a GPU device: 1 = the outputs stay in the GPU's memory (tensors
+   * whose tc_tensor_device is the GPU's spec, freed back to the device's
+   * memory cache with their last reference, which may come after the
+   * device handle is released); 0 = they are copied to host memory. Either
+   * way the GPU has finished the run when the call returns. Ignored where
+   * the run is on the CPU. */
+  int32_t outputs_on_device;
+} tc_run_options;
+
+/* Fills `options` with the defaults (outputs_on_device = 0). */
+TC_API void tc_run_options_init(tc_run_options *options);
+
+/* tc_module_run with `options` (NULL: the defaults). Inputs may be host
+ * tensors or tensors of the run's GPU (tc_tensor_wrap_device, or outputs
+ * of an earlier run left on it), which are read in place. */
+TC_API tc_status tc_module_run_with_options(
+    tc_module *module, tc_device *device, const tc_run_options *options,
+    tc_tensor *const *inputs, size_t num_inputs, tc_tensor **outputs,
+    size_t num_outputs);
 
 /*===----------------------------- profiles -----------------------------===*/
 

@@ -129,7 +129,7 @@ tc_status createDevice(tc_runtime *runtime, const char *spec,
   std::unique_ptr<tc_device> owned(device);
   device->spec = driver ? driver->spec() : "cpu";
   if (driver)
-    device->gpu = std::make_unique<GpuDevice>(
+    device->gpu = std::make_shared<GpuDevice>(
         std::move(driver), runtime->options.gpu_graphs != 0);
   if (wantsPool) {
     device->pool = std::make_unique<ThreadPool>(

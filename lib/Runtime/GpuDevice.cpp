@@ -164,9 +164,12 @@ tc_status aboutInput(const tc_module *module, size_t index, tc_status status) {
   return named;
 }
 
-/// Device buffers for `inputs`, allocated through the environment (the run
-/// owns them) and, when `copy`, filled from the host; their extents in
-/// order in `dims`. An allocation or copy that fails names the input.
+/// Device buffers for `inputs` and their extents, in order, in `dims`.
+/// With `copy`, an input already in this GPU's memory at an aligned address
+/// is used in place; any other gets a buffer allocated through the
+/// environment (the run owns it) and filled from the host or the GPU.
+/// Without, every input gets a buffer, unfilled (a graph's, which replays
+/// fill). An allocation or copy that fails names the input.
 tc_status placeInputs(RunState &state, tc_tensor *const *inputs,
                       size_t numInputs, bool copy, std::vector<void *> &data,
                       std::vector<int64_t> &dims) {
@@ -175,16 +178,25 @@ tc_status placeInputs(RunState &state, tc_tensor *const *inputs,
   for (size_t i = 0; i < numInputs; ++i) {
     const tc_tensor *tensor = inputs[i];
     dims.insert(dims.end(), tensor->dims.begin(), tensor->dims.end());
+    bool onDevice = tensor->gpu != nullptr;
+    if (copy && onDevice && tensor->byteSize &&
+        reinterpret_cast<uintptr_t>(tensor->data) % kAlignment == 0) {
+      data[i] = tensor->data;
+      continue;
+    }
     data[i] = envAlloc(&state, static_cast<int64_t>(tensor->byteSize));
     if (!data[i]) {
       tc_status error = state.error;
       state.error = nullptr;
       return aboutInput(state.module, i, error);
     }
-    if (copy && tensor->byteSize)
-      if (tc_status s = state.device->driver().copyToDevice(
-              data[i], tensor->data, tensor->byteSize))
-        return aboutInput(state.module, i, s);
+    if (!copy || !tensor->byteSize)
+      continue;
+    GpuDriver &gpu = state.device->driver();
+    if (tc_status s =
+            onDevice ? gpu.copyOnDevice(data[i], tensor->data, tensor->byteSize)
+                     : gpu.copyToDevice(data[i], tensor->data, tensor->byteSize))
+      return aboutInput(state.module, i, s);
   }
   return nullptr;
 }
@@ -194,10 +206,11 @@ tc_status placeInputs(RunState &state, tc_tensor *const *inputs,
 /// in `outputDims` (sized by the caller); returns the module's code.
 int32_t callEntry(RunState &state, const std::vector<void *> &inputData,
                   const std::vector<int64_t> &inputDims,
+                  std::vector<void *> &deviceAllocations,
                   std::vector<void *> &deviceData,
                   std::vector<int64_t> &outputDims) {
   size_t numOutputs = state.module->signature.outputs.size();
-  std::vector<void *> deviceAllocations(numOutputs, nullptr);
+  deviceAllocations.assign(numOutputs, nullptr);
   deviceData.assign(numOutputs, nullptr);
   tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
                     envConstant, envDownload, envUpload};
@@ -277,7 +290,9 @@ void *GpuDevice::allocate(size_t bytes, tc_status *error) {
     releaseCache();
     status = gpu->alloc(rounded, &pointer);
   }
-  bool recorded = std::any_of(recordings.begin(), recordings.end(),
+  // (Not while a replay holds on to its graph's buffers.)
+  bool recorded = !replaying &&
+                  std::any_of(recordings.begin(), recordings.end(),
                               [](auto &entry) { return entry.second.graph; });
   if (status && tc_status_code(status) == TC_STATUS_OUT_OF_MEMORY && recorded) {
     // Then the memory of the graphs: shapes record again after a clean run.
@@ -301,6 +316,33 @@ void GpuDevice::recycle(void *pointer) {
   auto it = blockSizes.find(pointer);
   if (it != blockSizes.end())
     freeBlocks.emplace(it->second, pointer);
+}
+
+void GpuDevice::releaseBlock(void *block) {
+  std::lock_guard<std::mutex> lock(mutex);
+  recycle(block);
+}
+
+tc_status GpuDevice::copy(void *to, bool toDevice, const void *from,
+                          bool fromDevice, size_t bytes) {
+  if (!bytes)
+    return nullptr;
+  if (!toDevice && !fromDevice) {
+    std::memcpy(to, from, bytes);
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  if (tc_status s = gpu->activate())
+    return s;
+  tc_status error = toDevice && fromDevice ? gpu->copyOnDevice(to, from, bytes)
+                    : toDevice             ? gpu->copyToDevice(to, from, bytes)
+                                           : gpu->copyToHost(to, from, bytes);
+  tc_status syncError = gpu->synchronize();
+  if (error) {
+    tc_status_free(syncError);
+    return error;
+  }
+  return syncError;
 }
 
 bool GpuDevice::hasCodeFor(const tc_module *module) const {
@@ -409,6 +451,63 @@ tc_status GpuDevice::copyOutputs(const tc_module *module,
   return error;
 }
 
+tc_status GpuDevice::keepOutputs(const tc_module *module,
+                                 const std::vector<void *> &deviceAllocations,
+                                 const std::vector<void *> &deviceData,
+                                 const std::vector<int64_t> &outputDims,
+                                 std::vector<void *> &live,
+                                 std::vector<void *> &allocations,
+                                 std::vector<void *> &outputData) {
+  size_t offset = 0;
+  tc_status error = nullptr;
+  std::vector<void *> kept;
+  for (size_t i = 0; i < deviceData.size() && !error; ++i) {
+    const ArgSignature &arg = module->signature.outputs[i];
+    int32_t rank = static_cast<int32_t>(arg.dims.size());
+    int64_t count = 0;
+    size_t bytes = 0;
+    error = checkShape(arg.dtype, rank, outputDims.data() + offset, &count, &bytes);
+    offset += rank;
+    if (error || !bytes)
+      continue;
+    // The block the entry point allocated for it, if it is the run's own,
+    // holds the whole output and is not an earlier output's.
+    void *block = deviceAllocations[i];
+    auto own = std::find(live.begin(), live.end(), block);
+    auto size = blockSizes.find(block);
+    auto *begin = static_cast<char *>(block);
+    auto *first = static_cast<char *>(deviceData[i]);
+    if (block && own != live.end() && size != blockSizes.end() && first &&
+        first >= begin && first + bytes <= begin + size->second) {
+      live.erase(own);
+      kept.push_back(block);
+      allocations[i] = block;
+      outputData[i] = deviceData[i];
+      continue;
+    }
+    void *copy = allocate(bytes, &error);
+    if (!copy)
+      break;
+    kept.push_back(copy);
+    allocations[i] = outputData[i] = copy;
+    if (deviceData[i])
+      error = gpu->copyOnDevice(copy, deviceData[i], bytes);
+    else
+      error = makeStatus(TC_STATUS_INTERNAL,
+                         "the model returned no data for output '" + arg.name +
+                             "'");
+  }
+  if (!error)
+    error = gpu->synchronize();
+  if (error) {
+    for (void *block : kept)
+      recycle(block);
+    std::fill(allocations.begin(), allocations.end(), nullptr);
+    std::fill(outputData.begin(), outputData.end(), nullptr);
+  }
+  return error;
+}
+
 GpuDevice::Recording *GpuDevice::recordingFor(const tc_module *module,
                                               tc_tensor *const *inputs,
                                               size_t numInputs) {
@@ -463,7 +562,9 @@ tc_status GpuDevice::record(const tc_module *module, Loaded *kernels,
   if (tc_status s = gpu->beginCapture())
     return abandon(s);
   std::vector<int64_t> outputDims(outputRanks, -1);
-  int32_t code = callEntry(state, inputData, inputDims, deviceData, outputDims);
+  std::vector<void *> deviceAllocations;
+  int32_t code = callEntry(state, inputData, inputDims, deviceAllocations,
+                           deviceData, outputDims);
   void *graph = nullptr;
   tc_status error = gpu->endCapture(&graph);
   if (!error && state.error)
@@ -498,21 +599,35 @@ tc_status GpuDevice::record(const tc_module *module, Loaded *kernels,
 }
 
 tc_status GpuDevice::replay(const tc_module *module, tc_tensor *const *inputs,
-                            size_t numInputs, Recording &recording,
+                            size_t numInputs, bool outputsOnDevice,
+                            Recording &recording,
                             std::vector<void *> &allocations,
                             std::vector<void *> &outputData,
                             std::vector<int64_t> &outputDims) {
   tc_status error = nullptr;
   for (size_t i = 0; i < numInputs && !error; ++i)
     if (inputs[i]->byteSize)
-      error = aboutInput(module, i,
-                         gpu->copyToDevice(recording.inputs[i], inputs[i]->data,
-                                           inputs[i]->byteSize));
+      error = aboutInput(
+          module, i,
+          inputs[i]->gpu
+              ? gpu->copyOnDevice(recording.inputs[i], inputs[i]->data,
+                                  inputs[i]->byteSize)
+              : gpu->copyToDevice(recording.inputs[i], inputs[i]->data,
+                                  inputs[i]->byteSize));
   if (!error)
     error = gpu->launchGraph(recording.graph);
   if (!error)
     ++replayedRuns;
-  if (!error) {
+  if (!error && outputsOnDevice) {
+    // The graph's outputs are its own, overwritten by the next replay: the
+    // caller gets copies. (The live list is empty: every output is copied.)
+    outputDims = recording.outputDims;
+    std::vector<void *> none;
+    replaying = true;
+    error = keepOutputs(module, recording.outputs, recording.outputs,
+                        outputDims, none, allocations, outputData);
+    replaying = false;
+  } else if (!error) {
     outputDims = recording.outputDims;
     error = copyOutputs(module, recording.outputs, outputDims, allocations,
                         outputData);
@@ -526,7 +641,8 @@ tc_status GpuDevice::replay(const tc_module *module, tc_tensor *const *inputs,
 }
 
 tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
-                         size_t numInputs, std::vector<void *> &allocations,
+                         size_t numInputs, bool outputsOnDevice,
+                         std::vector<void *> &allocations,
                          std::vector<void *> &outputData,
                          std::vector<int64_t> &outputDims,
                          int32_t *moduleCode) {
@@ -546,8 +662,8 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
                           outputDims.size(), *recording));
   }
   if (recording && recording->graph)
-    return replay(module, inputs, numInputs, *recording, allocations,
-                  outputData, outputDims);
+    return replay(module, inputs, numInputs, outputsOnDevice, *recording,
+                  allocations, outputData, outputDims);
 
   RunState state{this, kernels, module};
   auto releaseAll = [&] {
@@ -555,15 +671,16 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
       recycle(pointer);
     state.live.clear();
   };
-  // Inputs go to device memory the run owns.
-  std::vector<void *> inputData, deviceData;
+  // Host inputs go to device memory the run owns.
+  std::vector<void *> inputData, deviceAllocations, deviceData;
   std::vector<int64_t> inputDims;
   if (tc_status s = placeInputs(state, inputs, numInputs, /*copy=*/true,
                                 inputData, inputDims)) {
     releaseAll();
     return s;
   }
-  *moduleCode = callEntry(state, inputData, inputDims, deviceData, outputDims);
+  *moduleCode = callEntry(state, inputData, inputDims, deviceAllocations,
+                          deviceData, outputDims);
   tc_status syncError = gpu->synchronize();
   if (state.error || syncError || *moduleCode != TC_RUN_OK) {
     releaseAll();
@@ -579,9 +696,13 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
     recording->clean = !state.needsHost;
     recording->refused |= state.needsHost;
   }
-  // Outputs back to host memory the caller owns.
+  // Outputs handed over on the device, or back to host memory the caller
+  // owns.
   tc_status error =
-      copyOutputs(module, deviceData, outputDims, allocations, outputData);
+      outputsOnDevice
+          ? keepOutputs(module, deviceAllocations, deviceData, outputDims,
+                        state.live, allocations, outputData)
+          : copyOutputs(module, deviceData, outputDims, allocations, outputData);
   releaseAll();
   return error;
 }

@@ -46,14 +46,32 @@ public:
   /// Whether `module` carries GPU code of this device's vendor.
   bool hasCodeFor(const tc_module *module) const;
 
-  /// Runs the module's GPU entry point. On success the outputs are in host
-  /// memory from malloc (allocations[i] == outputData[i], owned by the
-  /// caller) with their extents in outputDims, as the CPU entry point gives
-  /// them; *moduleCode is the entry point's return code.
+  /// The spec of the GPU ("cuda:0").
+  const std::string &spec() const { return gpu->spec(); }
+
+  /// Runs the module's GPU entry point. Inputs in this GPU's memory
+  /// (tc_tensor::gpu of the same spec; the caller checked) are read in
+  /// place, host ones copied in. On success the outputs are in host memory
+  /// from malloc (allocations[i] == outputData[i], owned by the caller) with
+  /// their extents in outputDims, as the CPU entry point gives them; or,
+  /// with `outputsOnDevice`, in blocks of this device's memory cache
+  /// (allocations[i], distinct, each released with releaseBlock; outputData[i]
+  /// within it, null when empty). *moduleCode is the entry point's return
+  /// code.
   tc_status run(const tc_module *module, tc_tensor *const *inputs,
-                size_t numInputs, std::vector<void *> &allocations,
+                size_t numInputs, bool outputsOnDevice,
+                std::vector<void *> &allocations,
                 std::vector<void *> &outputData,
                 std::vector<int64_t> &outputDims, int32_t *moduleCode);
+
+  /// Gives an output block of run() back to the memory cache; safe from any
+  /// thread, between or during runs.
+  void releaseBlock(void *block);
+
+  /// Copies `bytes` from `from` to `to`, each in host memory or this GPU's
+  /// (`toDevice`, `fromDevice`), and waits for the copy.
+  tc_status copy(void *to, bool toDevice, const void *from, bool fromDevice,
+                 size_t bytes);
 
   /// Runs that replayed a graph (tc_device_graph_runs).
   int64_t graphRuns() const { return replayedRuns; }
@@ -90,7 +108,7 @@ private:
                    tc_tensor *const *inputs, size_t numInputs,
                    size_t outputRanks, Recording &recording);
   tc_status replay(const tc_module *module, tc_tensor *const *inputs,
-                   size_t numInputs, Recording &recording,
+                   size_t numInputs, bool outputsOnDevice, Recording &recording,
                    std::vector<void *> &allocations,
                    std::vector<void *> &outputData,
                    std::vector<int64_t> &outputDims);
@@ -100,9 +118,21 @@ private:
                         const std::vector<int64_t> &outputDims,
                         std::vector<void *> &allocations,
                         std::vector<void *> &outputData);
+  /// The outputs left on the device: each block in `live` (the run's own
+  /// allocations) that holds an output and no earlier one is taken out of
+  /// `live` and handed over; any other output (a constant, an input, a
+  /// block shared with an earlier output) is copied into a new block.
+  tc_status keepOutputs(const tc_module *module,
+                        const std::vector<void *> &deviceAllocations,
+                        const std::vector<void *> &deviceData,
+                        const std::vector<int64_t> &outputDims,
+                        std::vector<void *> &live,
+                        std::vector<void *> &allocations,
+                        std::vector<void *> &outputData);
 
   std::unique_ptr<GpuDriver> gpu;
   bool graphs;
+  bool replaying = false; // allocate() must keep the graphs' memory
   std::atomic<int64_t> replayedRuns{0};
   std::mutex mutex; // one run at a time on a device
   std::map<uint64_t, Loaded> loaded;

@@ -51,6 +51,8 @@ public:
                                  size_t bytes) = 0;
   virtual tc_status copyToHost(void *host, const void *device,
                                size_t bytes) = 0;
+  /// Device to device on this GPU (a caller's tensor into a run's buffer).
+  virtual tc_status copyOnDevice(void *to, const void *from, size_t bytes) = 0;
   /// dims: grid x, y, z, block x, y, z.
   virtual tc_status launch(void *function, const uint32_t *dims,
                            void **params) = 0;

@@ -35,8 +35,9 @@ struct tc_device {
   /// The CPU's workers: a cpu device's, and an auto device's for modules
   /// without code for its GPU.
   std::unique_ptr<tc::rt::ThreadPool> pool;
-  /// cuda:N, hip:N (and auto when a GPU was found).
-  std::unique_ptr<tc::rt::GpuDevice> gpu;
+  /// cuda:N, hip:N (and auto when a GPU was found). Shared with the
+  /// tensors in its memory, which may outlive the handle.
+  std::shared_ptr<tc::rt::GpuDevice> gpu;
 };
 
 /// One GPU code image of a module (module_abi.h, tc_gpu_image_v1).
@@ -77,6 +78,11 @@ struct tc_tensor {
   size_t byteSize = 0;
   tc_tensor_release_fn release = nullptr;
   void *releaseUserData = nullptr;
+  /// The GPU whose memory `data` is in; null for host memory.
+  std::shared_ptr<tc::rt::GpuDevice> gpu;
+  /// A block of gpu's memory cache this tensor owns (a run's output left
+  /// on the device), given back to the cache when the tensor is freed.
+  void *deviceBlock = nullptr;
 };
 
 namespace tc::rt {

@@ -89,6 +89,29 @@ tc_status checkInputs(const ModuleSignature &signature,
   return nullptr;
 }
 
+/// Inputs in a GPU's memory are only read by runs on that GPU (`gpu`, null
+/// when the run is on the CPU).
+tc_status checkPlaces(const ModuleSignature &signature,
+                      tc_tensor *const *inputs, size_t numInputs,
+                      const GpuDevice *gpu) {
+  for (size_t i = 0; i < numInputs; ++i) {
+    const tc_tensor *tensor = inputs[i];
+    if (!tensor->gpu || (gpu && tensor->gpu->spec() == gpu->spec()))
+      continue;
+    std::string place = tensor->gpu->spec();
+    return makeStatus(
+        TC_STATUS_INVALID_ARGUMENT,
+        "input " + argName(signature.inputs[i]) + " is in the memory of " +
+            place + " but the model runs on " +
+            (gpu ? gpu->spec()
+                 : std::string("the CPU (no code for that GPU, or a cpu "
+                               "device)")) +
+            ": pass it on " + (gpu ? gpu->spec() : std::string("the host")) +
+            ", or run the model on a device of " + place);
+  }
+  return nullptr;
+}
+
 // parallel_for of the ABI: env->runtime is the device's pool.
 void parallelForTrampoline(void *runtime, tc_workgroup_fn_v1 fn, void *args,
                            int64_t count) {
@@ -131,13 +154,30 @@ tc_status runCodeToStatus(int32_t code, const std::string &module,
 
 extern "C" {
 
+void tc_run_options_init(tc_run_options *options) {
+  if (options)
+    *options = tc_run_options{};
+}
+
 tc_status tc_module_run(tc_module *module, tc_device *device,
                         tc_tensor *const *inputs, size_t num_inputs,
                         tc_tensor **outputs, size_t num_outputs) {
+  return tc_module_run_with_options(module, device, nullptr, inputs, num_inputs,
+                                    outputs, num_outputs);
+}
+
+tc_status tc_module_run_with_options(tc_module *module, tc_device *device,
+                                     const tc_run_options *options,
+                                     tc_tensor *const *inputs,
+                                     size_t num_inputs, tc_tensor **outputs,
+                                     size_t num_outputs) {
   return guarded("tc_module_run", [&]() -> tc_status {
     if (!module || !device)
       return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                         "tc_module_run: module or device is NULL");
+    tc_run_options defaults;
+    tc_run_options_init(&defaults);
+    const tc_run_options &runOptions = options ? *options : defaults;
     const ModuleSignature &signature = module->signature;
     if (num_inputs && !inputs)
       return makeStatus(TC_STATUS_INVALID_ARGUMENT, "inputs is NULL");
@@ -150,6 +190,11 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
       return makeStatus(TC_STATUS_INVALID_ARGUMENT, "outputs is NULL");
     if (tc_status status = checkInputs(signature, inputs, num_inputs))
       return status;
+    bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
+    if (tc_status status = checkPlaces(signature, inputs, num_inputs,
+                                       onGpu ? device->gpu.get() : nullptr))
+      return status;
+    bool outputsOnDevice = onGpu && runOptions.outputs_on_device != 0;
 
     // Gather pointers and extents; copy misaligned inputs (e.g. a buffer from
     // tc_tensor_wrap) into aligned temporaries, freed when this scope ends.
@@ -161,7 +206,9 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
       const tc_tensor *tensor = inputs[i];
       inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
       void *data = tensor->data;
-      if (!data || tensor->byteSize == 0) {
+      if (onGpu) {
+        // GpuDevice::run places the inputs itself.
+      } else if (!data || tensor->byteSize == 0) {
         // The module must never see NULL, even for an empty input.
         data = const_cast<unsigned char *>(emptyBuffer);
       } else if (reinterpret_cast<uintptr_t>(data) % kAlignment != 0) {
@@ -186,11 +233,10 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
     std::vector<int64_t> outputDims(outputRankSum, -1);
 
     int32_t code = TC_RUN_OK;
-    bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
     if (onGpu) {
-      if (tc_status status =
-              device->gpu->run(module, inputs, num_inputs, allocations,
-                               outputData, outputDims, &code))
+      if (tc_status status = device->gpu->run(module, inputs, num_inputs,
+                                              outputsOnDevice, allocations,
+                                              outputData, outputDims, &code))
         return status;
     } else if (!device->pool) {
       std::string targets;
@@ -243,7 +289,10 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
     // and produces no half-filled `outputs`.
     auto freeAll = [&] {
       for (void *allocation : allocations)
-        std::free(allocation);
+        if (outputsOnDevice && allocation)
+          device->gpu->releaseBlock(allocation);
+        else
+          std::free(allocation);
     };
     std::vector<tc_tensor *> results(num_outputs, nullptr);
     std::vector<int64_t> counts(num_outputs);
@@ -275,8 +324,9 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
       }
     }
     // A model may return one buffer for two outputs (the same value twice);
-    // each tensor must own its allocation, so later ones get a copy.
-    for (size_t i = 0; i < num_outputs; ++i) {
+    // each tensor must own its allocation, so later ones get a copy. (On the
+    // device, GpuDevice::keepOutputs made them distinct.)
+    for (size_t i = 0; i < num_outputs && !outputsOnDevice; ++i) {
       if (!allocations[i] ||
           std::find(allocations.begin(), allocations.begin() + i,
                     allocations[i]) == allocations.begin() + i)
@@ -298,10 +348,15 @@ tc_status tc_module_run(tc_module *module, tc_device *device,
       int32_t rank = static_cast<int32_t>(signature.outputs[i].dims.size());
       // The tensor frees the allocation, which may differ from the data
       // pointer (the module may return a view into a larger buffer).
-      results[i] =
-          newTensor(signature.outputs[i].dtype, outputDims.data() + offset, rank,
-                    counts[i], outputData[i], sizes[i],
-                    allocations[i] ? releaseMalloced : nullptr, allocations[i]);
+      results[i] = newTensor(
+          signature.outputs[i].dtype, outputDims.data() + offset, rank,
+          counts[i], outputData[i], sizes[i],
+          allocations[i] && !outputsOnDevice ? releaseMalloced : nullptr,
+          allocations[i]);
+      if (results[i] && outputsOnDevice) {
+        results[i]->gpu = device->gpu;
+        results[i]->deviceBlock = allocations[i];
+      }
       offset += rank;
       if (!results[i]) {
         for (size_t j = 0; j < i; ++j) {

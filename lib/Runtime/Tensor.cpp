@@ -153,10 +153,12 @@ tc_status tc_tensor_create_zeroed(tc_dtype_t dtype, int32_t rank,
   });
 }
 
-tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
-                         void *data, size_t byte_size,
-                         tc_tensor_release_fn release, void *user_data,
-                         tc_tensor **out_tensor) {
+namespace {
+// Shared by tc_tensor_wrap and tc_tensor_wrap_device (`device` non-null).
+tc_status wrapBuffer(const char *function, tc_device *device, tc_dtype_t dtype,
+                     int32_t rank, const int64_t *dims, void *data,
+                     size_t byte_size, tc_tensor_release_fn release,
+                     void *user_data, tc_tensor **out_tensor) {
   // On every failure the buffer is released as documented, so a caller that
   // hands over ownership never has to clean up after an error.
   bool released = false;
@@ -166,7 +168,12 @@ tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
     released = true;
     return status;
   };
-  tc_status result = guarded("tc_tensor_wrap", [&]() -> tc_status {
+  tc_status result = guarded(function, [&]() -> tc_status {
+    if (device && !device->gpu)
+      return fail(makeStatus(
+          TC_STATUS_INVALID_ARGUMENT,
+          std::string("tc_tensor_wrap_device: device '") + device->spec +
+              "' is not a GPU (wrap host memory with tc_tensor_wrap)"));
     if (!out_tensor)
       return fail(makeStatus(TC_STATUS_INVALID_ARGUMENT, "out_tensor is NULL"));
     int64_t numElements;
@@ -186,12 +193,73 @@ tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
     if (!tensor)
       return fail(
           makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a tensor"));
+    if (device)
+      tensor->gpu = device->gpu;
     *out_tensor = tensor;
     return nullptr;
   });
   if (result && !released && release)
     release(user_data, data); // an exception left the body before fail()
   return result;
+}
+} // namespace
+
+tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank, const int64_t *dims,
+                         void *data, size_t byte_size,
+                         tc_tensor_release_fn release, void *user_data,
+                         tc_tensor **out_tensor) {
+  return wrapBuffer("tc_tensor_wrap", nullptr, dtype, rank, dims, data,
+                    byte_size, release, user_data, out_tensor);
+}
+
+tc_status tc_tensor_wrap_device(tc_device *device, tc_dtype_t dtype,
+                                int32_t rank, const int64_t *dims, void *data,
+                                size_t byte_size, tc_tensor_release_fn release,
+                                void *user_data, tc_tensor **out_tensor) {
+  if (!device) {
+    if (release)
+      release(user_data, data);
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "tc_tensor_wrap_device: device is NULL");
+  }
+  return wrapBuffer("tc_tensor_wrap_device", device, dtype, rank, dims, data,
+                    byte_size, release, user_data, out_tensor);
+}
+
+const char *tc_tensor_device(const tc_tensor *tensor) {
+  return tensor && tensor->gpu ? tensor->gpu->spec().c_str() : "cpu";
+}
+
+tc_status tc_tensor_copy(tc_tensor *target, const tc_tensor *source) {
+  return guarded("tc_tensor_copy", [&]() -> tc_status {
+    if (!target || !source)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "tc_tensor_copy: target or source is NULL");
+    if (target->dtype != source->dtype || target->dims != source->dims)
+      return makeStatus(
+          TC_STATUS_INVALID_ARGUMENT,
+          std::string("tc_tensor_copy: the target is ") +
+              tc_dtype_name(target->dtype) + " " +
+              formatDims(target->dims.data(), target->dims.size()) +
+              " but the source is " + tc_dtype_name(source->dtype) + " " +
+              formatDims(source->dims.data(), source->dims.size()));
+    if (target->gpu && source->gpu &&
+        target->gpu->spec() != source->gpu->spec())
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "tc_tensor_copy: the target is on " +
+                            target->gpu->spec() + " but the source on " +
+                            source->gpu->spec() +
+                            "; copy through host memory");
+    if (!source->byteSize)
+      return nullptr;
+    GpuDevice *gpu = target->gpu ? target->gpu.get() : source->gpu.get();
+    if (!gpu) {
+      std::memcpy(target->data, source->data, source->byteSize);
+      return nullptr;
+    }
+    return gpu->copy(target->data, target->gpu != nullptr, source->data,
+                     source->gpu != nullptr, source->byteSize);
+  });
 }
 
 void tc_tensor_retain(tc_tensor *tensor) {
@@ -208,7 +276,10 @@ void tc_tensor_release(tc_tensor *tensor) {
     return;
   if (tensor->release)
     tensor->release(tensor->releaseUserData, tensor->data);
-  delete tensor;
+  if (tensor->deviceBlock)
+    tensor->gpu->releaseBlock(tensor->deviceBlock);
+  delete tensor; // the last tensor of a released device frees the device
+
 }
 
 tc_dtype_t tc_tensor_dtype(const tc_tensor *tensor) {

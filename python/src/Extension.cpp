@@ -1,10 +1,11 @@
 //===- Extension.cpp - tc._tc, the Python binding of the runtime C API ----===//
 //
 // A nanobind module over tc-runtime/runtime.h. Tensors cross it through
-// DLPack (nanobind's ndarray): an input array or tensor on the host is
-// wrapped in a tc_tensor without a copy, and an output tc_tensor is handed
-// to numpy or torch without a copy, its buffer released with the last
-// array that views it. Everything Python-specific beyond that (argument
+// DLPack (nanobind's ndarray): an input array or tensor, in host memory or
+// in the memory of the model's GPU, is wrapped in a tc_tensor without a
+// copy, and an output tc_tensor (in host memory, or left on the GPU) is
+// handed to numpy or torch without a copy, its buffer released with the
+// last array that views it. Everything Python-specific beyond that (argument
 // binding by name, torch, the compiler) lives in the pure-Python package.
 //
 //===----------------------------------------------------------------------===//
@@ -140,24 +141,46 @@ std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
   return strides;
 }
 
-using HostArray = nb::ndarray<nb::ro>;
+using InArray = nb::ndarray<nb::ro>;
 using OutArray = nb::ndarray<>;
 
-/// Checks that `array` is host memory in row-major order (extents of 1 may
-/// carry any stride) and returns its shape. `what` names it in errors.
+/// Whether DLPack device `type` is host memory.
+bool isHost(int type) {
+  return type == nb::device::cpu::value || type == nb::device::cuda_host::value ||
+         type == nb::device::rocm_host::value;
+}
+
+/// The DLPack device of a runtime device spec: "cuda:N" is (kDLCUDA, N),
+/// "hip:N" (kDLROCM, N), anything else the host.
+std::pair<int, int> dlpackDevice(const std::string &spec) {
+  auto ordinal = [&](size_t prefix) { return std::stoi(spec.substr(prefix)); };
+  if (spec.rfind("cuda:", 0) == 0)
+    return {nb::device::cuda::value, ordinal(5)};
+  if (spec.rfind("hip:", 0) == 0)
+    return {nb::device::rocm::value, ordinal(4)};
+  return {nb::device::cpu::value, 0};
+}
+
+/// Checks that `array` is in row-major order (extents of 1 may carry any
+/// stride) and in host memory or that of `gpu` (the model's GPU spec, "" for
+/// none), and returns its shape. `what` names it in errors.
 template <typename Array>
-std::vector<int64_t> hostShape(const Array &array, const std::string &what) {
+std::vector<int64_t> placedShape(const Array &array, const std::string &what,
+                                 const std::string &gpu) {
   std::vector<int64_t> shape(array.ndim());
   for (size_t d = 0; d < array.ndim(); ++d)
     shape[d] = static_cast<int64_t>(array.shape(d));
   int device = array.device_type();
-  if (device != nb::device::cpu::value &&
-      device != nb::device::cuda_host::value &&
-      device != nb::device::rocm_host::value)
-    throw TcError(what + " is on " + deviceName(device) + ":" +
-                  std::to_string(array.device_id()) +
-                  "; tc takes and returns host memory: move it to the CPU "
-                  "(tensor.cpu()) first");
+  std::string place =
+      std::string(deviceName(device)) + ":" + std::to_string(array.device_id());
+  if (!isHost(device) &&
+      std::make_pair(device, static_cast<int>(array.device_id())) !=
+          dlpackDevice(gpu))
+    throw TcError(what + " is on " + place + " but the model runs on " +
+                  (gpu.empty() ? std::string("the CPU") : gpu) +
+                  (gpu.empty() ? ": move it to the CPU (tensor.cpu()) or "
+                                 "load the model on that GPU"
+                               : ": move it to " + gpu + " or to the CPU"));
   if (!array.stride_ptr())
     return shape;
   std::vector<int64_t> dense = denseStrides(shape);
@@ -221,19 +244,19 @@ public:
   /// written into the matching array of `out` instead.
   nb::list run(const std::vector<nb::object> &values,
                const std::string &framework,
-               const std::optional<std::vector<std::optional<OutArray>>>
-                   &out) {
+               const std::optional<std::vector<std::optional<OutArray>>> &out,
+               bool outputsOnDevice) {
     if (values.size() != inputs.size())
       throw TcError(std::to_string(values.size()) + " inputs given but the "
                     "model has " + std::to_string(inputs.size()));
-    std::vector<HostArray> arrays(values.size());
+    std::vector<InArray> arrays(values.size());
     for (size_t i = 0; i < values.size(); ++i)
       if (!nb::try_cast(values[i], arrays[i]))
         throw TcError("input '" + inputs[i].name + "' is a " +
                       nb::cast<std::string>(nb::str(nb::handle(
                           reinterpret_cast<PyObject *>(Py_TYPE(values[i].ptr())))
                           .attr("__name__"))) +
-                      " that has no DLPack or buffer-protocol view of host "
+                      " that has no DLPack or buffer-protocol view of its "
                       "memory");
     if (out && out->size() != outputs.size())
       throw TcError("out= has " + std::to_string(out->size()) +
@@ -256,13 +279,19 @@ public:
       if (out)
         for (size_t k = 0; k < out->size(); ++k)
           if ((*out)[k])
-            hostShape(*(*out)[k], "out[" + std::to_string(k) + "] ('" +
-                                      outputs[k].name + "')");
+            placedShape(*(*out)[k],
+                        "out[" + std::to_string(k) + "] ('" + outputs[k].name +
+                            "')",
+                        gpuSpec());
+      tc_run_options options;
+      tc_run_options_init(&options);
+      options.outputs_on_device = outputsOnDevice ? 1 : 0;
       tc_status status;
       {
         nb::gil_scoped_release released;
-        status = tc_module_run(module, device, wrapped.data(), wrapped.size(),
-                               results.data(), results.size());
+        status = tc_module_run_with_options(module, device, &options,
+                                            wrapped.data(), wrapped.size(),
+                                            results.data(), results.size());
       }
       check(status);
       nb::list values;
@@ -314,9 +343,15 @@ private:
 
   tc_dtype_t inputCode(size_t index) const { return codes[index]; }
 
-  tc_tensor *wrap(const HostArray &array, size_t index) {
+  /// The spec of the model's GPU ("cuda:0"), "" when it runs on the CPU.
+  std::string gpuSpec() const {
+    std::string spec = tc_device_spec(device);
+    return spec == "cpu" ? std::string() : spec;
+  }
+
+  tc_tensor *wrap(const InArray &array, size_t index) {
     std::string what = "input '" + inputs[index].name + "'";
-    std::vector<int64_t> shape = hostShape(array, what);
+    std::vector<int64_t> shape = placedShape(array, what, gpuSpec());
     tc_dtype_t expected = inputCode(index);
     tc_dtype_t dtype = tcType(array.dtype(), expected);
     if (dtype == TC_DTYPE_INVALID)
@@ -325,9 +360,14 @@ private:
                     inputs[index].dtype + ")");
     tc_tensor *tensor = nullptr;
     // The run only reads inputs: the const_cast never leads to a write.
-    check(tc_tensor_wrap(dtype, static_cast<int32_t>(shape.size()),
-                         shape.data(), const_cast<void *>(array.data()),
-                         array.nbytes(), nullptr, nullptr, &tensor));
+    void *data = const_cast<void *>(array.data());
+    int32_t rank = static_cast<int32_t>(shape.size());
+    if (isHost(array.device_type()))
+      check(tc_tensor_wrap(dtype, rank, shape.data(), data, array.nbytes(),
+                           nullptr, nullptr, &tensor));
+    else
+      check(tc_tensor_wrap_device(device, dtype, rank, shape.data(), data,
+                                  array.nbytes(), nullptr, nullptr, &tensor));
     return tensor;
   }
 
@@ -338,12 +378,16 @@ private:
       shape[d] = static_cast<size_t>(tc_tensor_dims(tensor)[d]);
     void *data = tc_tensor_data(tensor);
     static char empty[64];
+    auto [deviceType, deviceId] = dlpackDevice(tc_tensor_device(tensor));
+    if (deviceType != nb::device::cpu::value && framework == "numpy")
+      throw TcError("numpy cannot hold GPU memory: ask for torch or dlpack "
+                    "outputs, or for outputs on the host");
     nb::capsule owner(tensor, releaseTensor);
     nb::ndarray<> array(data ? data : empty, shape.size(), shape.data(), owner,
                         nullptr,
                         dlpackType(tc_tensor_dtype(tensor),
                                    /*hasBfloat16=*/framework != "numpy"),
-                        nb::device::cpu::value);
+                        deviceType, deviceId);
     if (framework == "numpy")
       return nb::ndarray<nb::numpy>(array).cast();
     if (framework == "torch")
@@ -366,9 +410,19 @@ private:
     if (tcType(target.dtype(), dtype) != dtype)
       throw TcError(what + " has dtype " + typeName(target.dtype()) +
                     " but the output is " + tc_dtype_name(dtype));
-    if (tc_tensor_byte_size(result))
-      std::memcpy(target.data(), tc_tensor_data(result),
-                  tc_tensor_byte_size(result));
+    // Host or GPU memory on either side: the runtime copies.
+    tc_tensor *wrapped = nullptr;
+    int32_t rank = static_cast<int32_t>(shape.size());
+    size_t bytes = tc_tensor_byte_size(result);
+    check(isHost(target.device_type())
+              ? tc_tensor_wrap(dtype, rank, shape.data(), target.data(), bytes,
+                               nullptr, nullptr, &wrapped)
+              : tc_tensor_wrap_device(device, dtype, rank, shape.data(),
+                                      target.data(), bytes, nullptr, nullptr,
+                                      &wrapped));
+    tc_status status = tc_tensor_copy(wrapped, result);
+    tc_tensor_release(wrapped);
+    check(status);
   }
 
   void release() {
@@ -428,5 +482,5 @@ NB_MODULE(_tc, m) {
       .def_prop_ro("compiler", &Model::compiler)
       .def_prop_ro("targets", &Model::targets)
       .def("run", &Model::run, nb::arg("inputs"), nb::arg("framework"),
-           nb::arg("out") = nb::none());
+           nb::arg("out") = nb::none(), nb::arg("outputs_on_device") = false);
 }

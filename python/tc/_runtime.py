@@ -1,9 +1,11 @@
 """Loading and running a model.so: tc.Model over the _tc extension.
 
-Inputs cross into the runtime without a copy: numpy arrays, torch CPU
-tensors and any other host array with DLPack (``__dlpack__``) or the buffer
-protocol are wrapped where they lie. Outputs are the runtime's own buffers,
-handed out as numpy arrays or torch tensors that own them (no copy), or
+Inputs cross into the runtime without a copy: numpy arrays, torch tensors
+and any other array with DLPack (``__dlpack__``) or the buffer protocol are
+wrapped where they lie, in host memory or, for a model loaded on a GPU, in
+that GPU's memory (torch CUDA tensors, CuPy arrays). Outputs are the
+runtime's own buffers, in host memory or left on the GPU, handed out as
+numpy arrays, torch tensors or DLPack objects that own them (no copy), or
 written into caller arrays with ``out=``.
 """
 from __future__ import annotations
@@ -56,12 +58,35 @@ def _is_torch(value) -> bool:
     return type(value).__module__.startswith("torch")
 
 
-def _host_array(value, spec: TensorSpec):
+# DLPack's device types of GPU memory (kDLCUDA, kDLROCM).
+_GPU_DLPACK_DEVICES = (2, 10)
+
+
+def _on_gpu(value) -> bool:
+    """Whether `value` is an array in GPU memory (by DLPack's device)."""
+    if _is_torch(value) and hasattr(value, "device"):
+        return value.device.type == "cuda"
+    device = getattr(value, "__dlpack_device__", None)
+    try:
+        return device is not None and int(device()[0]) in _GPU_DLPACK_DEVICES
+    except Exception:  # noqa: BLE001 - not an array after all
+        return False
+
+
+def _input_array(value, spec: TensorSpec):
     """`value` as something the extension wraps without a copy."""
     if _is_torch(value) and hasattr(value, "device"):
-        if value.device.type != "cpu":
-            raise TcError(f"input '{spec.name}' is on {value.device}; tc takes and "
-                          "returns host memory: move it to the CPU (tensor.cpu()) first")
+        if value.device.type not in ("cpu", "cuda"):
+            raise TcError(f"input '{spec.name}' is on {value.device}; tc takes host "
+                          "memory, or the memory of the GPU the model runs on: "
+                          "move it to the CPU (tensor.cpu()) first")
+        if value.device.type == "cuda":
+            # The runtime's stream waits for the GPU's default stream only:
+            # work queued on another stream must be done before it reads.
+            import torch
+            stream = torch.cuda.current_stream(value.device)
+            if stream != torch.cuda.default_stream(value.device):
+                stream.synchronize()
         return value.detach() if value.requires_grad else value
     if isinstance(value, np.ndarray) or hasattr(value, "__dlpack__"):
         return value
@@ -75,6 +100,13 @@ def _host_array(value, spec: TensorSpec):
 
 OutputType = str  # "auto", "numpy", "torch" or "dlpack"
 _OUTPUT_TYPES = ("auto", "numpy", "torch", "dlpack")
+OutputDevice = str  # "auto", "host" or "device"
+_OUTPUT_DEVICES = ("auto", "host", "device")
+
+
+def _check_choice(name: str, value, choices) -> None:
+    if value not in choices:
+        raise TcError(f"{name}={value!r}: expected one of {', '.join(choices)}")
 
 
 class Model:
@@ -88,7 +120,8 @@ class Model:
     """
 
     def __init__(self, path: str, device: str = "cpu", threads: int = 0,
-                 gpu_graphs: bool = False, output_type: OutputType = "auto"):
+                 gpu_graphs: bool = False, output_type: OutputType = "auto",
+                 output_device: OutputDevice = "auto"):
         """Loads `path` onto `device` ("cpu", "cuda:N", "hip:N" or "auto").
 
         threads: CPU threads of the device, 0 for every core, 1 to run on
@@ -96,18 +129,22 @@ class Model:
         CUDA/HIP graphs (one launch per run from the second run at a
         shape). output_type: "numpy", "torch", "dlpack" (an object with
         ``__dlpack__``), or "auto": torch tensors when any input is one,
-        numpy arrays otherwise.
+        else numpy arrays for host outputs and DLPack objects for outputs
+        on a GPU. output_device, for a model that runs on a GPU: "host"
+        copies the outputs back, "device" leaves them in the GPU's memory,
+        "auto" leaves them there when any input was given there (as torch
+        does: CUDA tensors in, CUDA tensors out).
         """
         if isinstance(threads, bool) or not isinstance(threads, int) or \
                 not 0 <= threads <= MAX_THREADS:
             raise TcError(f"threads={threads!r}: expected an integer from 0 (all "
                           f"cores) to {MAX_THREADS}")
-        if output_type not in _OUTPUT_TYPES:
-            raise TcError(f"output_type={output_type!r}: expected one of "
-                          f"{', '.join(_OUTPUT_TYPES)}")
+        _check_choice("output_type", output_type, _OUTPUT_TYPES)
+        _check_choice("output_device", output_device, _OUTPUT_DEVICES)
         self._model = _tc.Model(str(path), device, threads, bool(gpu_graphs))
         self.path = str(path)
         self.output_type = output_type
+        self.output_device = output_device
         self.inputs = [_spec(info) for info in self._model.inputs]
         self.outputs = [_spec(info) for info in self._model.outputs]
 
@@ -140,26 +177,32 @@ class Model:
 
     def run(self, inputs: Union[Sequence, Mapping[str, Any]], *,
             out: Optional[Sequence] = None,
-            output_type: Optional[OutputType] = None) -> list:
+            output_type: Optional[OutputType] = None,
+            output_device: Optional[OutputDevice] = None) -> list:
         """Runs on `inputs` (a sequence in the model's order, or a mapping
         from input names). With ``out`` (one array or None per output), each
-        given output is written into its array, which must be writable host
-        memory of the output's shape and dtype, and comes back as that
-        array."""
+        given output is written into its array, which must be writable
+        memory of the output's shape and dtype (host memory, or the model's
+        GPU's), and comes back as that array. output_type and output_device
+        override the model's for this run."""
         if isinstance(inputs, Mapping):
             inputs = self._bind((), dict(inputs))
         inputs = list(inputs)
         if len(inputs) != len(self.inputs):
             raise TcError(f"{len(inputs)} inputs given but the model has "
                           f"{len(self.inputs)} ({self._names()})")
-        arrays = [_host_array(value, spec) for value, spec in zip(inputs, self.inputs)]
+        arrays = [_input_array(value, spec) for value, spec in zip(inputs, self.inputs)]
         kind = output_type or self.output_type
-        if kind not in _OUTPUT_TYPES:
-            raise TcError(f"output_type={kind!r}: expected one of {', '.join(_OUTPUT_TYPES)}")
+        _check_choice("output_type", kind, _OUTPUT_TYPES)
+        place = output_device or self.output_device
+        _check_choice("output_device", place, _OUTPUT_DEVICES)
+        on_device = self.device != "cpu" and (
+            place == "device" or (place == "auto" and any(_on_gpu(a) for a in arrays)))
         if kind == "auto":
-            kind = "torch" if any(_is_torch(a) for a in arrays) else "numpy"
+            kind = ("torch" if any(_is_torch(a) for a in arrays)
+                    else "dlpack" if on_device else "numpy")
         targets = self._out_targets(out)
-        results = self._model.run(arrays, kind, targets)
+        results = self._model.run(arrays, kind, targets, on_device)
         if out is None:
             return results
         return [given if given is not None else result
@@ -209,7 +252,7 @@ class Model:
 
 
 def load(path: str, device: str = "cpu", threads: int = 0, gpu_graphs: bool = False,
-         output_type: OutputType = "auto") -> Model:
+         output_type: OutputType = "auto", output_device: OutputDevice = "auto") -> Model:
     """Loads a model.so (see Model). A model.so is code: loading it runs its
     initializers, so load only trusted files."""
-    return Model(path, device, threads, gpu_graphs, output_type)
+    return Model(path, device, threads, gpu_graphs, output_type, output_device)

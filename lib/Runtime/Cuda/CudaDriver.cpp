@@ -50,6 +50,7 @@ struct CudaApi {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -108,6 +109,7 @@ const CudaApi &api() {
     bind(cuda.cuMemFree, "cuMemFree_v2");
     bind(cuda.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     bind(cuda.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    bind(cuda.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     bind(cuda.cuStreamCreate, "cuStreamCreate");
     bind(cuda.cuStreamDestroy, "cuStreamDestroy_v2");
     bind(cuda.cuStreamSynchronize, "cuStreamSynchronize");
@@ -252,6 +254,12 @@ public:
     return check(api().cuMemcpyDtoHAsync(
                      host, reinterpret_cast<CUdeviceptr>(device), bytes, stream),
                  "copying from " + specText);
+  }
+  tc_status copyOnDevice(void *to, const void *from, size_t bytes) override {
+    return check(api().cuMemcpyDtoDAsync(reinterpret_cast<CUdeviceptr>(to),
+                                         reinterpret_cast<CUdeviceptr>(from),
+                                         bytes, stream),
+                 "copying on " + specText);
   }
   tc_status launch(void *function, const uint32_t *d, void **params) override {
     return check(api().cuLaunchKernel(static_cast<CUfunction>(function), d[0],

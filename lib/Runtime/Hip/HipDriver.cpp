@@ -44,6 +44,7 @@ struct HipApi {
   hipError_t (*hipFree)(void *);
   hipError_t (*hipMemcpyHtoDAsync)(void *, void *, size_t, hipStream_t);
   hipError_t (*hipMemcpyDtoHAsync)(void *, void *, size_t, hipStream_t);
+  hipError_t (*hipMemcpyDtoDAsync)(void *, void *, size_t, hipStream_t);
   hipError_t (*hipStreamCreate)(hipStream_t *);
   hipError_t (*hipStreamDestroy)(hipStream_t);
   hipError_t (*hipStreamSynchronize)(hipStream_t);
@@ -101,6 +102,7 @@ const HipApi &api() {
     bind(hip.hipFree, "hipFree");
     bind(hip.hipMemcpyHtoDAsync, "hipMemcpyHtoDAsync");
     bind(hip.hipMemcpyDtoHAsync, "hipMemcpyDtoHAsync");
+    bind(hip.hipMemcpyDtoDAsync, "hipMemcpyDtoDAsync");
     bind(hip.hipStreamCreate, "hipStreamCreate");
     bind(hip.hipStreamDestroy, "hipStreamDestroy");
     bind(hip.hipStreamSynchronize, "hipStreamSynchronize");
@@ -195,6 +197,11 @@ public:
     return check(api().hipMemcpyDtoHAsync(host, const_cast<void *>(device),
                                           bytes, stream),
                  "copying from " + specText);
+  }
+  tc_status copyOnDevice(void *to, const void *from, size_t bytes) override {
+    return check(api().hipMemcpyDtoDAsync(to, const_cast<void *>(from), bytes,
+                                          stream),
+                 "copying on " + specText);
   }
   tc_status launch(void *function, const uint32_t *d, void **params) override {
     return check(api().hipModuleLaunchKernel(

@@ -77,6 +77,10 @@ struct FakeDriver : GpuDriver {
     std::memcpy(h, d, n);
     return nullptr;
   }
+  tc_status copyOnDevice(void *to, const void *from, size_t n) override {
+    std::memcpy(to, from, n);
+    return nullptr;
+  }
   tc_status launch(void *function, const uint32_t *dims, void **params) override {
     if (failLaunch)
       return makeStatus(TC_STATUS_INTERNAL, "an illegal address");
@@ -214,7 +218,7 @@ struct Fixture {
     dims.assign(1, -1);
     int32_t code = -1;
     tc_status status =
-        device->run(&module, &input, 1, allocations, data, dims, &code);
+        device->run(&module, &input, 1, /*outputsOnDevice=*/false, allocations, data, dims, &code);
     EXPECT_EQ(code, TC_RUN_OK);
     return status;
   }

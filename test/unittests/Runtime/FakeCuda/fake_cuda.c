@@ -212,7 +212,8 @@ DRIVER_API int cuMemAlloc_v2(unsigned long long *out, size_t bytes) {
     return CUDA_ERROR_INVALID_VALUE;
   if (state.memory_limit && bytes > state.memory_limit)
     return CUDA_ERROR_OUT_OF_MEMORY;
-  void *p = malloc(bytes);
+  /* As the real driver's, aligned to 256 bytes. */
+  void *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   ++state.allocations_live;
@@ -234,8 +235,10 @@ DRIVER_API int cuMemcpyHtoDAsync_v2(unsigned long long device, const void *host,
   int status = need_context();
   if (!status)
     status = refuse_if_capturing(stream);
-  if (!status)
+  if (!status) {
     memcpy((void *)(uintptr_t)device, host, bytes);
+    ++state.copies_to_device;
+  }
   return status;
 }
 
@@ -244,8 +247,23 @@ DRIVER_API int cuMemcpyDtoHAsync_v2(void *host, unsigned long long device,
   int status = need_context();
   if (!status)
     status = refuse_if_capturing(stream);
-  if (!status)
+  if (!status) {
     memcpy(host, (const void *)(uintptr_t)device, bytes);
+    ++state.copies_to_host;
+  }
+  return status;
+}
+
+DRIVER_API int cuMemcpyDtoDAsync_v2(unsigned long long to,
+                                    unsigned long long from, size_t bytes,
+                                    void *stream) {
+  int status = need_context();
+  if (!status)
+    status = refuse_if_capturing(stream);
+  if (!status) {
+    memmove((void *)(uintptr_t)to, (const void *)(uintptr_t)from, bytes);
+    ++state.copies_on_device;
+  }
   return status;
 }
 

@@ -34,6 +34,9 @@ typedef struct fake_cuda_state {
   int launches;        /* kernels run, from the host or from a graph */
   int graph_launches;  /* cuGraphLaunch calls */
   int graphs_live;     /* executable graphs not destroyed */
+  int copies_to_device; /* host to device copies done */
+  int copies_to_host;   /* device to host */
+  int copies_on_device; /* device to device */
   /* Steering. */
   size_t memory_limit; /* cuMemAlloc of more fails (out of memory); 0: none */
   int fail_launches;   /* launches fail with CUDA_ERROR_ILLEGAL_ADDRESS */

@@ -75,6 +75,13 @@ EXPORT int hipMemcpyDtoHAsync(void *host, void *device, size_t bytes,
                               bytes, stream);
 }
 
+EXPORT int hipMemcpyDtoDAsync(void *to, void *from, size_t bytes,
+                              void *stream) {
+  return cuMemcpyDtoDAsync_v2((unsigned long long)(uintptr_t)to,
+                              (unsigned long long)(uintptr_t)from, bytes,
+                              stream);
+}
+
 EXPORT int hipStreamCreate(void **stream) { return cuStreamCreate(stream, 0); }
 EXPORT int hipStreamDestroy(void *stream) { return cuStreamDestroy_v2(stream); }
 EXPORT int hipStreamSynchronize(void *stream) {
