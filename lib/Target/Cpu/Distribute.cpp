@@ -170,6 +170,35 @@ void resolveDimUsers(Operation *producer) {
   (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
 }
 
+/// Every dynamic extent of `func` read off a linalg op's result, or off a
+/// reshape of one, is read off operands instead, and reshapes left without
+/// users go: a producer whose only other users were such reads (a packed
+/// contraction whose collapsed and expanded result gave an epilogue's
+/// extents, with a dynamic batch) then fuses into its consumer's
+/// workgroups rather than being computed apart.
+void resolveAllDims(func::FuncOp func) {
+  SmallVector<Operation *> dims;
+  func.walk([&](tensor::DimOp dim) { dims.push_back(dim); });
+  if (dims.empty())
+    return;
+  MLIRContext *context = func.getContext();
+  RewritePatternSet patterns(context);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+  SmallVector<Operation *> reshapes;
+  func.walk([&](Operation *op) {
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      reshapes.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(reshapes))
+    if (op->use_empty())
+      op->erase();
+}
+
 struct CpuDistributePass
     : impl::CpuDistributePassBase<CpuDistributePass> {
   using Base::Base;
@@ -189,6 +218,7 @@ struct CpuDistributePass
           if (isa<linalg::LinalgOp>(inner))
             candidates.push_back(&inner);
     }
+    resolveAllDims(func);
     DenseSet<Operation *> erased;
     IRRewriter rewriter(&getContext());
     for (Operation *op : llvm::reverse(candidates)) {
@@ -202,6 +232,37 @@ struct CpuDistributePass
       }
       distribute(rewriter, cast<linalg::LinalgOp>(op), erased);
     }
+  }
+
+  /// The parallel loop an op without whole register tiles splits evenly:
+  /// the outermost static one with more than one iteration, the innermost
+  /// loop last, as it is the contiguous one the vectorizer wants whole.
+  /// A dynamic loop comes after any static one but the innermost, and the
+  /// innermost dynamic loop first: in [batch, sequence, hidden] the
+  /// sequence, since a dynamic batch is often 1 when latency matters, and
+  /// in [batch, heads, queries, keys] the heads.
+  static std::optional<unsigned>
+  evenSplitLoop(ArrayRef<int64_t> ranges,
+                ArrayRef<utils::IteratorType> iterators) {
+    std::optional<unsigned> innermost, dynamic;
+    for (auto [i, size] : llvm::enumerate(ranges)) {
+      if (iterators[i] != utils::IteratorType::parallel)
+        continue;
+      bool last = i + 1 == ranges.size();
+      if (ShapedType::isDynamic(size)) {
+        if (last)
+          innermost = innermost.value_or(i);
+        else
+          dynamic = i;
+        continue;
+      }
+      if (size <= 1)
+        continue;
+      if (!last)
+        return i;
+      innermost = innermost.value_or(i);
+    }
+    return dynamic ? dynamic : innermost;
   }
 
   void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
@@ -225,9 +286,8 @@ struct CpuDistributePass
     // holds whole register tiles (outermost on ties), so that a convolution
     // at batch 1 splits its image rows rather than leaving each workgroup
     // one output channel; a loop whose split makes workgroups read the
-    // same parts of an image counts half. Otherwise the outermost parallel
-    // loop with more than one iteration (a dynamic batch included), split
-    // evenly.
+    // same parts of an image counts half. Otherwise a loop split evenly
+    // (evenSplitLoop).
     SmallVector<Granule> granules = splitGranules(op);
     std::optional<unsigned> dim;
     int64_t chunk = 0, best = 0;
@@ -258,17 +318,8 @@ struct CpuDistributePass
     }
     bool byTiles = dim.has_value() &&
                    llvm::any_of(granules, [](Granule g) { return g.whole > 1; });
-    if (!byTiles) {
-      dim.reset();
-      for (auto [i, size] : llvm::enumerate(ranges)) {
-        if (iterators[i] != utils::IteratorType::parallel)
-          continue;
-        if (ShapedType::isDynamic(size) || size > 1) {
-          dim = i;
-          break;
-        }
-      }
-    }
+    if (!byTiles)
+      dim = evenSplitLoop(ranges, iterators);
     if (!dim)
       return;
     int64_t workgroups = maxWorkgroups;

@@ -50,12 +50,26 @@ bool feedsContraction(Value value) {
 /// memory of its own. `reshape` is the kind the rewrite folds: the
 /// producer of an elementwise consumer, or the consumer of an elementwise
 /// producer.
+/// The reshape's source may itself be reshaped from the contraction: a
+/// batch matmul by a shared weight is a 2-D matmul over the collapsed batch
+/// expanded back (--convert-tc-to-linalg), whose packed form collapses its
+/// panels (--tc-cpu-pack-weights), so that with a dynamic batch the
+/// epilogue reads expand(collapse(contraction)), which no one reassociation
+/// folds; moving the outer reshape off first lets the inner one follow.
 template <typename ReshapeOp>
 bool movesReshapeOffContraction(OpOperand *operand) {
   Operation *owner = operand->getOwner();
   if (isElementwise(owner)) {
     auto reshape = operand->get().getDefiningOp<ReshapeOp>();
-    return reshape && isContraction(reshape.getSrc().getDefiningOp());
+    if (!reshape)
+      return false;
+    Operation *source = reshape.getSrc().getDefiningOp();
+    // Only that one pair: a longer walk would let the expansion and the
+    // collapsing patterns undo each other for ever.
+    if (auto packed = dyn_cast_if_present<tensor::CollapseShapeOp>(source);
+        packed && isa<tensor::ExpandShapeOp>(reshape.getOperation()))
+      source = packed.getSrc().getDefiningOp();
+    return isContraction(source);
   }
   auto reshape = dyn_cast<ReshapeOp>(owner);
   return reshape && isElementwise(operand->get().getDefiningOp()) &&
@@ -65,6 +79,13 @@ bool movesReshapeOffContraction(OpOperand *operand) {
 struct CpuFuseElementwisePass
     : impl::CpuFuseElementwisePassBase<CpuFuseElementwisePass> {
   void runOnOperation() override {
+    // Neighbours fuse first: a reshape moved off a contraction onto the
+    // first op of an epilogue would otherwise stand between it and the
+    // next (a bias add and its GELU with a dynamic batch).
+    RewritePatternSet fusion(&getContext());
+    linalg::populateElementwiseOpsFusionPatterns(fusion, readsEachElementOnce);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(fusion))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(patterns,
                                                  readsEachElementOnce);

@@ -1,4 +1,4 @@
-// RUN: tc-opt %s --pass-pipeline="builtin.module(func.func(tc-cpu-distribute{max-workgroups=8 min-work=64}))" --split-input-file | FileCheck %s
+// RUN: tc-opt %s --allow-unregistered-dialect --pass-pipeline="builtin.module(func.func(tc-cpu-distribute{max-workgroups=8 min-work=64}))" --split-input-file | FileCheck %s
 
 // A matmul with its bias epilogue becomes one forall of 8 workgroups over
 // the rows, each 8 rows (a register tile's height); the fill and the matmul
@@ -221,4 +221,101 @@ func.func @conv_relu_dynamic_batch(%x: tensor<?x8x32x32xf32>, %w: tensor<16x8x3x
     linalg.yield %0 : f32
   } -> tensor<?x16x32x32xf32>
   return %r : tensor<?x16x32x32xf32>
+}
+
+// -----
+
+// An elementwise op over [batch, sequence, hidden] with both leading
+// extents dynamic splits the sequence, not the batch, which is often 1.
+#id3 = affine_map<(b, s, c) -> (b, s, c)>
+// CHECK-LABEL: func.func @dynamic_batch_and_sequence
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [%{{.*}}, %{{.*}}, 256]
+// CHECK: math.tanh
+func.func @dynamic_batch_and_sequence(%x: tensor<?x?x256xf32>) -> tensor<?x?x256xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tensor.dim %x, %c0 : tensor<?x?x256xf32>
+  %s = tensor.dim %x, %c1 : tensor<?x?x256xf32>
+  %e = tensor.empty(%b, %s) : tensor<?x?x256xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<?x?x256xf32>) outs(%e : tensor<?x?x256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x256xf32>
+  return %y : tensor<?x?x256xf32>
+}
+
+// -----
+
+// Attention scores [batch, heads, queries, keys]: the static heads split.
+#id4 = affine_map<(b, h, q, k) -> (b, h, q, k)>
+// CHECK-LABEL: func.func @dynamic_attention_scores
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: tensor.extract_slice %{{.*}}[0, %{{.*}}, 0, 0] [%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK: math.exp
+func.func @dynamic_attention_scores(%x: tensor<?x12x?x?xf32>) -> tensor<?x12x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %b = tensor.dim %x, %c0 : tensor<?x12x?x?xf32>
+  %q = tensor.dim %x, %c2 : tensor<?x12x?x?xf32>
+  %k = tensor.dim %x, %c3 : tensor<?x12x?x?xf32>
+  %e = tensor.empty(%b, %q, %k) : tensor<?x12x?x?xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<?x12x?x?xf32>) outs(%e : tensor<?x12x?x?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<?x12x?x?xf32>
+  return %y : tensor<?x12x?x?xf32>
+}
+
+// -----
+
+// A packed contraction with a dynamic batch whose epilogue takes its extent
+// from the contraction's collapsed and expanded result: the extent is read
+// off the input instead, so the contraction (and its fill) fuse into the
+// epilogue's workgroups rather than making kernels of their own.
+#lhs = affine_map<(m, n, j, k) -> (m, k)>
+#rhs = affine_map<(m, n, j, k) -> (n, k, j)>
+#acc = affine_map<(m, n, j, k) -> (m, n, j)>
+#id3 = affine_map<(m, n, j) -> (m, n, j)>
+#pan = affine_map<(m, n, j) -> (n, j)>
+// CHECK-LABEL: func.func @packed_epilogue_dynamic_batch
+// CHECK-COUNT-1: scf.forall
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}}"reduction"]
+// CHECK: math.tanh
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @packed_epilogue_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8x64x32xf32>, %bias: tensor<8x32xf32>, %b: index, %s: index) -> tensor<?x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%m) : tensor<?x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x32xf32>) -> tensor<?x8x32xf32>
+  %mm = linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x64xf32>, tensor<8x64x32xf32>) outs(%f : tensor<?x8x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %p = arith.mulf %a, %c : f32
+    %r = arith.addf %o, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<?x8x32xf32>
+  %flat = tensor.collapse_shape %mm [[0], [1, 2]] : tensor<?x8x32xf32> into tensor<?x256xf32>
+  %bs = tensor.expand_shape %flat [[0, 1], [2]] output_shape [%b, %s, 256] : tensor<?x256xf32> into tensor<?x?x256xf32>
+  %d0 = tensor.dim %bs, %c0 : tensor<?x?x256xf32>
+  %rows = tensor.dim %mm, %c0 : tensor<?x8x32xf32>
+  %e2 = tensor.empty(%rows) : tensor<?x8x32xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #pan, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm, %bias : tensor<?x8x32xf32>, tensor<8x32xf32>) outs(%e2 : tensor<?x8x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.addf %a, %c : f32
+    %t = math.tanh %r : f32
+    linalg.yield %t : f32
+  } -> tensor<?x8x32xf32>
+  "test.use"(%d0) : (index) -> ()
+  return %y : tensor<?x8x32xf32>
 }

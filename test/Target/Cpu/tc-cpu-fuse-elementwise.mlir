@@ -139,3 +139,46 @@ func.func @depthwise_conv(%x: tensor<1x4x1x6x6xf32>, %w: tensor<4x1x3x3xf32>, %b
   } -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// A batch matmul by a shared weight with a dynamic batch is a 2-D matmul
+// over the collapsed batch, expanded back; packed, its panels are collapsed
+// too, so the bias reads expand(collapse(contraction)). The bias moves into
+// the packed shape, next to the contraction, as it does when the batch is
+// static and only the panel collapse is there.
+#lhs = affine_map<(m, n, j, k) -> (m, k)>
+#rhs = affine_map<(m, n, j, k) -> (n, k, j)>
+#acc = affine_map<(m, n, j, k) -> (m, n, j)>
+#bias3 = affine_map<(b, s, c) -> (c)>
+#id3 = affine_map<(b, s, c) -> (b, s, c)>
+// CHECK-LABEL: func.func @packed_shared_weight_dynamic_batch
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: %[[EPI:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]{{.*}} ins(%[[MM]], %{{.*}} : tensor<?x8x32xf32>, tensor<8x32xf32>)
+// CHECK:   arith.addf
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[EPI]] {{\[}}[0], [1, 2]]
+// CHECK: tensor.expand_shape %[[FLAT]] {{\[}}[0, 1], [2]]
+func.func @packed_shared_weight_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8x64x32xf32>, %bias: tensor<256xf32>, %b: index, %s: index) -> tensor<?x?x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%m) : tensor<?x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x32xf32>) -> tensor<?x8x32xf32>
+  %mm = linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x64xf32>, tensor<8x64x32xf32>) outs(%f : tensor<?x8x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %p = arith.mulf %a, %c : f32
+    %r = arith.addf %o, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<?x8x32xf32>
+  %flat = tensor.collapse_shape %mm [[0], [1, 2]] : tensor<?x8x32xf32> into tensor<?x256xf32>
+  %bs = tensor.expand_shape %flat [[0, 1], [2]] output_shape [%b, %s, 256] : tensor<?x256xf32> into tensor<?x?x256xf32>
+  %e3 = tensor.empty(%b, %s) : tensor<?x?x256xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #bias3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bs, %bias : tensor<?x?x256xf32>, tensor<256xf32>) outs(%e3 : tensor<?x?x256xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.addf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x256xf32>
+  return %y : tensor<?x?x256xf32>
+}

@@ -13,7 +13,14 @@ def CpuFuseElementwisePass : Pass<"tc-cpu-fuse-elementwise"> {
     fused operand exactly once: the operand's indexing map is a permutation
     of all the consumer's loops. Inlining a producer into a contraction would
     recompute it once per reduction step (a GELU inside the next matmul, K
-    times per element).
+    times per element). Then reshapes between a contraction and its
+    elementwise neighbours move to the neighbours' far sides (a 1x1
+    convolution's bias and activation in its matmul's collapsed shape; an
+    epilogue reading a packed contraction through its panel collapse, and
+    through the expand of a shared-weight batch matmul's collapsed batch),
+    so that the epilogue shares the contraction's workgroups. Neighbours
+    fuse before any reshape moves, so that a moved reshape never separates
+    them.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect"];
@@ -124,7 +131,13 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
     of a windowed input (the image rows a convolution's window overlaps, or
     a whole image for a split by output channels) counts half, so a
     depthwise convolution splits its channels. Other ops split their
-    outermost parallel loop with more than one iteration. Ops whose loop
+    outermost static parallel loop with more than one iteration other than
+    the innermost; failing that, their innermost dynamic parallel loop
+    other than the last (the sequence of [batch, sequence, hidden], since a
+    dynamic batch is often 1), then the last loop. Extents read off a
+    producer's result (tensor.dim, also through its reshapes) are first
+    read off its operands, so that such reads do not keep it out of its
+    consumer's workgroups. Ops whose loop
     nest is smaller than `min-work` iterations stay whole; an elementwise
     op counts the work of a producer it consumes alone (a convolution's
     activation on a small image). Ops inside control flow (scf.if/while bodies)
