@@ -201,6 +201,26 @@ tc_status placeInputs(RunState &state, tc_tensor *const *inputs,
   return nullptr;
 }
 
+/// The byte size of each output of `module` with the extents `outputDims`
+/// (every output's in order), or the status of the first bad one.
+tc_status outputSizes(const tc_module *module,
+                      const std::vector<int64_t> &outputDims,
+                      std::vector<size_t> &sizes) {
+  size_t offset = 0;
+  sizes.clear();
+  for (const ArgSignature &arg : module->signature.outputs) {
+    int32_t rank = static_cast<int32_t>(arg.dims.size());
+    int64_t count = 0;
+    size_t bytes = 0;
+    if (tc_status error = checkShape(arg.dtype, rank, outputDims.data() + offset,
+                                     &count, &bytes))
+      return error;
+    offset += rank;
+    sizes.push_back(bytes);
+  }
+  return nullptr;
+}
+
 /// Calls the module's GPU entry point on `inputData` through `state`'s
 /// environment: its outputs' device buffers in `deviceData`, their extents
 /// in `outputDims` (sized by the caller); returns the module's code.
@@ -419,17 +439,11 @@ tc_status GpuDevice::copyOutputs(const tc_module *module,
                                  const std::vector<int64_t> &outputDims,
                                  std::vector<void *> &allocations,
                                  std::vector<void *> &outputData) {
-  size_t offset = 0;
-  tc_status error = nullptr;
+  std::vector<size_t> sizes;
+  tc_status error = outputSizes(module, outputDims, sizes);
   for (size_t i = 0; i < deviceData.size() && !error; ++i) {
     const ArgSignature &arg = module->signature.outputs[i];
-    int32_t rank = static_cast<int32_t>(arg.dims.size());
-    int64_t count = 0;
-    size_t bytes = 0;
-    error = checkShape(arg.dtype, rank, outputDims.data() + offset, &count, &bytes);
-    offset += rank;
-    if (error)
-      break;
+    size_t bytes = sizes[i];
     void *host = std::malloc(bytes ? bytes : 1);
     if (!host) {
       error = makeStatus(TC_STATUS_OUT_OF_MEMORY,
@@ -458,17 +472,13 @@ tc_status GpuDevice::keepOutputs(const tc_module *module,
                                  std::vector<void *> &live,
                                  std::vector<void *> &allocations,
                                  std::vector<void *> &outputData) {
-  size_t offset = 0;
-  tc_status error = nullptr;
+  std::vector<size_t> sizes;
+  tc_status error = outputSizes(module, outputDims, sizes);
   std::vector<void *> kept;
   for (size_t i = 0; i < deviceData.size() && !error; ++i) {
     const ArgSignature &arg = module->signature.outputs[i];
-    int32_t rank = static_cast<int32_t>(arg.dims.size());
-    int64_t count = 0;
-    size_t bytes = 0;
-    error = checkShape(arg.dtype, rank, outputDims.data() + offset, &count, &bytes);
-    offset += rank;
-    if (error || !bytes)
+    size_t bytes = sizes[i];
+    if (!bytes)
       continue;
     // The block the entry point allocated for it, if it is the run's own,
     // holds the whole output and is not an earlier output's.
