@@ -31,6 +31,7 @@ fi
 tc_log "building the sanitized tools and tests ($TC_JOBS jobs)"
 ninja -C "$TC_SAN_BUILD" -j "$TC_JOBS" tc-opt tc-translate tc-compile tc-run \
   TcRuntimeTests TcRuntimeGpuTests TcRuntimeCudaTests TcRuntimeHipTests \
+  TcRuntimeDeviceTensorTests \
   TcDialectTests TcOnnxImportTests TcRuntimeFakeModules 2>&1 | tail -n 3
 
 # halt_on_error: a report fails the test it happens in, with its stack.
