@@ -198,17 +198,16 @@ tc_status tc_module_run_with_options(tc_module *module, tc_device *device,
 
     // Gather pointers and extents; copy misaligned inputs (e.g. a buffer from
     // tc_tensor_wrap) into aligned temporaries, freed when this scope ends.
+    // (A GPU run places its inputs itself, GpuDevice::run.)
     alignas(kAlignment) static const unsigned char emptyBuffer[kAlignment] = {};
     std::vector<void *> inputData(num_inputs);
     std::vector<int64_t> inputDims;
     std::vector<std::unique_ptr<void, void (*)(void *)>> temporaries;
-    for (size_t i = 0; i < num_inputs; ++i) {
+    for (size_t i = 0; i < num_inputs && !onGpu; ++i) {
       const tc_tensor *tensor = inputs[i];
       inputDims.insert(inputDims.end(), tensor->dims.begin(), tensor->dims.end());
       void *data = tensor->data;
-      if (onGpu) {
-        // GpuDevice::run places the inputs itself.
-      } else if (!data || tensor->byteSize == 0) {
+      if (!data || tensor->byteSize == 0) {
         // The module must never see NULL, even for an empty input.
         data = const_cast<unsigned char *>(emptyBuffer);
       } else if (reinterpret_cast<uintptr_t>(data) % kAlignment != 0) {

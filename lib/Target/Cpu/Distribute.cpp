@@ -151,23 +151,33 @@ bool isWholeTensor(tensor::ExtractSliceOp slice) {
   return true;
 }
 
+/// Rewrites the tensor.dim ops `dims` to read their extent off operands:
+/// of the producer of the value they measure
+/// (ReifyRankedShapedTypeOpInterface), or of the reshape that made it. Only
+/// the dims are rewritten: the driver must not erase the producers itself.
+void resolveDims(ArrayRef<Operation *> dims) {
+  if (dims.empty())
+    return;
+  MLIRContext *context = dims.front()->getContext();
+  RewritePatternSet patterns(context);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+}
+
 /// Tiling a dynamic dim reads its size with tensor.dim of the tiled
 /// operand. Once that operand's producer is computed inside the tiles, the
-/// size comes from the producer's own operands instead
-/// (ReifyRankedShapedTypeOpInterface), so that the producer becomes dead.
+/// size comes from the producer's own operands instead, so that the
+/// producer becomes dead.
 void resolveDimUsers(Operation *producer) {
   SmallVector<Operation *> dims;
   for (Operation *user : producer->getUsers())
     if (isa<tensor::DimOp>(user))
       dims.push_back(user);
-  if (dims.empty())
-    return;
-  RewritePatternSet patterns(producer->getContext());
-  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
-  // Only the dims: the driver must not erase the producers itself.
-  GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-  (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+  resolveDims(dims);
 }
 
 /// Every dynamic extent of `func` read off a linalg op's result, or off a
@@ -177,19 +187,9 @@ void resolveDimUsers(Operation *producer) {
 /// extents, with a dynamic batch) then fuses into its consumer's
 /// workgroups rather than being computed apart.
 void resolveAllDims(func::FuncOp func) {
-  SmallVector<Operation *> dims;
+  SmallVector<Operation *> dims, reshapes;
   func.walk([&](tensor::DimOp dim) { dims.push_back(dim); });
-  if (dims.empty())
-    return;
-  MLIRContext *context = func.getContext();
-  RewritePatternSet patterns(context);
-  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
-  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
-  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
-  GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-  (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
-  SmallVector<Operation *> reshapes;
+  resolveDims(dims);
   func.walk([&](Operation *op) {
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
       reshapes.push_back(op);

@@ -79,13 +79,7 @@ bool movesReshapeOffContraction(OpOperand *operand) {
 struct CpuFuseElementwisePass
     : impl::CpuFuseElementwisePassBase<CpuFuseElementwisePass> {
   void runOnOperation() override {
-    // Neighbours fuse first: a reshape moved off a contraction onto the
-    // first op of an epilogue would otherwise stand between it and the
-    // next (a bias add and its GELU with a dynamic batch).
-    RewritePatternSet fusion(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(fusion, readsEachElementOnce);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(fusion))))
-      return signalPassFailure();
+
     RewritePatternSet patterns(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(patterns,
                                                  readsEachElementOnce);

@@ -182,3 +182,56 @@ func.func @packed_shared_weight_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8
   } -> tensor<?x?x256xf32>
   return %y : tensor<?x?x256xf32>
 }
+
+// -----
+
+// The same with an epilogue of two ops (a bias add, then an activation)
+// whose outputs take their extents from the expanded result, as the
+// lowering writes them: both end up as one generic in the packed shape
+// next to the contraction, with no reshape between them.
+#lhs = affine_map<(m, n, j, k) -> (m, k)>
+#rhs = affine_map<(m, n, j, k) -> (n, k, j)>
+#acc = affine_map<(m, n, j, k) -> (m, n, j)>
+#bias3 = affine_map<(b, s, c) -> (c)>
+#id3 = affine_map<(b, s, c) -> (b, s, c)>
+// CHECK-LABEL: func.func @packed_epilogue_of_two_ops
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {{.*}} ins(%[[MM]], %{{.*}} : tensor<?x8x32xf32>, tensor<8x32xf32>)
+// CHECK:   arith.addf
+// CHECK:   math.tanh
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @packed_epilogue_of_two_ops(%x: tensor<?x64xf32>, %w: tensor<8x64x32xf32>, %bias: tensor<256xf32>, %b: index, %s: index) -> tensor<?x?x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%m) : tensor<?x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x32xf32>) -> tensor<?x8x32xf32>
+  %mm = linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<?x64xf32>, tensor<8x64x32xf32>) outs(%f : tensor<?x8x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %p = arith.mulf %a, %c : f32
+    %r = arith.addf %o, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<?x8x32xf32>
+  %flat = tensor.collapse_shape %mm [[0], [1, 2]] : tensor<?x8x32xf32> into tensor<?x256xf32>
+  %bs = tensor.expand_shape %flat [[0, 1], [2]] output_shape [%b, %s, 256] : tensor<?x256xf32> into tensor<?x?x256xf32>
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %bs, %c0 : tensor<?x?x256xf32>
+  %d1 = tensor.dim %bs, %c1 : tensor<?x?x256xf32>
+  %e3 = tensor.empty(%d0, %d1) : tensor<?x?x256xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #bias3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bs, %bias : tensor<?x?x256xf32>, tensor<256xf32>) outs(%e3 : tensor<?x?x256xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %r = arith.addf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x256xf32>
+  %e4 = tensor.empty(%d0, %d1) : tensor<?x?x256xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%y : tensor<?x?x256xf32>) outs(%e4 : tensor<?x?x256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?x256xf32>
+  return %t : tensor<?x?x256xf32>
+}

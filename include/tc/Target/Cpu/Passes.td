@@ -18,9 +18,7 @@ def CpuFuseElementwisePass : Pass<"tc-cpu-fuse-elementwise"> {
     convolution's bias and activation in its matmul's collapsed shape; an
     epilogue reading a packed contraction through its panel collapse, and
     through the expand of a shared-weight batch matmul's collapsed batch),
-    so that the epilogue shares the contraction's workgroups. Neighbours
-    fuse before any reshape moves, so that a moved reshape never separates
-    them.
+    so that the epilogue shares the contraction's workgroups.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::affine::AffineDialect"];
