@@ -173,7 +173,7 @@ def measure(spec):
     result, runners = {}, {}
     if spec.get("so"):
         model = tc.load(spec["so"], threads=threads)
-        ordered = [feeds[name] for name, _, _ in model.inputs]
+        ordered = [feeds[info.name] for info in model.inputs]
         runners["tc"] = lambda: model(*ordered)
     session = ort_session(path, threads)
     runners["ort"] = lambda: session.run(None, feeds)

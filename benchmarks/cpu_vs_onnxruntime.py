@@ -56,7 +56,7 @@ def main():
         for n in threads:
             ours = tc.load(so, threads=n)
             session = ort_session(path, n)
-            ordered = [feeds[name] for name, _, _ in ours.inputs]
+            ordered = [feeds[info.name] for info in ours.inputs]
             medians = alternate({"tc": lambda: ours(*ordered),
                                  "ort": lambda: session.run(None, feeds)}, args.runs)
             t, o = medians["tc"], medians["ort"]

@@ -3,15 +3,18 @@
 // A convolution's register tile puts the output's last dimension (the image
 // width) in vector lanes. On a small image (ResNet's last stage: 7x7 with
 // 512 channels) that width is below kMinLanes, no tile forms,
-// and the loop nest ran at a twentieth of the other stages' speed. Such a
-// convolution computes its output in a channel-blocked layout instead,
+// and the loop nest ran at a twentieth of the other stages' speed; a
+// strided convolution to a 14-column image (ResNet's stride-2 3x3 ones)
+// gets lanes that fill one and a half vectors from every other input
+// column. Such a convolution computes its output in a channel-blocked layout instead,
 // [N, F / L, O..., L] with L = the register tile's 32 lanes (NCHW32c), so
 // that the lanes are output channels and the tile's rows are image columns:
 // each reduction step broadcasts a few input values and reads L contiguous
 // filter values. The filter, a constant, is stored at compile time as
 // [F / L, C, K..., L]; the init (bias or zeros) is read into the blocked
 // layout and the result unpacked back to [N, F, O...] by an elementwise
-// generic (through [N, F / L, L, O...], collapsed), into whose workgroups
+// generic (through [N, F / L, L, O...], collapsed; an activation after it
+// joins that generic, --tc-cpu-fuse-elementwise), into whose workgroups
 // the convolution is fused.
 //
 // Runs on tensors, after --convert-tc-to-linalg and before
@@ -47,6 +50,45 @@ struct Candidate {
   DenseElementsAttr splat;
 };
 
+/// The coefficient of loop `dim` in `e`, a sum of dims times constants.
+int64_t coefficient(AffineExpr e, unsigned dim) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return d.getPosition() == dim ? 1 : 0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return 0;
+  if (bin.getKind() == AffineExprKind::Add)
+    return coefficient(bin.getLHS(), dim) + coefficient(bin.getRHS(), dim);
+  if (bin.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return coefficient(bin.getLHS(), dim) * c.getValue();
+  return 0;
+}
+
+/// Whether a convolution wide enough for the image-width tile is still
+/// faster blocked: a strided one with fewer than 2 * kMinLanes output
+/// columns (ResNet's 14-column stride-2 convolutions) reads every s-th
+/// input column into lanes that fill one and a half vectors, with a
+/// shuffle per reduction step, where the blocked tile broadcasts input
+/// values whatever the stride (about a quarter faster), in rows that
+/// divide the width (a partial tile's strided window would not vectorize). Wider strided
+/// convolutions are not: each blocked workgroup then streams a large
+/// NCHW input channel by channel (a page per reduction step), and a padded
+/// one is copied per workgroup. Nor 1x1 ones: --convert-tc-to-linalg
+/// gathers their strided input into a dense one first (a cheap copy), and
+/// the matmul on it keeps the input's image in lanes.
+bool blockStrided(linalg::GenericOp op, unsigned spatial, int64_t width) {
+  AffineMap input = op.getIndexingMapsArray()[0];
+  auto filter = cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
+  bool strided = false, window = false;
+  for (unsigned i = 0; i < spatial; ++i) {
+    strided |= coefficient(input.getResult(2 + i), 2 + i) > 1;
+    window |= filter.getDimSize(2 + i) > 1;
+  }
+  return strided && window && width < 2 * kMinLanes &&
+         width % registerRows(width) == 0;
+}
+
 std::optional<Candidate> match(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || !hasMultiplyAddBody(op) ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
@@ -78,7 +120,7 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   // time that way) and the channels fill whole lane blocks.
   int64_t width = outType.getShape().back();
   int64_t channels = outType.getDimSize(1);
-  if (width >= kMinLanes || channels % kRegisterLanes != 0)
+  if (channels % kRegisterLanes != 0 || (width >= kMinLanes && !blockStrided(op, spatial, width)))
     return std::nullopt;
   arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());
   if (!filter)

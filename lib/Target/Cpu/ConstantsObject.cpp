@@ -403,12 +403,15 @@ void releaseUnreferencedResources(MLIRContext *context,
   });
   for (const std::string &key : unused)
     freeResource(context, key);
-#ifdef __GLIBC__
   // Weights of a few MB come from the heap, not from mappings of their own
-  // (glibc raises its mmap threshold as large blocks are freed), and freed
-  // heap memory below a live block stays in the process until trimmed.
+  // (glibc raises its mmap threshold as large blocks are freed).
   if (!unused.empty())
-    malloc_trim(0);
+    trimHeap();
+}
+
+void trimHeap() {
+#ifdef __GLIBC__
+  malloc_trim(0);
 #endif
 }
 

@@ -110,7 +110,8 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
                     std::max<int64_t>(1, kVectorLanes * 32 / width)};
   if (dims->rows)
     if (auto r = rootLoop(*dims->rows); r && *r < granules.size())
-      granules[*r] = {kRegisterRows, kRegisterRows};
+      granules[*r] = {registerRows(kernel.getStaticLoopRanges()[*dims->rows]),
+                      registerRows(kernel.getStaticLoopRanges()[*dims->rows])};
   // The kernel's parallel loops that a windowed input (a convolution's or
   // pooling's image) does not read plainly.
   for (OpOperand *in : kernel.getDpsInputOperands()) {
@@ -140,6 +141,14 @@ int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
 }
 
 /// True when the slice covers every element of its source.
+/// Whether `slice` takes the same elements in every workgroup: its
+/// offsets do not depend on the loop.
+bool isStaticOffsets(tensor::ExtractSliceOp slice) {
+  return llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
+    return getConstantIntValue(offset).has_value();
+  });
+}
+
 bool isWholeTensor(tensor::ExtractSliceOp slice) {
   auto sourceType = slice.getSourceType();
   for (auto [i, size] : llvm::enumerate(slice.getMixedSizes())) {
@@ -364,6 +373,12 @@ struct CpuDistributePass
             absorbed->insert(producerOp);
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           };
+          // A padded input read at the same offsets by every workgroup
+          // (a strided convolution split by output channels reads all of
+          // it but its last row and column) is padded once, before the
+          // workgroups, not copied by each of them.
+          if (isa<tensor::PadOp>(producerOp) && isStaticOffsets(slice))
+            return std::nullopt;
           if (isa<tensor::PadOp>(producerOp) || isa<linalg::FillOp>(producerOp))
             return fuse();
           if (!isa<linalg::LinalgOp>(producerOp))

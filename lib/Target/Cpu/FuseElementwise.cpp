@@ -56,6 +56,21 @@ bool feedsContraction(Value value) {
 /// panels (--tc-cpu-pack-weights), so that with a dynamic batch the
 /// epilogue reads expand(collapse(contraction)), which no one reassociation
 /// folds; moving the outer reshape off first lets the inner one follow.
+/// A copy whose input is a contraction's result: the unpacking of a
+/// convolution computed in channel blocks (--tc-cpu-block-conv-channels),
+/// whose collapse to [N, F, O...] then moves past the activation as if
+/// the copy were the contraction, and the activation joins the copy.
+bool copiesContraction(Operation *op) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumDpsInputs() != 1)
+    return false;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == generic.getBody()->getArgument(0) &&
+         isContraction(generic.getDpsInputOperand(0)->get().getDefiningOp());
+}
+
 template <typename ReshapeOp>
 bool movesReshapeOffContraction(OpOperand *operand) {
   Operation *owner = operand->getOwner();
@@ -69,7 +84,9 @@ bool movesReshapeOffContraction(OpOperand *operand) {
     if (auto packed = dyn_cast_if_present<tensor::CollapseShapeOp>(source);
         packed && isa<tensor::ExpandShapeOp>(reshape.getOperation()))
       source = packed.getSrc().getDefiningOp();
-    return isContraction(source);
+    return isContraction(source) ||
+           (isa<tensor::CollapseShapeOp>(reshape.getOperation()) &&
+            copiesContraction(source));
   }
   auto reshape = dyn_cast<ReshapeOp>(owner);
   return reshape && isElementwise(operand->get().getDefiningOp()) &&

@@ -169,6 +169,17 @@ bool readsInWindow(AffineMap map, unsigned d) {
   });
 }
 
+int64_t registerRows(int64_t range, int64_t rows) {
+  if (ShapedType::isDynamic(range) || range % rows == 0)
+    return rows;
+  if (range <= rows)
+    return range;
+  for (int64_t r = rows - 1; 4 * r >= 3 * rows; --r)
+    if (range % r == 0)
+      return r;
+  return rows;
+}
+
 std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
     return std::nullopt;

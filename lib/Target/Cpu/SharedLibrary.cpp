@@ -498,6 +498,7 @@ emitObjects(std::unique_ptr<llvm::Module> &owned, llvm::TargetMachine &machine,
       },
       /*PreserveLocals=*/false, /*RoundRobin=*/false);
   owned.reset();
+  trimHeap();
   stageDone("split for threads");
   std::vector<FailureOr<ScratchFile>> results(partitions.size());
   std::vector<std::string> errors(partitions.size());
@@ -548,13 +549,28 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   if (!machine)
     return failure();
 
-  // The weights leave the IR before translation (ConstantsObject.h).
+  // The weights leave the IR before translation (ConstantsObject.h) and go
+  // to a scratch file, in the layout they will have in the library; a
+  // compile that owns the context then frees their blobs, so that neither
+  // the translation nor LLVM's code generation, where the compile's memory
+  // peaks, runs beside them.
   std::vector<ExternalConstant> constants;
   std::string triple = machine->getTargetTriple().str();
-  if (supportsConstantsObject(triple)) {
-    SmallVector<ModuleOp> modules = {module};
-    modules.append(options.linkWith.begin(), options.linkWith.end());
+  SmallVector<ModuleOp> modules = {module};
+  modules.append(options.linkWith.begin(), options.linkWith.end());
+  if (supportsConstantsObject(triple))
     constants = externalizeConstants(modules);
+  std::optional<Weights> weights;
+  if (!constants.empty()) {
+    FailureOr<ScratchFile> file = ScratchFile::create("weights", error);
+    if (failed(file) || failed(writeConstants(file->fd, constants, error)))
+      return failure();
+    weights.emplace(Weights{std::move(*file), layoutConstants(constants)});
+    for (ExternalConstant &c : constants)
+      c.bytes = {};
+    if (options.consumeModules)
+      releaseUnreferencedResources(module.getContext(), modules);
+    stageDone("weights written");
   }
 
   llvm::LLVMContext llvmContext;
@@ -584,25 +600,11 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
     return failure();
   stageDone("translation to LLVM IR");
 
-  // The weights go to a scratch file now, in the layout they will have in
-  // the library, so that their blobs can be freed before LLVM's code
-  // generation, which is where the compile's memory peaks.
-  std::optional<Weights> weights;
-  if (!constants.empty()) {
-    FailureOr<ScratchFile> file = ScratchFile::create("weights", error);
-    if (failed(file) || failed(writeConstants(file->fd, constants, error)))
-      return failure();
-    weights.emplace(Weights{std::move(*file), layoutConstants(constants)});
-    for (ExternalConstant &c : constants)
-      c.bytes = {};
-    stageDone("weights written");
-  }
   if (options.consumeModules) {
-    SmallVector<ModuleOp> modules = {module};
-    modules.append(options.linkWith.begin(), options.linkWith.end());
     for (ModuleOp translated : modules)
       translated.getBody()->clear();
     releaseUnreferencedResources(module.getContext(), {});
+    trimHeap();
   }
 
   // The objects and the linker's log are temporary files that are unlinked

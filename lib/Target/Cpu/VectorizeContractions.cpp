@@ -243,7 +243,7 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
   t.lanes = n;
   if (dims->rows) {
     int64_t m = ranges[*dims->rows];
-    t.tileSizes[*dims->rows] = ShapedType::isDynamic(m) ? rows : std::min(m, rows);
+    t.tileSizes[*dims->rows] = registerRows(m, rows);
     t.peeled.push_back(*dims->rows);
   } else if (std::optional<unsigned> r = windowRows(op, n)) {
     // Rows that divide the image (7 of a 7x7 one) leave no partial tile:

@@ -63,6 +63,15 @@ case("down", (1, 40, 13, 13), 32, (1, 1), [2, 2], [0, 0, 0, 0], [1, 1], False)
 case("dilated", (2, 8, 5, 6), 96, (3, 3), [1, 1], [2, 1, 2, 0], [2, 2], True)
 # One spatial dimension: [N, C, 5] with a kernel of 3, stride 2.
 case("line", (1, 16, 5), 32, (3,), [2], [1, 1], [1], True)
+# Strided 3x3 on images too wide for the rule above but under 16 columns
+# out (ResNet's stride-2 convolutions to 14x14): 27x27 -> 14x14 in rows of
+# 7, bias and ReLU; batch 2 with asymmetric padding, 25x23 -> 12x12 in rows
+# of 6.
+case("s2", (1, 20, 27, 27), 64, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True, relu=True)
+case("s2odd", (2, 12, 25, 23), 32, (3, 3), [2, 2], [1, 1, 0, 1], [1, 1], False)
+# One 11 columns wide has no row count without a partial tile: kept in the
+# image-width tile.
+case("s2kept", (1, 8, 21, 21), 32, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True)
 
 graph = helper.make_graph(
     nodes, "blocked",

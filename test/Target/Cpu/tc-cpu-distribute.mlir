@@ -322,3 +322,4 @@ func.func @packed_epilogue_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8x64x3
   "test.use"(%d0) : (index) -> ()
   return %y : tensor<?x8x32xf32>
 }
+

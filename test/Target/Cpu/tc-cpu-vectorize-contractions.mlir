@@ -31,6 +31,21 @@ func.func @matmul(%a: memref<20x40xf32>, %b: memref<40x70xf32>, %c: memref<20x70
 
 // -----
 
+// 14 rows, which 8 does not divide, are two tiles of 7 (registerRows): no
+// partial tile follows the full ones.
+// CHECK-LABEL: func.func @seven_rows
+// CHECK: scf.for %[[M:.*]] = %c0 to %c14 step %c7
+// CHECK:   scf.for %[[N:.*]] = %c0 to %c64 step %c32
+// CHECK:     vector.transfer_read %arg2[%[[M]], %[[N]]]{{.*}} : memref<14x64xf32>, vector<7x32xf32>
+// CHECK-NOT: into vector<{{[0-6]}}x32xf32>
+// CHECK: return
+func.func @seven_rows(%a: memref<14x16xf32>, %b: memref<16x64xf32>, %c: memref<14x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<14x16xf32>, memref<16x64xf32>) outs(%c : memref<14x64xf32>)
+  return
+}
+
+// -----
+
 // A workgroup's slice of a batch matmul whose weights are broadcast along
 // the batch: the unit batch loop and the weights' (0, k, n) dim are dropped,
 // leaving a plain 2x384 by 128 contraction.

@@ -97,6 +97,12 @@ void freeResource(MLIRContext *context, StringRef key);
 void releaseUnreferencedResources(MLIRContext *context,
                                   ArrayRef<ModuleOp> live);
 
+/// Returns the heap's free pages to the system: memory freed in the middle
+/// of glibc's heap (the erased IR of a compile that owns its context) stays
+/// in the process until trimmed, and would count again beside what LLVM's
+/// code generation allocates next. A no-op elsewhere.
+void trimHeap();
+
 /// Whether writeConstantsObject supports `triple`.
 bool supportsConstantsObject(StringRef triple);
 

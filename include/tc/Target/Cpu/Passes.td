@@ -28,9 +28,11 @@ def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
   let summary = "Compute convolutions over narrow images in channel blocks";
   let description = [{
     For an ungrouped f32 convolution on tensors (from
-    --convert-tc-to-linalg) whose output width is below the 8 columns an
-    image-width register tile needs and whose output channels are a multiple of L (the register
-    tile's 32 lanes), with a constant filter read only here: the filter is
+    --convert-tc-to-linalg) whose output channels are a multiple of L (the
+    register tile's 32 lanes), with a constant filter read only here, and
+    whose output width is below the 8 columns an image-width register tile
+    needs, or, for a strided one with a window wider than 1x1, below 16
+    columns and divided by the rows of its register tile: the filter is
     stored at compile time as [F / L, C, K..., L], the convolution writes
     [N, F / L, O..., L] (its init read into that layout), and its result is
     unpacked to [N, F, O...] by an elementwise generic (through

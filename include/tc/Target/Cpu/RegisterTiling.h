@@ -40,6 +40,15 @@ constexpr int64_t kMinLanes = 8;
 /// depthwise convolution or pooling on a 7x7 image).
 constexpr int64_t kMinWindowLanes = 4;
 
+/// The rows of a register tile over a static M of `range` rows, at most
+/// `rows`: all of a smaller M; else `rows` when it divides M; else the
+/// largest divisor of M of at least 3/4 `rows` (7 for an image 14 or 28
+/// columns wide), so that no partial tile follows the full ones (a partial
+/// tile of a strided convolution reads a window of dynamic extent and is
+/// not vectorized, and its accesses keep the full tiles' accumulators in
+/// memory); failing that, `rows` and a peeled partial tile.
+int64_t registerRows(int64_t range, int64_t rows = kRegisterRows);
+
 struct RegisterTileDims {
   /// N: the loop of the output's last dimension (parallel, static range of
   /// at least kMinLanes, or kMinWindowLanes without rows).

@@ -27,11 +27,12 @@ struct SharedLibraryOptions {
   /// Called as each stage of the emission ends, with its name (--timing).
   std::function<void(StringRef stage)> onStage;
   /// The caller has no further use for `module` and `linkWith`, and no
-  /// other module in their context: once they are translated (and the
-  /// weights written out), their operations are erased and every weight
-  /// blob freed (releaseUnreferencedResources), and the whole LLVM module
-  /// once split for the threads, so that LLVM's code generation, where the
-  /// compile's memory peaks, does not run beside them (tc-compile).
+  /// other module in their context: once the weights are written out,
+  /// before the translation, their blobs are freed
+  /// (releaseUnreferencedResources); once translated, the modules'
+  /// operations are erased; and the whole LLVM module once split for the
+  /// threads, so that LLVM's code generation, where the compile's memory
+  /// peaks, does not run beside them (tc-compile).
   bool consumeModules = false;
 };
 
