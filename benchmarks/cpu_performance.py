@@ -237,10 +237,23 @@ def cpu_name():
             f"model {fields.get('model', '?')})")
 
 
+def later_sections(path):
+    """The page's own `## ` sections after the table (other measurements,
+    such as benchmarks/dynamic_vs_static.py's), which a rewrite keeps."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        text = f.read()
+    start = text.find("\n## ")
+    return text[start:] if start >= 0 else ""
+
+
 def write_doc(text, args, iree_version):
     versions = f"ONNX Runtime {onnxruntime.__version__}" + \
                (f", IREE {iree_version}" if iree_version else "")
-    with open(os.path.join(ROOT, "docs", "cpu-performance.md"), "w") as f:
+    path = os.path.join(ROOT, "docs", "cpu-performance.md")
+    kept = later_sections(path)
+    with open(path, "w") as f:
         f.write(f"""# CPU performance: tc against ONNX Runtime and IREE
 
 This page is the present state, written by `benchmarks/cpu_performance.py
@@ -266,7 +279,8 @@ installs IREE from benchmarks/requirements.txt into the virtualenv):
 Measured {time.strftime('%Y-%m-%d')} on {cpu_name()}, {os.cpu_count()} cores,
 with {versions}: `benchmarks/cpu_performance.py {' '.join(sys.argv[1:])}`.
 
-{text}""")
+{text}
+{kept}""")
 
 
 def main():

@@ -122,10 +122,16 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
     the last to the first: tiles one parallel loop into at most
     `max-workgroups` workgroups with `scf.forall` and fuses into the tile the
     producers that only it uses (fills, elementwise generics, pads,
-    broadcasts), so that one forall is one kernel. For a multiply-add
+    broadcasts), so that one forall is one kernel; a pad that every
+    workgroup reads at the same offsets (a strided convolution split by
+    output channels) is computed once, before the forall, and a fill that
+    initializes the output of a kernel without multiply-add tiles (a
+    pooling's -inf) fills each workgroup's slice inside it. For a multiply-add
     kernel (or the elementwise epilogue of one) the loop is the static one
     that gives the most workgroups when each holds whole register tiles of
-    --tc-cpu-vectorize-contractions (multiples of 8 rows and 32 lanes, or of 8 lanes where that divides evenly), with chunks that
+    --tc-cpu-vectorize-contractions (multiples of their rows, 8 or a
+    divisor of the extent from 6 up, and of 32 lanes, or of 8 lanes where
+    that divides evenly), with chunks that
     divide the loop evenly where possible: a convolution at batch 1 splits
     its image rows. A loop whose split makes workgroups read the same parts
     of a windowed input (the image rows a convolution's window overlaps, or
@@ -301,15 +307,17 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
     convolution windows `o * s + k * d`) and pooling windows (one max, min
     or add of the input and the accumulator): tiles the output's last
     dimension by `lanes` (N, static), the output dimension that the N-side
-    input does not read by `rows` (M), and every other loop (batch, image
+    input does not read by `rows` (M; or, where `rows` does not divide a
+    static M, by its largest divisor of at least 3/4 `rows`, 7 of 14 or 28,
+    so that no partial tile follows), and every other loop (batch, image
     rows, kernel window, reductions; dynamic ones too) by 1, reductions
     innermost. A kernel without such an M (pooling, a depthwise
     convolution) tiles the image rows its window reads instead, 4 to 8 that
     divide them where possible: independent accumulators, one per row; its
     N may be as narrow as 4 lanes (a 7x7 image). N is
     first split (linalg::splitOp) into whole tiles, a multiple of 8 and
-    powers of two, so that no tile has an odd vector width; the M loop is
-    peeled, so that every tile has static sizes. Each tile drops its unit
+    powers of two, so that no tile has an odd vector width; a partial M
+    tile is peeled, so that every tile has static sizes. Each tile drops its unit
     loops and dims (rank-reducing subviews; a strided window becomes a
     strided view, each row of it read as one contiguous vector and a
     shuffle), is vectorized to `vector.contract` (a multiply and an add
