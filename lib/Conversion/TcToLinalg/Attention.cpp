@@ -2,8 +2,9 @@
 //
 // softmax(scale * Q K^T + mask) V as a sequence of generics in the
 // accumulator type (f32 for f16/bf16):
-//   scores = contraction of Q and K over the head dim (K is read as
-//            [..., Lk, D], so no transpose is materialized)
+//   scores = contraction of Q and K over the head dim (K is read as it
+//            is, [..., Lk, D] or key^T [..., D, Lk]: no transpose is
+//            materialized)
 //   logits = scores * scale (+ mask): the scale is applied once per score
 //            here rather than per product inside the contraction
 //   probs  = exp(logits - rowmax) / rowsum
@@ -118,7 +119,10 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
     if (!batch)
       return rewriter.notifyMatchFailure(op, "batch dims do not broadcast");
 
-    Value scores = contract(rewriter, loc, query, key, /*rhsTransposed=*/true,
+    // key^T [..., D, Lk] puts the keys, the scores' lanes, contiguous; a
+    // key [..., Lk, D] is read across its rows.
+    Value scores = contract(rewriter, loc, query, key,
+                            /*rhsTransposed=*/!op.getKeyTransposed(),
                             *scoresBatch, tcType, tcType, accType);
     auto scoresType = cast<RankedTensorType>(scores.getType());
     SmallVector<Value> sizes = dynamicSizesOf(rewriter, loc, scores);

@@ -63,3 +63,18 @@ func.func @dynamic_mask(%q: tensor<?x8x16xf32>, %k: tensor<?x8x16xf32>, %v: tens
   %0 = tc.attention %q, %k, %v, %m {scale = 0.25 : f32} : (tensor<?x8x16xf32>, tensor<?x8x16xf32>, tensor<?x8x16xf32>, tensor<?x?x?xf32>) -> tensor<?x8x16xf32> loc("attn"("Attention"))
   return %0 : tensor<?x8x16xf32>
 }
+
+// -----
+
+// A key given as key^T [.., D, Lk] is read with the keys, the scores'
+// last dimension, contiguous.
+// CHECK-DAG: #[[KT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+// CHECK-LABEL: func.func @transposed_key
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[KT]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<2x4x16x8xf32>, tensor<2x4x8x24xf32>)
+// CHECK-SAME: outs(%{{.*}} : tensor<2x4x16x24xf32>)
+func.func @transposed_key(%q: tensor<2x4x16x8xf32>, %kt: tensor<2x4x8x24xf32>, %v: tensor<2x4x24x32xf32>) -> tensor<2x4x16x32xf32> {
+  %0 = tc.attention %q, %kt, %v {key_transposed, scale = 0.125 : f32}
+      : (tensor<2x4x16x8xf32>, tensor<2x4x8x24xf32>, tensor<2x4x24x32xf32>) -> tensor<2x4x16x32xf32>
+  return %0 : tensor<2x4x16x32xf32>
+}

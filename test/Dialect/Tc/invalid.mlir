@@ -380,6 +380,14 @@ func.func @attention_head_size(%q: tensor<2x16x64xf32>, %k: tensor<2x16x32xf32>)
 
 // -----
 
+func.func @attention_transposed_key(%q: tensor<2x16x64xf32>, %kt: tensor<2x16x64xf32>) {
+  // expected-error @+1 {{'tc.attention' op head size mismatch: query dimension 2 is 64 but key dimension 1 is 16}}
+  %0 = tc.attention %q, %kt, %q {key_transposed, scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
 func.func @attention_sequence(%q: tensor<2x16x64xf32>, %k: tensor<2x24x64xf32>, %v: tensor<2x16x64xf32>) {
   // expected-error @+1 {{'tc.attention' op sequence length mismatch: key dimension 1 is 24 but value dimension 1 is 16}}
   %0 = tc.attention %q, %k, %v {scale = 1.0 : f32} : (tensor<2x16x64xf32>, tensor<2x24x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>

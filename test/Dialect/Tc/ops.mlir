@@ -231,6 +231,11 @@ func.func @attention(%q: tensor<2x8x16x64xf32>, %k: tensor<2x8x24x64xf32>, %v: t
   // CHECK: tc.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f32} : (tensor<?x16x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> tensor<?x16x64xf16>
   %1 = tc.attention %dq, %dk, %dk {scale = 1.0 : f32}
       : (tensor<?x16x64xf16>, tensor<?x?x64xf16>, tensor<?x?x64xf16>) -> tensor<?x16x64xf16>
+  // The key as key^T [..., D, Lk].
+  // CHECK: tc.attention %{{.*}}, %{{.*}}, %{{.*}} {key_transposed, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf32>, tensor<2x8x64x24xf32>, tensor<1x8x24x32xf32>) -> tensor<2x8x16x32xf32>
+  %kt = tc.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x8x24x64xf32>) -> tensor<2x8x64x24xf32>
+  %2 = tc.attention %q, %kt, %v {key_transposed, scale = 0.125 : f32}
+      : (tensor<2x8x16x64xf32>, tensor<2x8x64x24xf32>, tensor<1x8x24x32xf32>) -> tensor<2x8x16x32xf32>
   return
 }
 

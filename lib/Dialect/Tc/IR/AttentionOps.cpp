@@ -22,14 +22,18 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
                           "got ranks ",
                           query.getRank(), ", ", key.getRank(), " and ",
                           value.getRank());
-  if (!areCompatibleSizes(query.getDimSize(rank - 1), key.getDimSize(rank - 1)))
+  // The key's head and sequence axes: [..., Lk, D], or [..., D, Lk].
+  bool transposed = static_cast<bool>(adaptor.getKeyTransposed());
+  int64_t keyHead = transposed ? rank - 2 : rank - 1;
+  int64_t keyLength = transposed ? rank - 1 : rank - 2;
+  if (!areCompatibleSizes(query.getDimSize(rank - 1), key.getDimSize(keyHead)))
     return emitInferError(loc, name, "head size mismatch: query dimension ",
                           rank - 1, " is ", query.getDimSize(rank - 1),
-                          " but key dimension ", rank - 1, " is ",
-                          key.getDimSize(rank - 1));
-  if (!areCompatibleSizes(key.getDimSize(rank - 2), value.getDimSize(rank - 2)))
+                          " but key dimension ", keyHead, " is ",
+                          key.getDimSize(keyHead));
+  if (!areCompatibleSizes(key.getDimSize(keyLength), value.getDimSize(rank - 2)))
     return emitInferError(loc, name, "sequence length mismatch: key dimension ",
-                          rank - 2, " is ", key.getDimSize(rank - 2),
+                          keyLength, " is ", key.getDimSize(keyLength),
                           " but value dimension ", rank - 2, " is ",
                           value.getDimSize(rank - 2));
 
@@ -61,7 +65,7 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
     // the softmax and the second contraction run over the scores' shape.
     SmallVector<int64_t> scores(*scoresBatch);
     scores.push_back(query.getDimSize(rank - 2));
-    scores.push_back(key.getDimSize(rank - 2));
+    scores.push_back(key.getDimSize(keyLength));
     if (!isBroadcastableTo(maskType.getShape(), scores))
       return emitInferError(loc, name, "mask of shape [",
                             formatShape(maskType.getShape()),

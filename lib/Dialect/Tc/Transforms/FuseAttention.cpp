@@ -7,9 +7,10 @@
 //   out    = batch_matmul(probs, V)
 // The match starts at the second batch_matmul and walks up through values
 // only the chain reads; every constant factor met on the way multiplies
-// into tc.attention's scale. K is recovered from K^T by swapping its last
-// two axes: when K^T is itself a transpose the two permutations compose
-// (and vanish when that gives the identity), otherwise a transpose is added.
+// into tc.attention's scale. The key stays K^T, the operand the scores'
+// matmul read (key_transposed: its keys are contiguous, the lanes of the
+// scores' register tiles); a transpose producing it that only the chain
+// reads is kept as the key's own (the identity drops it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,8 @@ namespace {
 
 struct AttentionMatch {
   Value query, value, mask;
-  /// K is `keySource` transposed by `keyPermutation` (maybe the identity).
+  /// K^T is `keySource` transposed by `keyPermutation` (maybe the
+  /// identity).
   Value keySource;
   SmallVector<int64_t> keyPermutation;
   double scale = 1.0;
@@ -65,25 +67,22 @@ Value peelConstantFactors(Value value, Operation *&user, double &scale,
   }
 }
 
-/// Finds K from K^T by swapping its last two axes. A transpose producing
-/// K^T composes with the swap; when only the chain reads it, constant
-/// factors before it are peeled too (scaling commutes with transposing).
+/// Finds K^T. A transpose producing it that only the chain reads is
+/// matched too, with the constant factors before it (scaling commutes with
+/// transposing): K^T is then that transpose of the unscaled value.
 void matchKey(Value keyTransposed, Operation *reader, AttentionMatch &match) {
   int64_t rank = cast<RankedTensorType>(keyTransposed.getType()).getRank();
   match.keySource = keyTransposed;
   match.keyPermutation = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  if (auto transpose = keyTransposed.getDefiningOp<TransposeOp>()) {
-    match.keySource = transpose.getInput();
-    match.keyPermutation.assign(transpose.getPermutation().begin(),
-                                transpose.getPermutation().end());
-    if (onlyUsedBy(keyTransposed, reader)) {
-      match.ops.push_back(transpose);
-      Operation *user = transpose;
-      match.keySource =
-          peelConstantFactors(match.keySource, user, match.scale, match.ops);
-    }
-  }
-  std::swap(match.keyPermutation[rank - 2], match.keyPermutation[rank - 1]);
+  auto transpose = keyTransposed.getDefiningOp<TransposeOp>();
+  if (!transpose || !onlyUsedBy(keyTransposed, reader))
+    return;
+  match.keyPermutation.assign(transpose.getPermutation().begin(),
+                              transpose.getPermutation().end());
+  match.ops.push_back(transpose);
+  Operation *user = transpose;
+  match.keySource =
+      peelConstantFactors(transpose.getInput(), user, match.scale, match.ops);
 }
 
 /// The scaled scores batch_matmul(Q, K^T) that `logits` is, read only by
@@ -171,7 +170,8 @@ struct TcFuseAttentionPass
       auto attention = AttentionOp::create(
           rewriter, loc, root.getType(), match->query, key, match->value,
           match->mask,
-          rewriter.getF32FloatAttr(static_cast<float>(match->scale)));
+          rewriter.getF32FloatAttr(static_cast<float>(match->scale)),
+          /*key_transposed=*/rewriter.getUnitAttr());
       rewriter.replaceOp(root, attention.getResult());
       eraseDeadOps(rewriter, ArrayRef(match->ops).drop_front());
     }

@@ -1,11 +1,12 @@
 // RUN: tc-opt %s -tc-fuse-attention -split-input-file | FileCheck %s
 
 // BERT as PyTorch exports it: Q divided by sqrt(d) first, K^T a transpose
-// of the [L, heads, d] projection, an additive mask of [heads, 1, L].
+// of the [L, heads, d] projection, an additive mask of [heads, 1, L]. The
+// key stays K^T [heads, d, L] (key_transposed), that transpose's result.
 // CHECK-LABEL: func @bert
-// CHECK: %[[K:.*]] = tc.transpose %arg1 {permutation = array<i64: 1, 0, 2>} : (tensor<32x8x16xf32>) -> tensor<8x32x16xf32>
-// CHECK: %[[A:.*]] = tc.attention %arg0, %[[K]], %arg2, %arg3 {scale = 2.500000e-01 : f32}
-// CHECK-SAME: (tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x32x16xf32>, tensor<8x1x32xf32>) -> tensor<8x32x16xf32>
+// CHECK: %[[K:.*]] = tc.transpose %arg1 {permutation = array<i64: 1, 2, 0>} : (tensor<32x8x16xf32>) -> tensor<8x16x32xf32>
+// CHECK: %[[A:.*]] = tc.attention %arg0, %[[K]], %arg2, %arg3 {key_transposed, scale = 2.500000e-01 : f32}
+// CHECK-SAME: (tensor<8x32x16xf32>, tensor<8x16x32xf32>, tensor<8x32x16xf32>, tensor<8x1x32xf32>) -> tensor<8x32x16xf32>
 // CHECK-NOT: tc.softmax
 // CHECK-NOT: tc.batch_matmul
 // CHECK: return %[[A]]
@@ -22,12 +23,13 @@ func.func @bert(%q: tensor<8x32x16xf32>, %kp: tensor<32x8x16xf32>, %v: tensor<8x
 
 // -----
 
-// 4-D heads, K^T = transpose(K) of the last two axes (K is used as is), the
-// scores multiplied by the scale, no mask; V broadcasts over the batch.
+// 4-D heads, K^T = transpose(K) of the last two axes (kept: the scores
+// read the keys contiguous), the scores multiplied by the scale, no mask;
+// V broadcasts over the batch.
 // CHECK-LABEL: func @scaled_scores
-// CHECK-NOT: tc.transpose
-// CHECK: tc.attention %arg0, %arg1, %arg2 {scale = 1.250000e-01 : f32}
-// CHECK-SAME: (tensor<2x4x16x8xf32>, tensor<2x4x24x8xf32>, tensor<1x4x24x32xf32>) -> tensor<2x4x16x32xf32>
+// CHECK: %[[KT:.*]] = tc.transpose %arg1 {permutation = array<i64: 0, 1, 3, 2>}
+// CHECK: tc.attention %arg0, %[[KT]], %arg2 {key_transposed, scale = 1.250000e-01 : f32}
+// CHECK-SAME: (tensor<2x4x16x8xf32>, tensor<2x4x8x24xf32>, tensor<1x4x24x32xf32>) -> tensor<2x4x16x32xf32>
 func.func @scaled_scores(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x24x8xf32>, %v: tensor<1x4x24x32xf32>) -> tensor<2x4x16x32xf32> {
   %s = tc.constant dense<1.250000e-01> : tensor<1xf32>
   %kt = tc.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x4x24x8xf32>) -> tensor<2x4x8x24xf32>
@@ -40,12 +42,11 @@ func.func @scaled_scores(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x24x8xf32>, %v:
 
 // -----
 
-// K^T given already transposed (a graph input): the key is transposed
-// back explicitly. The scores are divided by sqrt(d) and the mask is the
-// add's left operand.
+// K^T given already transposed (a graph input) is the key as it is. The
+// scores are divided by sqrt(d) and the mask is the add's left operand.
 // CHECK-LABEL: func @pretransposed_key
-// CHECK: %[[K:.*]] = tc.transpose %arg1 {permutation = array<i64: 0, 2, 1>} : (tensor<?x64x16xf16>) -> tensor<?x16x64xf16>
-// CHECK: tc.attention %arg0, %[[K]], %arg2, %arg3 {scale = 1.250000e-01 : f32}
+// CHECK-NOT: tc.transpose
+// CHECK: tc.attention %arg0, %arg1, %arg2, %arg3 {key_transposed, scale = 1.250000e-01 : f32}
 func.func @pretransposed_key(%q: tensor<?x16x64xf16>, %kt: tensor<?x64x16xf16>, %v: tensor<?x16x64xf16>, %mask: tensor<16x16xf16>) -> tensor<?x16x64xf16> {
   %d = tc.constant dense<8.000000e+00> : tensor<f16>
   %0 = tc.batch_matmul %q, %kt : (tensor<?x16x64xf16>, tensor<?x64x16xf16>) -> tensor<?x16x16xf16>
@@ -61,7 +62,8 @@ func.func @pretransposed_key(%q: tensor<?x16x64xf16>, %kt: tensor<?x64x16xf16>, 
 // The scale split between Q and K^T (d^-1/4 on each, as some exporters
 // do) multiplies into one.
 // CHECK-LABEL: func @split_scale
-// CHECK: tc.attention %arg0, %arg1, %arg2 {scale = 2.500000e-01 : f32}
+// CHECK: %[[KT:.*]] = tc.transpose %arg1 {permutation = array<i64: 0, 2, 1>}
+// CHECK: tc.attention %arg0, %[[KT]], %arg2 {key_transposed, scale = 2.500000e-01 : f32}
 func.func @split_scale(%q: tensor<1x8x64xf32>, %k: tensor<1x8x64xf32>, %v: tensor<1x8x64xf32>) -> tensor<1x8x64xf32> {
   %s = tc.constant dense<5.000000e-01> : tensor<f32>
   %kt = tc.transpose %k {permutation = array<i64: 0, 2, 1>} : (tensor<1x8x64xf32>) -> tensor<1x64x8xf32>
@@ -76,12 +78,13 @@ func.func @split_scale(%q: tensor<1x8x64xf32>, %k: tensor<1x8x64xf32>, %v: tenso
 // -----
 
 // K scaled before it is transposed: the factor is folded through the
-// transpose, and a transpose with another reader is kept for it.
+// transpose; a K^T with another reader is the second attention's key.
 // CHECK-LABEL: func @key_scaled_before_transpose
 // CHECK-NOT: tc.mul
-// CHECK: tc.attention %arg0, %arg1, %arg2 {scale = 2.500000e-01 : f32}
+// CHECK: %[[K1:.*]] = tc.transpose %arg1 {permutation = array<i64: 0, 2, 1>}
+// CHECK: tc.attention %arg0, %[[K1]], %arg2 {key_transposed, scale = 2.500000e-01 : f32}
 // CHECK: %[[KT:.*]] = tc.transpose %arg1 {permutation = array<i64: 0, 2, 1>}
-// CHECK: tc.attention %arg0, %arg1, %arg2 {scale = 1.000000e+00 : f32}
+// CHECK: tc.attention %arg0, %[[KT]], %arg2 {key_transposed, scale = 1.000000e+00 : f32}
 // CHECK: return %{{.*}}, %{{.*}}, %[[KT]]
 func.func @key_scaled_before_transpose(%q: tensor<1x8x64xf32>, %k: tensor<1x8x64xf32>, %v: tensor<1x8x64xf32>)
     -> (tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x64x8xf32>) {

@@ -17,8 +17,10 @@ def Tc_AttentionOp : Tc_Op<"attention", [Tc_InferResultType,
   let summary = "scaled dot-product attention";
   let description = Tc_Doc<[{
     `softmax(scale * query @ key^T + mask) @ value`, the softmax over the
-    last axis. `query` is `[batch..., Lq, D]`, `key` is `[batch..., Lk, D]`
-    (not transposed) and `value` is `[batch..., Lk, Dv]`, all of one rank
+    last axis. `query` is `[batch..., Lq, D]`, `key` is `[batch..., Lk, D]`,
+    or with `key_transposed` `[batch..., D, Lk]` (key^T, the layout whose
+    keys are contiguous, as exporters compute it for the scores' matmul),
+    and `value` is `[batch..., Lk, Dv]`, all of one rank
     R >= 2; their batch dimensions broadcast like `tc.batch_matmul`'s and
     the result is `[batch..., Lq, Dv]`. The optional additive `mask` (use
     `-inf` or a large negative value to hide a position) has the element
@@ -29,7 +31,7 @@ def Tc_AttentionOp : Tc_Op<"attention", [Tc_InferResultType,
         tensor<2x1x1x16xf32>) -> tensor<2x8x16x64xf32>}]>.doc;
   let arguments = (ins Tc_FloatTensor:$query, Tc_FloatTensor:$key,
                        Tc_FloatTensor:$value, Optional<Tc_FloatTensor>:$mask,
-                       F32Attr:$scale);
+                       F32Attr:$scale, UnitAttr:$key_transposed);
   let results = (outs Tc_FloatTensor:$result);
   let assemblyFormat = "$query `,` $key `,` $value (`,` $mask^)? attr-dict `:` "
                        "functional-type(operands, results)";

@@ -96,9 +96,10 @@ def TcFuseAttentionPass : Pass<"tc-fuse-attention", "func::FuncOp"> {
   let description = [{
     Recognizes `batch_matmul(softmax(scale(batch_matmul(Q, K^T)) + mask),
     V)` with the softmax over the last axis and replaces it by
-    `tc.attention`. `K^T` is a `tc.transpose` that swaps the last two axes
-    (possibly composed with a permutation of the others, which is kept on
-    the key) or any other value, which is then transposed explicitly. The
+    `tc.attention` with `key_transposed`: the key is `K^T` as the scores'
+    matmul read it (keys contiguous, the lanes of the scores' register
+    tiles), the result of a `tc.transpose` that only the chain reads kept
+    as the key's own, any other value as it is. The
     scale is optional: a multiplication or division by a scalar constant of
     the scores, of Q or of K^T (the latter two only where nothing else
     reads the scaled operand); several of them multiply. The additive mask
