@@ -279,7 +279,7 @@ installs IREE from benchmarks/requirements.txt into the virtualenv):
 Measured {time.strftime('%Y-%m-%d')} on {cpu_name()}, {os.cpu_count()} cores,
 with {versions}: `benchmarks/cpu_performance.py {' '.join(sys.argv[1:])}`.
 
-{text}
+{text.rstrip()}
 {kept}""")
 
 
