@@ -6,9 +6,10 @@
 // and the loop nest ran at a twentieth of the other stages' speed; a
 // strided convolution to a 14-column image (ResNet's stride-2 3x3 ones)
 // gets lanes that fill one and a half vectors from every other input
-// column. Such a convolution computes its output in a channel-blocked layout instead,
-// [N, F / L, O..., L] with L = the register tile's 32 lanes (NCHW32c), so
-// that the lanes are output channels and the tile's rows are image columns:
+// column. Such a convolution computes its output in a channel-blocked
+// layout instead, [N, F / L, O..., L] with L = the register tile's 32
+// lanes (NCHW32c), so that the lanes are output channels and the tile's
+// rows are image columns:
 // each reduction step broadcasts a few input values and reads L contiguous
 // filter values. The filter, a constant, is stored at compile time as
 // [F / L, C, K..., L]; the init (bias or zeros) is read into the blocked
@@ -71,8 +72,9 @@ int64_t coefficient(AffineExpr e, unsigned dim) {
 /// input column into lanes that fill one and a half vectors, with a
 /// shuffle per reduction step, where the blocked tile broadcasts input
 /// values whatever the stride (about a quarter faster), in rows that
-/// divide the width (a partial tile's strided window would not vectorize). Wider strided
-/// convolutions are not: each blocked workgroup then streams a large
+/// divide the width (a partial tile's strided window would not
+/// vectorize). Wider strided convolutions are not: each blocked workgroup
+/// then streams a large
 /// NCHW input channel by channel (a page per reduction step), and a padded
 /// one is copied per workgroup. Nor 1x1 ones: --convert-tc-to-linalg
 /// gathers their strided input into a dense one first (a cheap copy), and
@@ -120,7 +122,8 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   // time that way) and the channels fill whole lane blocks.
   int64_t width = outType.getShape().back();
   int64_t channels = outType.getDimSize(1);
-  if (channels % kRegisterLanes != 0 || (width >= kMinLanes && !blockStrided(op, spatial, width)))
+  if (channels % kRegisterLanes != 0 ||
+      (width >= kMinLanes && !blockStrided(op, spatial, width)))
     return std::nullopt;
   arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());
   if (!filter)

@@ -140,14 +140,12 @@ int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
   return first;
 }
 
-/// True when the slice covers every element of its source.
 /// Moves a fill that initializes `loop`'s shared output into each
 /// workgroup, onto that workgroup's slice: tiling fuses producers of the
-/// tiled op's inputs, not of its destination, so the zeros of a matmul
-/// without bias or the -inf of a max pooling were a kernel of their own,
-/// one more pass over the output. Each workgroup writes its whole slice and
-/// the slices partition the output, so filling them one by one fills it
-/// all.
+/// tiled op's inputs, not of its destination, so the -inf of a max pooling
+/// or the zeros of a reduction were a kernel of their own, one more pass
+/// over the output. Each workgroup writes its whole slice and the slices
+/// partition the output, so filling them one by one fills it all.
 void fillInWorkgroups(RewriterBase &rewriter, scf::ForallOp loop,
                       DenseSet<Operation *> &erased) {
   for (OpOperand &init : loop.getOutputsMutable()) {
@@ -184,6 +182,7 @@ bool isStaticOffsets(tensor::ExtractSliceOp slice) {
   });
 }
 
+/// True when the slice covers every element of its source.
 bool isWholeTensor(tensor::ExtractSliceOp slice) {
   auto sourceType = slice.getSourceType();
   for (auto [i, size] : llvm::enumerate(slice.getMixedSizes())) {

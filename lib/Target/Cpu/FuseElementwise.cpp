@@ -40,6 +40,21 @@ bool feedsContraction(Value value) {
   return llvm::any_of(value.getUsers(), isContraction);
 }
 
+/// A copy whose input is a contraction's result: the unpacking of a
+/// convolution computed in channel blocks (--tc-cpu-block-conv-channels),
+/// whose collapse to [N, F, O...] then moves past the activation as if
+/// the copy were the contraction, and the activation joins the copy.
+bool copiesContraction(Operation *op) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumDpsInputs() != 1)
+    return false;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  return yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == generic.getBody()->getArgument(0) &&
+         isContraction(generic.getDpsInputOperand(0)->get().getDefiningOp());
+}
+
 /// A reshape between a contraction and an elementwise neighbour moves to the
 /// neighbour's far side, so that the neighbour works in the contraction's
 /// shape: a 1x1 convolution is a matmul over the collapsed image (its bias
@@ -56,21 +71,6 @@ bool feedsContraction(Value value) {
 /// panels (--tc-cpu-pack-weights), so that with a dynamic batch the
 /// epilogue reads expand(collapse(contraction)), which no one reassociation
 /// folds; moving the outer reshape off first lets the inner one follow.
-/// A copy whose input is a contraction's result: the unpacking of a
-/// convolution computed in channel blocks (--tc-cpu-block-conv-channels),
-/// whose collapse to [N, F, O...] then moves past the activation as if
-/// the copy were the contraction, and the activation joins the copy.
-bool copiesContraction(Operation *op) {
-  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
-      generic.getNumDpsInputs() != 1)
-    return false;
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  return yield.getNumOperands() == 1 &&
-         yield.getOperand(0) == generic.getBody()->getArgument(0) &&
-         isContraction(generic.getDpsInputOperand(0)->get().getDefiningOp());
-}
-
 template <typename ReshapeOp>
 bool movesReshapeOffContraction(OpOperand *operand) {
   Operation *owner = operand->getOwner();
