@@ -51,19 +51,17 @@ struct Candidate {
   DenseElementsAttr splat;
 };
 
-/// The coefficient of loop `dim` in `e`, a sum of dims times constants.
-int64_t coefficient(AffineExpr e, unsigned dim) {
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return d.getPosition() == dim ? 1 : 0;
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return 0;
-  if (bin.getKind() == AffineExprKind::Add)
-    return coefficient(bin.getLHS(), dim) + coefficient(bin.getRHS(), dim);
-  if (bin.getKind() == AffineExprKind::Mul)
-    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-      return coefficient(bin.getLHS(), dim) * c.getValue();
-  return 0;
+/// Whether the input expression `e` (`o * s + k * d`, `o * s` or `o + k`)
+/// steps by more than 1 along the output loop `dim`.
+bool stridesAlong(AffineExpr e, unsigned dim) {
+  SmallVector<AffineExpr, 2> terms = {e};
+  if (auto add = dyn_cast<AffineBinaryOpExpr>(e);
+      add && add.getKind() == AffineExprKind::Add)
+    terms = {add.getLHS(), add.getRHS()};
+  return llvm::any_of(terms, [&](AffineExpr term) {
+    std::optional<std::pair<unsigned, int64_t>> strided = stridedDim(term);
+    return strided && strided->first == dim;
+  });
 }
 
 /// Whether a convolution wide enough for the image-width tile is still
@@ -84,7 +82,7 @@ bool blockStrided(linalg::GenericOp op, unsigned spatial, int64_t width) {
   auto filter = cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
   bool strided = false, window = false;
   for (unsigned i = 0; i < spatial; ++i) {
-    strided |= coefficient(input.getResult(2 + i), 2 + i) > 1;
+    strided |= stridesAlong(input.getResult(2 + i), 2 + i);
     window |= filter.getDimSize(2 + i) > 1;
   }
   return strided && window && width < 2 * kMinLanes &&

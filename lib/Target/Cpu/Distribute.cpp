@@ -109,9 +109,10 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
     granules[*l] = {std::max<int64_t>(1, kRegisterLanes * 32 / width),
                     std::max<int64_t>(1, kVectorLanes * 32 / width)};
   if (dims->rows)
-    if (auto r = rootLoop(*dims->rows); r && *r < granules.size())
-      granules[*r] = {registerRows(kernel.getStaticLoopRanges()[*dims->rows]),
-                      registerRows(kernel.getStaticLoopRanges()[*dims->rows])};
+    if (auto r = rootLoop(*dims->rows); r && *r < granules.size()) {
+      int64_t rows = registerRows(kernel.getStaticLoopRanges()[*dims->rows]);
+      granules[*r] = {rows, rows};
+    }
   // The kernel's parallel loops that a windowed input (a convolution's or
   // pooling's image) does not read plainly.
   for (OpOperand *in : kernel.getDpsInputOperands()) {

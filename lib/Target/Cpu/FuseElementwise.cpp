@@ -45,9 +45,10 @@ bool feedsContraction(Value value) {
 /// whose collapse to [N, F, O...] then moves past the activation as if
 /// the copy were the contraction, and the activation joins the copy.
 bool copiesContraction(Operation *op) {
-  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
-      generic.getNumDpsInputs() != 1)
+  if (!isElementwise(op))
+    return false;
+  auto generic = cast<linalg::GenericOp>(op);
+  if (generic.getNumDpsInputs() != 1)
     return false;
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   return yield.getNumOperands() == 1 &&
