@@ -141,40 +141,6 @@ int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
   return first;
 }
 
-/// Moves a fill that initializes `loop`'s shared output into each
-/// workgroup, onto that workgroup's slice: tiling fuses producers of the
-/// tiled op's inputs, not of its destination, so the -inf of a max pooling
-/// or the zeros of a reduction were a kernel of their own, one more pass
-/// over the output. Each workgroup writes its whole slice and the slices
-/// partition the output, so filling them one by one fills it all.
-void fillInWorkgroups(RewriterBase &rewriter, scf::ForallOp loop,
-                      DenseSet<Operation *> &erased) {
-  for (OpOperand &init : loop.getOutputsMutable()) {
-    auto fill = init.get().getDefiningOp<linalg::FillOp>();
-    if (!fill || !fill->hasOneUse())
-      continue;
-    BlockArgument shared = loop.getTiedBlockArgument(&init);
-    SmallVector<tensor::ExtractSliceOp> slices;
-    bool onlySlices = llvm::all_of(shared.getUsers(), [&](Operation *user) {
-      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
-        slices.push_back(slice);
-        return true;
-      }
-      return isa<tensor::ParallelInsertSliceOp>(user);
-    });
-    if (!onlySlices || slices.size() != 1)
-      continue;
-    tensor::ExtractSliceOp slice = slices.front();
-    rewriter.setInsertionPointAfter(slice);
-    auto tileFill = linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs(),
-                                           ValueRange{slice.getResult()});
-    rewriter.replaceAllUsesExcept(slice.getResult(), tileFill.getResult(0), tileFill);
-    rewriter.modifyOpInPlace(loop, [&] { init.set(fill.getOutputs()[0]); });
-    erased.insert(fill);
-    rewriter.eraseOp(fill);
-  }
-}
-
 /// Whether `slice` takes the same elements in every workgroup: its
 /// offsets do not depend on the loop.
 bool isStaticOffsets(tensor::ExtractSliceOp slice) {
@@ -432,19 +398,11 @@ struct CpuDistributePass
             rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(result))
       return; // Stays a serial loop nest; correct, only slower.
-    bool multiplyAdd = hasMultiplyAddBody(op);
     for (OpResult value : op->getResults())
       if (Value replacement = result->replacements.lookup(value))
         rewriter.replaceAllUsesWith(value, replacement);
     erased.insert(op);
     rewriter.eraseOp(op);
-    // Not under a multiply-add register tile: a fill in the workgroup in
-    // front of it keeps upstream hoisting from holding its accumulators in
-    // registers (the fill is a use of the buffer that dominates their read).
-    if (!multiplyAdd)
-      for (LoopLikeOpInterface loop : result->loops)
-        if (auto forall = dyn_cast<scf::ForallOp>(loop.getOperation()))
-          fillInWorkgroups(rewriter, forall, erased);
     // Tiling leaves the slices it fused through in the loop, dead; they still
     // use the original producers, which would otherwise look alive.
     for (LoopLikeOpInterface loop : result->loops) {

@@ -322,35 +322,3 @@ func.func @packed_epilogue_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8x64x3
   "test.use"(%d0) : (index) -> ()
   return %y : tensor<?x8x32xf32>
 }
-
-
-// -----
-
-// A max pooling's -inf init fills each workgroup's slice inside the
-// workgroup (one kernel, one pass over the output), not in a forall of its
-// own before it.
-#x = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
-#w = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
-#o = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
-// CHECK-LABEL: func.func @pool_fill
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x16x16x16xf32>
-// CHECK-NOT: linalg.fill
-// CHECK: scf.forall ({{.*}}) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
-// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[OUT]]
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SLICE]] :
-// CHECK: linalg.generic {{.*}} outs(%[[INIT]] :
-// CHECK: scf.forall.in_parallel
-// CHECK-NOT: scf.forall
-func.func @pool_fill(%x: tensor<1x16x33x33xf32>) -> tensor<1x16x16x16xf32> {
-  %ninf = arith.constant 0xFF800000 : f32
-  %window = tensor.empty() : tensor<3x3xf32>
-  %e = tensor.empty() : tensor<1x16x16x16xf32>
-  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
-  %p = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %window : tensor<1x16x33x33xf32>, tensor<3x3xf32>) outs(%f : tensor<1x16x16x16xf32>) {
-  ^bb0(%in: f32, %k: f32, %acc: f32):
-    %0 = arith.maximumf %in, %acc : f32
-    linalg.yield %0 : f32
-  } -> tensor<1x16x16x16xf32>
-  return %p : tensor<1x16x16x16xf32>
-}

@@ -124,9 +124,7 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
     producers that only it uses (fills, elementwise generics, pads,
     broadcasts), so that one forall is one kernel; a pad that every
     workgroup reads at the same offsets (a strided convolution split by
-    output channels) is computed once, before the forall, and a fill that
-    initializes the output of a kernel without multiply-add tiles (a
-    pooling's -inf) fills each workgroup's slice inside it. For a multiply-add
+    output channels) is computed once, before the forall. For a multiply-add
     kernel (or the elementwise epilogue of one) the loop is the static one
     that gives the most workgroups when each holds whole register tiles of
     --tc-cpu-vectorize-contractions (multiples of their rows, 8 or a
