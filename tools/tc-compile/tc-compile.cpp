@@ -85,6 +85,14 @@ cl::opt<int64_t> maxWorkgroups("max-workgroups", cl::cat(category),
                                cl::desc("largest number of workgroups a "
                                         "kernel is split into"),
                                cl::init(64));
+cl::opt<bool> winograd(
+    "winograd", cl::cat(category),
+    cl::desc("on the CPU, compute 3x3 convolutions with unit strides and "
+             "enough 4x4 output tiles by Winograd's F(4x4, 3x3): a quarter "
+             "of the multiplies, results within about 1e-5 of the "
+             "output's scale of the direct sum; =false computes every "
+             "convolution directly"),
+    cl::init(true));
 cl::opt<bool> gpuFpContract(
     "gpu-fp-contract", cl::cat(category),
     cl::desc("in GPU kernels, fuse a float multiply and the add of its "
@@ -432,6 +440,7 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
   }
   key.add("cpu", cpu);
   key.add("max-workgroups", std::to_string(maxWorkgroups));
+  key.add("winograd", winograd ? "1" : "0");
   key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
   key.add("precision", precision);
   return key.finish();
@@ -715,6 +724,7 @@ int main(int argc, char **argv) {
   StageTimer::timePasses(lowering);
   tc::cpu::CpuPipelineOptions pipelineOptions;
   pipelineOptions.maxWorkgroups = maxWorkgroups;
+  pipelineOptions.winograd = winograd;
   // The GPU host code shares the imported weights; without it, `module` is
   // the context's only module.
   pipelineOptions.releaseReplacedWeights = !gpuHost;

@@ -29,6 +29,11 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   toLinalg.collapseSharedWeightBatch = true;
   pm.addPass(tc::createConvertTcToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
+  if (options.winograd) {
+    CpuWinogradConvPassOptions winograd;
+    winograd.releaseReplaced = options.releaseReplacedWeights;
+    pm.addPass(createCpuWinogradConvPass(winograd));
+  }
   CpuBlockConvChannelsPassOptions block;
   block.releaseReplaced = options.releaseReplacedWeights;
   pm.addPass(createCpuBlockConvChannelsPass(block));

@@ -31,6 +31,9 @@ struct CpuPipelineOptions {
   /// and --tc-cpu-pack-weights): only where no other module of the context
   /// shares them.
   bool releaseReplacedWeights = false;
+  /// Compute eligible 3x3 convolutions with Winograd's F(4x4, 3x3)
+  /// (--tc-cpu-winograd-conv).
+  bool winograd = true;
 };
 
 /// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to

@@ -1,0 +1,409 @@
+//===- WinogradConv.cpp - --tc-cpu-winograd-conv --------------------------===//
+//
+// A 3x3 convolution with unit strides already runs its register tiles near
+// the core's FMA peak (ResNet's stages: about 110 GFLOP/s of 120), so the
+// only way to make it faster is fewer multiplies. Winograd's F(4x4, 3x3)
+// computes each 4x4 output tile from a 6x6 input tile with 36 products per
+// input/output channel pair instead of 144: the input tile d becomes
+// V = B^T d B, the filter g becomes U = G g G^T (at compile time: filters
+// are constants), each of the 36 positions (a, b) of the transformed tiles
+// is one matmul over the channels, M[ab] = V[ab] x U[ab], and the output
+// tile is A^T M A (Lavin and Gray, "Fast Algorithms for Convolutional
+// Neural Networks", with the interpolation points 0, 1, -1, 2, -2 and
+// infinity).
+//
+// Every step is a multiply-add generic whose register tile has 32 channels
+// in its lanes, so each is vectorized by --tc-cpu-vectorize-contractions
+// like any contraction:
+//   pack    Xb[n, C/L, y, x, L]      the padded NCHW input, channel-blocked
+//   rows    R[n, C/L, y, b, tw, L]   = sum_j BT[b, j] Xb[n, ., y, 4tw + j, .]
+//   columns V[a, b, n, th, tw, C]    = sum_i BT[a, i] R[n, ., 4th + i, b, tw, .]
+//   matmul  M[ab, t, K/L, L]         = sum_c V[ab, t, c] U[ab, K/L, c, L]
+//   rows    O[a, q, t, K]            = sum_b AT[q, b] M[a, b, t, K]
+//   columns Y[n, K/L, th, p, tw, q, L] = sum_a AT[p, a] O[a, q, n, th, tw, K]
+//   unpack  y[n, K, h, w] = Y[n, K/L, h, w, L] + init (the bias, or zeros)
+// with t = (n, th, tw) the tiles and L = 32. The filter is stored
+// transformed and panel-packed, [36, K/L, C, L]; the output tiles cover the
+// image rounded up to whole tiles (the input is padded with zeros to match
+// and the rows and columns past the image are dropped before the unpack).
+//
+// The transformed filter is 36/9 = 4 times the filter's size and every
+// matmul reads all of it for as few as T rows, so a convolution with few
+// tiles (ResNet's 7x7 stage at batch 1: 4 tiles, 37 MB of transformed
+// weights per 9 MB filter) would be bound by memory, not multiplies: only
+// convolutions with at least `min-tiles` tiles are rewritten.
+//
+// Runs on tensors, after --convert-tc-to-linalg and before
+// --tc-cpu-block-conv-channels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/ConstantsObject.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::tc::cpu {
+#define GEN_PASS_DEF_CPUWINOGRADCONVPASS
+#include "tc/Target/Cpu/Passes.h.inc"
+} // namespace mlir::tc::cpu
+
+namespace mlir::tc::cpu {
+namespace {
+
+/// Output tile (m), filter (r) and input tile (alpha = m + r - 1) sizes.
+constexpr int64_t kTile = 4, kTaps = 3, kAlpha = kTile + kTaps - 1;
+constexpr int64_t kLanes = kRegisterLanes;
+
+// F(4x4, 3x3) with the points 0, 1, -1, 2, -2, infinity.
+constexpr double kBT[kAlpha][kAlpha] = {
+    {4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+    {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+constexpr double kG[kAlpha][kTaps] = {
+    {1.0 / 4, 0, 0},
+    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+    {1.0 / 24, 1.0 / 12, 1.0 / 6},
+    {1.0 / 24, -1.0 / 12, 1.0 / 6},
+    {0, 0, 1}};
+constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 1, 1, 0},
+                                       {0, 1, -1, 2, -2, 0},
+                                       {0, 1, 1, 4, 4, 0},
+                                       {0, 1, -1, 8, -8, 1}};
+
+/// A convolution from --convert-tc-to-linalg that F(4x4, 3x3) computes:
+/// ungrouped, 2-D, f32, unit strides and dilations, a 3x3 constant filter,
+/// channels in whole lane blocks, its input zero-padded by a tensor.pad (or
+/// not padded).
+struct Candidate {
+  linalg::GenericOp op;
+  Value image;                  // the unpadded input [N, C, H, W]
+  int64_t padTop, padLeft;      // its leading zero rows and columns
+  arith::ConstantOp filter;
+  ArrayRef<char> bytes;         // the filter's f32 values, [K, C, 3, 3],
+  std::optional<float> splat;   // or its one value
+};
+
+/// The image under a zero tensor.pad of the spatial dims, and the pad's
+/// leading rows and columns; the value itself when it is not padded.
+std::optional<std::tuple<Value, int64_t, int64_t>> unpadded(Value input) {
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return std::make_tuple(input, int64_t(0), int64_t(0));
+  Value value = pad.getConstantPaddingValue();
+  auto zero = value ? value.getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto attr = zero ? dyn_cast<FloatAttr>(zero.getValue()) : nullptr;
+  if (!attr || !attr.getValue().isZero() || attr.getValue().isNegative())
+    return std::nullopt;
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high) ||
+      low[0] || low[1] || high[0] || high[1])
+    return std::nullopt;
+  return std::make_tuple(pad.getSource(), low[2], low[3]);
+}
+
+std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
+  if (!op.hasPureTensorSemantics() || !hasMultiplyAddBody(op) ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 7)
+    return std::nullopt;
+  auto outType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+  auto inType = dyn_cast<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
+  auto filterType =
+      dyn_cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
+  if (!outType || !inType || !filterType || !outType.hasStaticShape() ||
+      !inType.hasStaticShape() || outType.getRank() != 4 ||
+      !outType.getElementType().isF32() || !inType.getElementType().isF32() ||
+      !filterType.getElementType().isF32() ||
+      filterType.getShape().drop_front(2) != ArrayRef<int64_t>{kTaps, kTaps})
+    return std::nullopt;
+  // Loops (n, f, oh, ow, c, kh, kw): input (n, c, oh + kh, ow + kw), filter
+  // (f, c, kh, kw), output (n, f, oh, ow).
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> expected = {
+      AffineMap::get(7, 0, {d(0), d(4), d(2) + d(5), d(3) + d(6)}, ctx),
+      AffineMap::get(7, 0, {d(1), d(4), d(5), d(6)}, ctx),
+      AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  if (op.getIndexingMapsArray() != ArrayRef<AffineMap>(expected))
+    return std::nullopt;
+  int64_t channels = inType.getDimSize(1), features = outType.getDimSize(1);
+  if (channels % kLanes != 0 || features % kLanes != 0)
+    return std::nullopt;
+  int64_t tiles = outType.getDimSize(0) *
+                  llvm::divideCeil(outType.getDimSize(2), kTile) *
+                  llvm::divideCeil(outType.getDimSize(3), kTile);
+  if (tiles < minTiles)
+    return std::nullopt;
+  auto image = unpadded(op.getDpsInputOperand(0)->get());
+  if (!image)
+    return std::nullopt;
+  arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());
+  if (!filter)
+    return std::nullopt;
+  auto [value, top, left] = *image;
+  auto dense = dyn_cast<DenseElementsAttr>(filter.getValue());
+  if (dense && dense.isSplat())
+    return Candidate{op, value, top, left, filter, {},
+                     dense.getSplatValue<APFloat>().convertToFloat()};
+  std::optional<ArrayRef<char>> bytes = floatWeightBytes(filter, filterType);
+  if (!bytes)
+    return std::nullopt;
+  return Candidate{op, value, top, left, filter, *bytes, std::nullopt};
+}
+
+/// U = G g G^T for every filter g = w[k, c] (in double, rounded once),
+/// stored as [36, K / L, C, L]: the matmul's weight in panels of L output
+/// channels, as --tc-cpu-pack-weights lays out a matmul's.
+DenseResourceElementsAttr transformFilter(MLIRContext *ctx, const Candidate &c,
+                                          int64_t features, int64_t channels) {
+  auto type = RankedTensorType::get(
+      {kAlpha * kAlpha, features / kLanes, channels, kLanes},
+      Float32Type::get(ctx));
+  const float *w = reinterpret_cast<const float *>(c.bytes.data());
+  float splat[kTaps * kTaps];
+  std::fill(std::begin(splat), std::end(splat), c.splat.value_or(0));
+  return weightResource(type, "winograd", [&](char *bytesOut) {
+    float *out = reinterpret_cast<float *>(bytesOut);
+    for (int64_t k = 0; k < features; ++k)
+      for (int64_t ci = 0; ci < channels; ++ci) {
+        const float *g =
+            c.splat ? splat : w + (k * channels + ci) * kTaps * kTaps;
+        double gg[kAlpha][kTaps] = {}; // G g
+        for (int64_t a = 0; a < kAlpha; ++a)
+          for (int64_t j = 0; j < kTaps; ++j)
+            for (int64_t i = 0; i < kTaps; ++i)
+              gg[a][j] += kG[a][i] * g[i * kTaps + j];
+        for (int64_t a = 0; a < kAlpha; ++a)
+          for (int64_t b = 0; b < kAlpha; ++b) {
+            double u = 0;
+            for (int64_t j = 0; j < kTaps; ++j)
+              u += gg[a][j] * kG[b][j];
+            int64_t position = a * kAlpha + b;
+            out[((position * (features / kLanes) + k / kLanes) * channels + ci) *
+                    kLanes +
+                k % kLanes] = static_cast<float>(u);
+          }
+      }
+  });
+}
+
+/// A small constant matrix of f32 (a transform's B^T or A^T).
+template <int64_t Rows, int64_t Cols>
+Value matrixConstant(OpBuilder &b, Location loc, const double (&m)[Rows][Cols]) {
+  SmallVector<float> values;
+  for (int64_t i = 0; i < Rows; ++i)
+    for (int64_t j = 0; j < Cols; ++j)
+      values.push_back(static_cast<float>(m[i][j]));
+  auto type = RankedTensorType::get({Rows, Cols}, b.getF32Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(values)));
+}
+
+/// A zero-filled f32 tensor of `shape`.
+Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// A multiply-add generic: init + lhs * rhs over `maps` (lhs, rhs, init),
+/// with the last `reductions` loops reduced.
+Value multiplyAdd(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
+                  ArrayRef<AffineMap> maps, unsigned reductions) {
+  unsigned loops = maps.front().getNumDims();
+  SmallVector<utils::IteratorType> iterators(loops - reductions,
+                                             utils::IteratorType::parallel);
+  iterators.append(reductions, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nested, Location l, ValueRange args) {
+               Value product = arith::MulFOp::create(nested, l, args[0], args[1]);
+               linalg::YieldOp::create(
+                   nested, l, arith::AddFOp::create(nested, l, args[2], product)
+                                  .getResult());
+             })
+      .getResult(0);
+}
+
+void rewrite(RewriterBase &rewriter, const Candidate &c) {
+  linalg::GenericOp op = c.op;
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+  auto imageType = cast<RankedTensorType>(c.image.getType());
+  int64_t n = outType.getDimSize(0), features = outType.getDimSize(1);
+  int64_t outH = outType.getDimSize(2), outW = outType.getDimSize(3);
+  int64_t channels = imageType.getDimSize(1);
+  int64_t tilesH = llvm::divideCeil(outH, kTile);
+  int64_t tilesW = llvm::divideCeil(outW, kTile);
+  int64_t tiles = n * tilesH * tilesW;
+  int64_t paddedH = tilesH * kTile + kTaps - 1;
+  int64_t paddedW = tilesW * kTile + kTaps - 1;
+  int64_t cBlocks = channels / kLanes, fBlocks = features / kLanes;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto map = [&](unsigned loops, ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  // The first `results` loops, in order.
+  auto identity = [&](unsigned loops, unsigned results) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned i = 0; i < results; ++i)
+      exprs.push_back(d(i));
+    return map(loops, exprs);
+  };
+  auto reshapeType = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, rewriter.getF32Type());
+  };
+
+  // The image padded with zeros to whole tiles (at least the convolution's
+  // own padding), viewed as [N, C / L, L, Hp, Wp].
+  Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  SmallVector<OpFoldResult> low = {rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+                                   rewriter.getIndexAttr(c.padTop),
+                                   rewriter.getIndexAttr(c.padLeft)};
+  SmallVector<OpFoldResult> high = {
+      rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+      rewriter.getIndexAttr(paddedH - imageType.getDimSize(2) - c.padTop),
+      rewriter.getIndexAttr(paddedW - imageType.getDimSize(3) - c.padLeft)};
+  Value padded = tensor::PadOp::create(
+      rewriter, loc, reshapeType({n, channels, paddedH, paddedW}), c.image, low,
+      high, zero);
+  Value split = tensor::ExpandShapeOp::create(
+      rewriter, loc, reshapeType({n, cBlocks, kLanes, paddedH, paddedW}), padded,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+
+  // Pack: Xb[n, cb, y, x, l] = X[n, cb, l, y, x].
+  Value packedInit = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{n, cBlocks, paddedH, paddedW, kLanes},
+      rewriter.getF32Type());
+  Value packed =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{packedInit.getType()}, ValueRange{split},
+          ValueRange{packedInit},
+          ArrayRef<AffineMap>{map(5, {d(0), d(1), d(4), d(2), d(3)}),
+                              identity(5, 5)},
+          SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+          [](OpBuilder &nested, Location l, ValueRange args) {
+            linalg::YieldOp::create(nested, l, args[0]);
+          })
+          .getResult(0);
+
+  Value bt = matrixConstant(rewriter, loc, kBT);
+  Value at = matrixConstant(rewriter, loc, kAT);
+  // Rows of the input tiles: R[n, cb, y, b, tw, l], loops (n, cb, y, b, tw,
+  // l, j).
+  Value rows = multiplyAdd(
+      rewriter, loc, bt, packed,
+      zeros(rewriter, loc, {n, cBlocks, paddedH, kAlpha, tilesW, kLanes}),
+      {map(7, {d(3), d(6)}),
+       map(7, {d(0), d(1), d(2), d(4) * kTile + d(6), d(5)}), identity(7, 6)},
+      1);
+  // Columns: V[a, b, n, th, tw, cb, l], loops (a, b, n, th, tw, cb, l, i).
+  Value input = multiplyAdd(
+      rewriter, loc, bt, rows,
+      zeros(rewriter, loc, {kAlpha, kAlpha, n, tilesH, tilesW, cBlocks, kLanes}),
+      {map(8, {d(0), d(7)}),
+       map(8, {d(2), d(5), d(3) * kTile + d(7), d(1), d(4), d(6)}),
+       identity(8, 7)},
+      1);
+  Value v = tensor::CollapseShapeOp::create(
+      rewriter, loc, reshapeType({kAlpha * kAlpha, tiles, channels}), input,
+      SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5, 6}});
+
+  // The 36 matmuls: M[ab, t, fb, l], loops (ab, t, fb, l, c).
+  Value u = arith::ConstantOp::create(
+      rewriter, loc, transformFilter(ctx, c, features, channels));
+  Value products = multiplyAdd(
+      rewriter, loc, v, u,
+      zeros(rewriter, loc, {kAlpha * kAlpha, tiles, fBlocks, kLanes}),
+      {map(5, {d(0), d(1), d(4)}), map(5, {d(0), d(2), d(4), d(3)}),
+       identity(5, 4)},
+      1);
+  Value m = tensor::ExpandShapeOp::create(
+      rewriter, loc, reshapeType({kAlpha, kAlpha, tiles, fBlocks, kLanes}),
+      products, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+
+  // Output rows: O[a, q, t, fb, l], loops (a, q, t, fb, l, b).
+  Value outRows = multiplyAdd(
+      rewriter, loc, at, m,
+      zeros(rewriter, loc, {kAlpha, kTile, tiles, fBlocks, kLanes}),
+      {map(6, {d(1), d(5)}), map(6, {d(0), d(5), d(2), d(3), d(4)}),
+       identity(6, 5)},
+      1);
+  Value o = tensor::ExpandShapeOp::create(
+      rewriter, loc,
+      reshapeType({kAlpha, kTile, n, tilesH, tilesW, fBlocks, kLanes}), outRows,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5}, {6}});
+  // Output columns: Y[n, fb, th, p, tw, q, l], loops (n, fb, th, p, tw, q,
+  // l, a).
+  Value tilesOut = multiplyAdd(
+      rewriter, loc, at, o,
+      zeros(rewriter, loc, {n, fBlocks, tilesH, kTile, tilesW, kTile, kLanes}),
+      {map(8, {d(3), d(7)}),
+       map(8, {d(7), d(5), d(0), d(2), d(4), d(1), d(6)}), identity(8, 7)},
+      1);
+  Value y = tensor::CollapseShapeOp::create(
+      rewriter, loc,
+      reshapeType({n, fBlocks, tilesH * kTile, tilesW * kTile, kLanes}), tilesOut,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}, {6}});
+  if (tilesH * kTile != outH || tilesW * kTile != outW) {
+    SmallVector<OpFoldResult> offsets(5, rewriter.getIndexAttr(0)),
+        strides(5, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : {n, fBlocks, outH, outW, kLanes})
+      sizes.push_back(rewriter.getIndexAttr(size));
+    y = tensor::ExtractSliceOp::create(rewriter, loc, y, offsets, sizes, strides);
+  }
+
+  // Unpack through [N, F / L, L, OH, OW], adding the convolution's init.
+  SmallVector<ReassociationIndices> splitFeatures = {{0}, {1, 2}, {3}, {4}};
+  auto splitType = reshapeType({n, fBlocks, kLanes, outH, outW});
+  Value init = tensor::ExpandShapeOp::create(
+      rewriter, loc, splitType, op.getDpsInitOperand(0)->get(), splitFeatures);
+  Value unpackInit = tensor::EmptyOp::create(rewriter, loc, splitType.getShape(),
+                                             rewriter.getF32Type());
+  AffineMap splitMap = map(5, {d(0), d(1), d(4), d(2), d(3)});
+  Value unpacked =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{splitType}, ValueRange{y, init},
+          ValueRange{unpackInit},
+          ArrayRef<AffineMap>{identity(5, 5), splitMap, splitMap},
+          SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+          [](OpBuilder &nested, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nested, l,
+                arith::AddFOp::create(nested, l, args[1], args[0]).getResult());
+          })
+          .getResult(0);
+  rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, outType, unpacked,
+                                                       splitFeatures);
+}
+
+struct CpuWinogradConvPass
+    : impl::CpuWinogradConvPassBase<CpuWinogradConvPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Candidate> candidates;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (std::optional<Candidate> c = match(op, minTiles))
+        candidates.push_back(*c);
+    });
+    IRRewriter rewriter(&getContext());
+    llvm::StringMap<unsigned> uses;
+    if (releaseReplaced)
+      uses = countResourceUses(getOperation());
+    for (Candidate &c : candidates) {
+      rewrite(rewriter, c);
+      if (releaseReplaced)
+        releaseReplacedWeight(rewriter, c.filter, uses);
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::cpu
