@@ -92,6 +92,7 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   // workgroup functions in parallel.
   OpPassManager &functions = pm.nest<func::FuncOp>();
   functions.addPass(createCpuLowerCopiesPass());
+  functions.addPass(createCpuVectorizeTransformsPass());
   functions.addPass(createCpuVectorizeContractionsPass());
   functions.addPass(createCpuVectorizeReductionsPass());
   functions.addPass(createCpuVectorizeElementwisePass());

@@ -208,6 +208,31 @@ Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
+/// out[p, q, ...] = init + sum_{r, s} c[p, r] c[q, s] x[..., r, ..., s, ...]:
+/// the 2-D transform of the tiles of `x` by the small constant matrix `c`
+/// (Winograd's B^T d B and A^T m A), over `maps` (c as (p, r), c as (q, s),
+/// x, out) whose last two loops are r and s.
+/// --tc-cpu-vectorize-transforms computes it as two passes of 1-D
+/// transforms with the matrix's coefficients folded into the code.
+Value separableTransform(OpBuilder &b, Location loc, Value c, Value x,
+                         Value init, ArrayRef<AffineMap> maps) {
+  unsigned loops = maps.front().getNumDims();
+  SmallVector<utils::IteratorType> iterators(loops - 2,
+                                             utils::IteratorType::parallel);
+  iterators.append(2, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{c, c, x},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nested, Location l, ValueRange args) {
+               Value weight = arith::MulFOp::create(nested, l, args[0], args[1]);
+               Value term = arith::MulFOp::create(nested, l, weight, args[2]);
+               linalg::YieldOp::create(
+                   nested, l,
+                   arith::AddFOp::create(nested, l, args[3], term).getResult());
+             })
+      .getResult(0);
+}
+
 /// A multiply-add generic: init + lhs * rhs over `maps` (lhs, rhs, init),
 /// with the last `reductions` loops reduced.
 Value multiplyAdd(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
@@ -294,22 +319,15 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
 
   Value bt = matrixConstant(rewriter, loc, kBT);
   Value at = matrixConstant(rewriter, loc, kAT);
-  // Rows of the input tiles: R[n, cb, y, b, tw, l], loops (n, cb, y, b, tw,
-  // l, j).
-  Value rows = multiplyAdd(
+  // V[a, b, n, th, tw, cb, l] = sum_ij BT[a, i] BT[b, j] Xb[n, cb, 4th + i,
+  // 4tw + j, l], loops (n, th, tw, cb, a, b, l, i, j): the tiles outermost,
+  // so that workgroups split tiles, each transforming whole ones.
+  Value input = separableTransform(
       rewriter, loc, bt, packed,
-      zeros(rewriter, loc, {n, cBlocks, paddedH, kAlpha, tilesW, kLanes}),
-      {map(7, {d(3), d(6)}),
-       map(7, {d(0), d(1), d(2), d(4) * kTile + d(6), d(5)}), identity(7, 6)},
-      1);
-  // Columns: V[a, b, n, th, tw, cb, l], loops (a, b, n, th, tw, cb, l, i).
-  Value input = multiplyAdd(
-      rewriter, loc, bt, rows,
       zeros(rewriter, loc, {kAlpha, kAlpha, n, tilesH, tilesW, cBlocks, kLanes}),
-      {map(8, {d(0), d(7)}),
-       map(8, {d(2), d(5), d(3) * kTile + d(7), d(1), d(4), d(6)}),
-       identity(8, 7)},
-      1);
+      {map(9, {d(4), d(7)}), map(9, {d(5), d(8)}),
+       map(9, {d(0), d(3), d(1) * kTile + d(7), d(2) * kTile + d(8), d(6)}),
+       map(9, {d(4), d(5), d(0), d(1), d(2), d(3), d(6)})});
   Value v = tensor::CollapseShapeOp::create(
       rewriter, loc, reshapeType({kAlpha * kAlpha, tiles, channels}), input,
       SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5, 6}});
@@ -323,29 +341,19 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
       {map(5, {d(0), d(1), d(4)}), map(5, {d(0), d(2), d(4), d(3)}),
        identity(5, 4)},
       1);
-  Value m = tensor::ExpandShapeOp::create(
-      rewriter, loc, reshapeType({kAlpha, kAlpha, tiles, fBlocks, kLanes}),
-      products, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
 
-  // Output rows: O[a, q, t, fb, l], loops (a, q, t, fb, l, b).
-  Value outRows = multiplyAdd(
-      rewriter, loc, at, m,
-      zeros(rewriter, loc, {kAlpha, kTile, tiles, fBlocks, kLanes}),
-      {map(6, {d(1), d(5)}), map(6, {d(0), d(5), d(2), d(3), d(4)}),
-       identity(6, 5)},
-      1);
-  Value o = tensor::ExpandShapeOp::create(
+  // Y[n, fb, th, p, tw, q, l] = sum_ab AT[p, a] AT[q, b] M[a, b, n, th, tw,
+  // fb, l], loops (n, th, tw, fb, p, q, l, a, b).
+  Value m = tensor::ExpandShapeOp::create(
       rewriter, loc,
-      reshapeType({kAlpha, kTile, n, tilesH, tilesW, fBlocks, kLanes}), outRows,
-      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5}, {6}});
-  // Output columns: Y[n, fb, th, p, tw, q, l], loops (n, fb, th, p, tw, q,
-  // l, a).
-  Value tilesOut = multiplyAdd(
-      rewriter, loc, at, o,
+      reshapeType({kAlpha, kAlpha, n, tilesH, tilesW, fBlocks, kLanes}), products,
+      SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5}, {6}});
+  Value tilesOut = separableTransform(
+      rewriter, loc, at, m,
       zeros(rewriter, loc, {n, fBlocks, tilesH, kTile, tilesW, kTile, kLanes}),
-      {map(8, {d(3), d(7)}),
-       map(8, {d(7), d(5), d(0), d(2), d(4), d(1), d(6)}), identity(8, 7)},
-      1);
+      {map(9, {d(4), d(7)}), map(9, {d(5), d(8)}),
+       map(9, {d(7), d(8), d(0), d(1), d(2), d(3), d(6)}),
+       map(9, {d(0), d(3), d(1), d(4), d(2), d(5), d(6)})});
   Value y = tensor::CollapseShapeOp::create(
       rewriter, loc,
       reshapeType({n, fBlocks, tilesH * kTile, tilesW * kTile, kLanes}), tilesOut,

@@ -2,18 +2,20 @@
 
 // A 3x3 convolution on an 8x8 image (2x2 tiles of 4x4), 32 channels to 64,
 // padding 1 and a bias: the image is padded to whole tiles (10x10) and
-// packed into [N, C / 32, H, W, 32]; B^T d B is two multiply-adds with the
-// 6x6 B^T over the tile columns (x = 4 tw + j) and rows (y = 4 th + i);
-// the 36 transformed positions are matmuls [36, tiles, C] x [36, F / 32,
-// C, 32] with the filter transformed at compile time; A^T m A is two
-// multiply-adds with the 4x6 A^T; the result is unpacked to [N, F, H, W]
-// with the bias added.
+// packed into [N, C / 32, H, W, 32]; B^T d B is one generic over the tiles
+// (x = 4 tw + j, y = 4 th + i) reading the 6x6 B^T twice; the 36
+// transformed positions are matmuls [36, tiles, C] x [36, F / 32, C, 32]
+// with the filter transformed at compile time; A^T m A reads the 4x6 A^T
+// twice; the result is unpacked to [N, F, H, W] with the bias added.
 // CHECK-DAG: #[[PACK:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d2, d3)>
-// CHECK-DAG: #[[XCOLS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4 * 4 + d6, d5)>
-// CHECK-DAG: #[[XROWS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d3 * 4 + d7, d1, d4, d6)>
+// CHECK-DAG: #[[C1:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d4, d7)>
+// CHECK-DAG: #[[C2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d5, d8)>
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d3, d1 * 4 + d7, d2 * 4 + d8, d6)>
+// CHECK-DAG: #[[XT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d4, d5, d0, d1, d2, d3, d6)>
 // CHECK-DAG: #[[V:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>
 // CHECK-DAG: #[[U:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4, d3)>
-// CHECK-DAG: #[[YCOLS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d7, d5, d0, d2, d4, d1, d6)>
+// CHECK-DAG: #[[M:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d7, d8, d0, d1, d2, d3, d6)>
+// CHECK-DAG: #[[Y:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d3, d1, d4, d2, d5, d6)>
 // CHECK-LABEL: func.func @resnet
 // CHECK-DAG: %[[BT:.*]] = arith.constant dense<{{\[\[}}4.000000e+00, 0.000000e+00, -5.000000e+00, {{.*}} : tensor<6x6xf32>
 // CHECK-DAG: %[[AT:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, {{.*}} : tensor<4x6xf32>
@@ -21,15 +23,15 @@
 // CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: %[[SPLIT:.*]] = tensor.expand_shape %[[PAD]] {{\[\[}}0], [1, 2], [3], [4]] {{.*}} into tensor<1x1x32x10x10xf32>
 // CHECK: %[[XB:.*]] = linalg.generic {indexing_maps = [#[[PACK]], #{{.*}}], {{.*}} ins(%[[SPLIT]] : {{.*}}) outs(%{{.*}} : tensor<1x1x10x10x32xf32>)
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[XCOLS]], #{{.*}}], {{.*}} ins(%[[BT]], %[[XB]] : {{.*}}) outs(%{{.*}} : tensor<1x1x10x6x2x32xf32>)
-// CHECK: %[[D:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[XROWS]], #{{.*}}], {{.*}} ins(%[[BT]], %[[R]] : {{.*}}) outs(%{{.*}} : tensor<6x6x1x2x2x1x32xf32>)
+// CHECK: %[[D:.*]] = linalg.generic {indexing_maps = [#[[C1]], #[[C2]], #[[X]], #[[XT]]], iterator_types = [{{.*}}"parallel", "reduction", "reduction"]} ins(%[[BT]], %[[BT]], %[[XB]] : {{.*}}) outs(%{{.*}} : tensor<6x6x1x2x2x1x32xf32>)
+// CHECK: %[[WEIGHT:.*]] = arith.mulf
+// CHECK: %[[TERM:.*]] = arith.mulf %[[WEIGHT]]
+// CHECK: arith.addf %{{.*}}, %[[TERM]]
 // CHECK: %[[DV:.*]] = tensor.collapse_shape %[[D]] {{\[\[}}0, 1], [2, 3, 4], [5, 6]] {{.*}} into tensor<36x4x32xf32>
-// CHECK: %[[M:.*]] = linalg.generic {indexing_maps = [#[[V]], #[[U]], #{{.*}}], {{.*}} ins(%[[DV]], %[[W]] : {{.*}}) outs(%{{.*}} : tensor<36x4x2x32xf32>)
-// CHECK: %[[MV:.*]] = tensor.expand_shape %[[M]] {{.*}} into tensor<6x6x4x2x32xf32>
-// CHECK: %[[O:.*]] = linalg.generic {{.*}} ins(%[[AT]], %[[MV]] : {{.*}}) outs(%{{.*}} : tensor<6x4x4x2x32xf32>)
-// CHECK: %[[OV:.*]] = tensor.expand_shape %[[O]] {{.*}} into tensor<6x4x1x2x2x2x32xf32>
-// CHECK: %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[YCOLS]], #{{.*}}], {{.*}} ins(%[[AT]], %[[OV]] : {{.*}}) outs(%{{.*}} : tensor<1x2x2x4x2x4x32xf32>)
-// CHECK: %[[YV:.*]] = tensor.collapse_shape %[[Y]] {{.*}} into tensor<1x2x8x8x32xf32>
+// CHECK: %[[MM:.*]] = linalg.generic {indexing_maps = [#[[V]], #[[U]], #{{.*}}], {{.*}} ins(%[[DV]], %[[W]] : {{.*}}) outs(%{{.*}} : tensor<36x4x2x32xf32>)
+// CHECK: %[[MV:.*]] = tensor.expand_shape %[[MM]] {{.*}} into tensor<6x6x1x2x2x2x32xf32>
+// CHECK: %[[YT:.*]] = linalg.generic {indexing_maps = [#[[C1]], #[[C2]], #[[M]], #[[Y]]], {{.*}} ins(%[[AT]], %[[AT]], %[[MV]] : {{.*}}) outs(%{{.*}} : tensor<1x2x2x4x2x4x32xf32>)
+// CHECK: %[[YV:.*]] = tensor.collapse_shape %[[YT]] {{.*}} into tensor<1x2x8x8x32xf32>
 // CHECK: %[[UNPACKED:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[PACK]], #[[PACK]]], {{.*}} ins(%[[YV]], %{{.*}} : tensor<1x2x8x8x32xf32>, tensor<1x2x32x8x8xf32>) outs(%{{.*}} : tensor<1x2x32x8x8xf32>)
 // CHECK: arith.addf
 // CHECK: %[[OUT:.*]] = tensor.collapse_shape %[[UNPACKED]] {{.*}} into tensor<1x64x8x8xf32>

@@ -327,6 +327,27 @@ def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CpuVectorizeTransformsPass : Pass<"tc-cpu-vectorize-transforms"> {
+  let summary = "Vectorize Winograd's tile transforms with their coefficients folded in";
+  let description = [{
+    For a generic on buffers computing
+    out[p, q, ...] += sum_{r, s} c1[p, r] c2[q, s] x[..., r, ..., s, ...]
+    (the body out + (c1 * c2) * x) with c1 and c2 constant f32 matrices of
+    at most 8x8 (memref.get_global of a constant global), static loops, and
+    the output's last loop read by x in its last dimension, both
+    contiguous: loops over the other loops (the lanes in steps of one
+    vector register), and inside, the tile's loads, the 1-D transforms
+    t[r, q] = sum_s c2[q, s] x[r, s] and out[p, q] += sum_r c1[p, r] t[r, q]
+    fully unrolled with the coefficients folded (zeros skipped, ones as
+    adds or subtracts, others as multiply-adds with constant vectors), and
+    the stores. Winograd's B^T d B and A^T m A (--tc-cpu-winograd-conv).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
   let summary = "Register-tile contractions and vectorize them (vector dialect)";
   let description = [{
