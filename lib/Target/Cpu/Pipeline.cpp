@@ -95,6 +95,7 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   functions.addPass(createCpuVectorizeTransformsPass());
   functions.addPass(createCpuVectorizeContractionsPass());
   functions.addPass(createCpuVectorizeReductionsPass());
+  functions.addPass(createCpuVectorizeTransposesPass());
   functions.addPass(createCpuVectorizeElementwisePass());
   functions.addPass(createCpuInterchangeLoopsPass());
   functions.addPass(createConvertLinalgToLoopsPass());
@@ -115,6 +116,9 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   // (reassociated), not a serial chain of scalar adds.
   ConvertVectorToLLVMPassOptions toLLVM;
   toLLVM.reassociateFPReductions = true;
+  // The 16x16 transposes of --tc-cpu-vectorize-transposes as shuffles of
+  // whole registers, not 256 element moves.
+  toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle16x16;
   pm.addPass(createConvertVectorToLLVMPass(toLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   OpPassManager &toLLVMFunctions = pm.nest<func::FuncOp>();

@@ -393,6 +393,23 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CpuVectorizeTransposesPass : Pass<"tc-cpu-vectorize-transposes"> {
+  let summary = "Vectorize elementwise kernels that read an input transposed";
+  let description = [{
+    For linalg.generic ops on buffers whose loops are all parallel, with
+    one output (its last dimension read by loop n) and inputs that read n
+    other than in their last dimension, all with the same loop m in their
+    last dimension (static loops): tiles of one vector register square on
+    (m, n) (16 x 16 for f32; the loops split first into parts the tiles
+    divide, the last a partial tile), vectorized by upstream linalg
+    vectorization; the transposed reads become contiguous reads and a
+    vector.transpose.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CpuVectorizeElementwisePass : Pass<"tc-cpu-vectorize-elementwise"> {
   let summary = "Vectorize elementwise kernels along their contiguous dimension";
   let description = [{
