@@ -23,12 +23,22 @@ def ConvertTcToLinalgPass : Pass<"convert-tc-to-linalg"> {
     kernels and weight packing see the matmul they know, at any batch and
     sequence length. The GPU pipeline keeps the batched generic, whose
     fusions it relies on.
+
+    With `dense-strided-pointwise`, a 1x1 convolution with strides and no
+    padding (static output size) copies the positions it reads into a
+    dense tensor and is the matmul of an unstrided one, whose CPU register
+    tile has the whole image in its lanes; without it, it stays a windowed
+    generic, which the GPU kernels compute without the copy.
   }];
   let options = [
     Option<"collapseSharedWeightBatch", "collapse-shared-weight-batch", "bool",
            /*default=*/"false",
            "Lower a batch matmul with a shared (batch-broadcast) rhs to a 2-D "
-           "matmul over the collapsed lhs">
+           "matmul over the collapsed lhs">,
+    Option<"denseStridedPointwise", "dense-strided-pointwise", "bool",
+           /*default=*/"false",
+           "Lower a strided 1x1 convolution to a dense copy of the positions "
+           "it reads and a matmul">
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",

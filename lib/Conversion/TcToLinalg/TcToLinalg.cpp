@@ -67,7 +67,8 @@ struct ConvertTcToLinalgPass
     RewritePatternSet patterns(ctx);
     to_linalg::populateElementwisePatterns(converter, patterns);
     to_linalg::populateContractionPatterns(converter, patterns,
-                                           collapseSharedWeightBatch);
+                                           collapseSharedWeightBatch,
+                                           denseStridedPointwise);
     to_linalg::populatePoolingPatterns(converter, patterns);
     to_linalg::populateReductionPatterns(converter, patterns);
     to_linalg::populateNormalizationPatterns(converter, patterns);

@@ -29,7 +29,8 @@ public:
 /// Registers every family's patterns (one populate function per file).
 void populateElementwisePatterns(TcTypeConverter &, RewritePatternSet &);
 void populateContractionPatterns(TcTypeConverter &, RewritePatternSet &,
-                                 bool collapseSharedWeightBatch = false);
+                                 bool collapseSharedWeightBatch = false,
+                                 bool denseStridedPointwise = false);
 void populatePoolingPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateReductionPatterns(TcTypeConverter &, RewritePatternSet &);
 void populateNormalizationPatterns(TcTypeConverter &, RewritePatternSet &);

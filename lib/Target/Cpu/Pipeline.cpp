@@ -27,6 +27,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
   tc::ConvertTcToLinalgPassOptions toLinalg;
   toLinalg.collapseSharedWeightBatch = true;
+  toLinalg.denseStridedPointwise = true;
   pm.addPass(tc::createConvertTcToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   if (options.winograd) {

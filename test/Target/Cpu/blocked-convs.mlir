@@ -1,6 +1,7 @@
 // Convolutions over images narrower than 8 columns, computed in blocks of
 // 32 output channels (--tc-cpu-block-conv-channels), give numpy's results:
-// 3x3 with padding, bias and ReLU on 7x7; 1x1 with stride 2 from 13x13;
+// 3x3 with padding, bias and ReLU on 7x7; 1x1 with stride 2 from 13x13
+// (not blocked: its strided positions are copied dense and it is a matmul);
 // dilated with asymmetric padding at batch 2 on 5x6 (5x3 out); a 1-D one of width 5;
 // stride-2 3x3 ones 14 and 12 columns wide out (with ReLU, batch 2), and
 // one 11 wide that keeps the image-width tile.
@@ -26,7 +27,6 @@
 // The filters [F, C, K...] become [F / 32, C, K..., 32]; each convolution
 // writes [N, F / 32, O..., 32], unpacked through [N, F / 32, 32, O...].
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x24x3x3x32xf32>
-// IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x40x1x1x32xf32>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<3x8x3x3x32xf32>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x16x3x32xf32>
 // IR-DAG: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x32x7x7xf32> into tensor<1x64x7x7xf32>
@@ -36,6 +36,12 @@
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x12x3x3x32xf32>
 // RUN: cat %t/dump/passes/*/*tc-cpu-block-conv-channels.mlir | FileCheck %s --check-prefix=KEPT
 // KEPT-NOT: tensor<1x8x3x3x32xf32>
+// The 1x1 with stride 2 reads its input through a dense copy of every other
+// row and column, then a matmul over the 7x7 positions.
+// RUN: cat %t/dump/passes/*/*convert-tc-to-linalg.mlir | FileCheck %s --check-prefix=DENSE
+// DENSE: #[[EVERY_OTHER:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2, d3 * 2)>
+// DENSE: linalg.generic {indexing_maps = [#[[EVERY_OTHER]], #{{.*}}], {{.*}} ins(%{{.*}} : tensor<1x40x13x13xf32>) outs(%{{.*}} : tensor<1x40x7x7xf32>)
+// DENSE: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x40x7x7xf32> into tensor<1x40x49xf32>
 // After --tc-cpu-fuse-elementwise the ReLU reads the unpacking copy in its
 // [N, F / 32, 32, O...] shape, fused into it, and the collapse follows.
 // RUN: cat %t/dump/passes/*/*tc-cpu-fuse-elementwise.mlir | FileCheck %s --check-prefix=FUSED

@@ -57,7 +57,8 @@ def case(name, x_shape, f, kernel, strides, pads, dilations, bias, relu=False):
 
 # ResNet's last stage: 3x3, padding 1, 7x7, bias and ReLU.
 case("c3x3", (1, 24, 7, 7), 64, (3, 3), [1, 1], [1, 1, 1, 1], [1, 1], True, relu=True)
-# Its downsample: 1x1 with stride 2 from an odd 13x13 (7x7 out), no bias.
+# Its downsample: 1x1 with stride 2 from an odd 13x13 (7x7 out), no bias
+# (a dense copy of the strided positions and a matmul, not blocked).
 case("down", (1, 40, 13, 13), 32, (1, 1), [2, 2], [0, 0, 0, 0], [1, 1], False)
 # Non-square, dilated, asymmetric padding, batch 2: 5x6 -> 5x3.
 case("dilated", (2, 8, 5, 6), 96, (3, 3), [1, 1], [2, 1, 2, 0], [2, 2], True)
