@@ -88,10 +88,10 @@ cl::opt<int64_t> maxWorkgroups("max-workgroups", cl::cat(category),
 cl::opt<bool> winograd(
     "winograd", cl::cat(category),
     cl::desc("on the CPU, compute 3x3 convolutions with unit strides and "
-             "enough 4x4 output tiles by Winograd's F(4x4, 3x3): a quarter "
-             "of the multiplies, results within about 1e-5 of the "
-             "output's scale of the direct sum; =false computes every "
-             "convolution directly"),
+             "enough output tiles by Winograd's F(4x4, 3x3) or F(2x2, 3x3): "
+             "a quarter (or 4/9) of the multiplies, results within about "
+             "1e-5 of the output's scale of the direct sum; =false computes "
+             "every convolution directly"),
     cl::init(true));
 cl::opt<bool> gpuFpContract(
     "gpu-fp-contract", cl::cat(category),

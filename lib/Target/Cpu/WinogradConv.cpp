@@ -12,26 +12,31 @@
 // Neural Networks", with the interpolation points 0, 1, -1, 2, -2 and
 // infinity).
 //
-// Every step is a multiply-add generic whose register tile has 32 channels
-// in its lanes, so each is vectorized by --tc-cpu-vectorize-contractions
-// like any contraction:
-//   pack    Xb[n, C/L, y, x, L]      the padded NCHW input, channel-blocked
-//   rows    R[n, C/L, y, b, tw, L]   = sum_j BT[b, j] Xb[n, ., y, 4tw + j, .]
-//   columns V[a, b, n, th, tw, C]    = sum_i BT[a, i] R[n, ., 4th + i, b, tw, .]
-//   matmul  M[ab, t, K/L, L]         = sum_c V[ab, t, c] U[ab, K/L, c, L]
-//   rows    O[a, q, t, K]            = sum_b AT[q, b] M[a, b, t, K]
-//   columns Y[n, K/L, th, p, tw, q, L] = sum_a AT[p, a] O[a, q, n, th, tw, K]
-//   unpack  y[n, K, h, w] = Y[n, K/L, h, w, L] + init (the bias, or zeros)
-// with t = (n, th, tw) the tiles and L = 32. The filter is stored
+// The steps, with L = 32 channels in the lanes of every kernel and t =
+// (n, th, tw) the tiles:
+//   pack      Xb[n, C/L, y, x, L]        the padded NCHW input, channel-blocked
+//   input     V[a, b, n, th, tw, C]      = sum_ij BT[a, i] BT[b, j]
+//                                          Xb[n, ., 4th + i, 4tw + j, .]
+//   matmuls   M[ab, t, K/L, L]           = sum_c V[ab, t, c] U[ab, K/L, c, L]
+//   output    Y[n, K/L, th, p, tw, q, L] = sum_ab AT[p, a] AT[q, b] M[a, b, t, .]
+//   unpack    y[n, K, h, w] = Y[n, K/L, h, w, L] + init (the bias, or zeros)
+// The two transforms are multiply-add generics over a constant matrix
+// read twice, which --tc-cpu-vectorize-transforms writes as unrolled 1-D
+// transforms with the coefficients folded in; the matmuls are ordinary
+// contractions (--tc-cpu-vectorize-contractions), the pack and unpack
+// transposing copies (--tc-cpu-vectorize-transposes). The filter is stored
 // transformed and panel-packed, [36, K/L, C, L]; the output tiles cover the
 // image rounded up to whole tiles (the input is padded with zeros to match
 // and the rows and columns past the image are dropped before the unpack).
 //
 // The transformed filter is 36/9 = 4 times the filter's size and every
-// matmul reads all of it for as few as T rows, so a convolution with few
-// tiles (ResNet's 7x7 stage at batch 1: 4 tiles, 37 MB of transformed
-// weights per 9 MB filter) would be bound by memory, not multiplies: only
-// convolutions with at least `min-tiles` tiles are rewritten.
+// matmul reads all of it for as few as T rows, so with few tiles the
+// matmuls are bound by memory, not multiplies. ResNet's 7x7 stage at batch
+// 1 has 4 tiles of 4x4 (37 MB of transformed weights per 9 MB filter) but
+// 16 of 2x2, and F(2x2, 3x3) (4x4 input tiles, 16 positions, a filter
+// 16/9 of the original) computes it in two thirds of the direct time. So a
+// convolution takes F(4x4, 3x3) when it has at least `min-tiles` tiles of
+// 4x4, else F(2x2, 3x3) when it has that many of 2x2, else stays direct.
 //
 // Runs on tensors, after --convert-tc-to-linalg and before
 // --tc-cpu-block-conv-channels.
@@ -52,27 +57,44 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
-/// Output tile (m), filter (r) and input tile (alpha = m + r - 1) sizes.
-constexpr int64_t kTile = 4, kTaps = 3, kAlpha = kTile + kTaps - 1;
+constexpr int64_t kTaps = 3;
 constexpr int64_t kLanes = kRegisterLanes;
 
-// F(4x4, 3x3) with the points 0, 1, -1, 2, -2, infinity.
-constexpr double kBT[kAlpha][kAlpha] = {
-    {4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
-    {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
-constexpr double kG[kAlpha][kTaps] = {
-    {1.0 / 4, 0, 0},
-    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-    {1.0 / 24, 1.0 / 12, 1.0 / 6},
-    {1.0 / 24, -1.0 / 12, 1.0 / 6},
-    {0, 0, 1}};
-constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 1, 1, 0},
-                                       {0, 1, -1, 2, -2, 0},
-                                       {0, 1, 1, 4, 4, 0},
-                                       {0, 1, -1, 8, -8, 1}};
+/// One algorithm F(m x m, 3x3): output tiles of m, input tiles of alpha =
+/// m + 2, and its matrices (row-major): B^T (alpha x alpha), G (alpha x 3),
+/// A^T (m x alpha).
+struct Variant {
+  int64_t tile, alpha;
+  ArrayRef<double> bt, g, at;
+};
 
-/// A convolution from --convert-tc-to-linalg that F(4x4, 3x3) computes:
+// F(4x4, 3x3) with the points 0, 1, -1, 2, -2, infinity.
+constexpr double kBT4[] = {4, 0, -5, 0, 1, 0,  0, -4, -4, 1, 1, 0,
+                           0, 4, -4, -1, 1, 0, 0, -2, -1, 2, 1, 0,
+                           0, 2, -1, -2, 1, 0, 0, 4, 0, -5, 0, 1};
+constexpr double kG4[] = {1.0 / 4,  0,         0,
+                          -1.0 / 6, -1.0 / 6,  -1.0 / 6,
+                          -1.0 / 6, 1.0 / 6,   -1.0 / 6,
+                          1.0 / 24, 1.0 / 12,  1.0 / 6,
+                          1.0 / 24, -1.0 / 12, 1.0 / 6,
+                          0,        0,         1};
+constexpr double kAT4[] = {1, 1, 1,  1, 1,  0, 0, 1, -1, 2, -2, 0,
+                           0, 1, 1,  4, 4,  0, 0, 1, -1, 8, -8, 1};
+// F(2x2, 3x3) with the points 0, 1, -1, infinity.
+constexpr double kBT2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+constexpr double kG2[] = {1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1};
+constexpr double kAT2[] = {1, 1, 1, 0, 0, 1, -1, -1};
+
+const Variant kF4{4, 6, kBT4, kG4, kAT4};
+const Variant kF2{2, 4, kBT2, kG2, kAT2};
+
+/// The number of m x m output tiles of an [N, F, OH, OW] output.
+int64_t tileCount(RankedTensorType out, int64_t m) {
+  return out.getDimSize(0) * llvm::divideCeil(out.getDimSize(2), m) *
+         llvm::divideCeil(out.getDimSize(3), m);
+}
+
+/// A convolution from --convert-tc-to-linalg that F(m x m, 3x3) computes:
 /// ungrouped, 2-D, f32, unit strides and dilations, a 3x3 constant filter,
 /// channels in whole lane blocks, its input zero-padded by a tensor.pad (or
 /// not padded).
@@ -83,6 +105,7 @@ struct Candidate {
   arith::ConstantOp filter;
   ArrayRef<char> bytes;         // the filter's f32 values, [K, C, 3, 3],
   std::optional<float> splat;   // or its one value
+  const Variant *variant;
 };
 
 /// The image under a zero tensor.pad of the spatial dims, and the pad's
@@ -131,10 +154,13 @@ std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
   int64_t channels = inType.getDimSize(1), features = outType.getDimSize(1);
   if (channels % kLanes != 0 || features % kLanes != 0)
     return std::nullopt;
-  int64_t tiles = outType.getDimSize(0) *
-                  llvm::divideCeil(outType.getDimSize(2), kTile) *
-                  llvm::divideCeil(outType.getDimSize(3), kTile);
-  if (tiles < minTiles)
+  // F(4x4) when its tiles are enough, else F(2x2) (a 7x7 image at batch 1:
+  // 16 tiles of 2x2, 4 of 4x4), whose transformed filter is 16/9 of the
+  // filter, not 4 times.
+  const Variant *variant = tileCount(outType, kF4.tile) >= minTiles ? &kF4
+                           : tileCount(outType, kF2.tile) >= minTiles ? &kF2
+                                                                     : nullptr;
+  if (!variant)
     return std::nullopt;
   auto image = unpadded(op.getDpsInputOperand(0)->get());
   if (!image)
@@ -146,11 +172,11 @@ std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
   auto dense = dyn_cast<DenseElementsAttr>(filter.getValue());
   if (dense && dense.isSplat())
     return Candidate{op, value, top, left, filter, {},
-                     dense.getSplatValue<APFloat>().convertToFloat()};
+                     dense.getSplatValue<APFloat>().convertToFloat(), variant};
   std::optional<ArrayRef<char>> bytes = floatWeightBytes(filter, filterType);
   if (!bytes)
     return std::nullopt;
-  return Candidate{op, value, top, left, filter, *bytes, std::nullopt};
+  return Candidate{op, value, top, left, filter, *bytes, std::nullopt, variant};
 }
 
 /// U = G g G^T for every filter g = w[k, c] (in double, rounded once),
@@ -158,8 +184,10 @@ std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
 /// channels, as --tc-cpu-pack-weights lays out a matmul's.
 DenseResourceElementsAttr transformFilter(MLIRContext *ctx, const Candidate &c,
                                           int64_t features, int64_t channels) {
+  const Variant &v = *c.variant;
+  int64_t alpha = v.alpha;
   auto type = RankedTensorType::get(
-      {kAlpha * kAlpha, features / kLanes, channels, kLanes},
+      {alpha * alpha, features / kLanes, channels, kLanes},
       Float32Type::get(ctx));
   const float *w = reinterpret_cast<const float *>(c.bytes.data());
   float splat[kTaps * kTaps];
@@ -170,17 +198,17 @@ DenseResourceElementsAttr transformFilter(MLIRContext *ctx, const Candidate &c,
       for (int64_t ci = 0; ci < channels; ++ci) {
         const float *g =
             c.splat ? splat : w + (k * channels + ci) * kTaps * kTaps;
-        double gg[kAlpha][kTaps] = {}; // G g
-        for (int64_t a = 0; a < kAlpha; ++a)
+        SmallVector<double, 18> gg(alpha * kTaps, 0.0); // G g
+        for (int64_t a = 0; a < alpha; ++a)
           for (int64_t j = 0; j < kTaps; ++j)
             for (int64_t i = 0; i < kTaps; ++i)
-              gg[a][j] += kG[a][i] * g[i * kTaps + j];
-        for (int64_t a = 0; a < kAlpha; ++a)
-          for (int64_t b = 0; b < kAlpha; ++b) {
+              gg[a * kTaps + j] += v.g[a * kTaps + i] * g[i * kTaps + j];
+        for (int64_t a = 0; a < alpha; ++a)
+          for (int64_t b = 0; b < alpha; ++b) {
             double u = 0;
             for (int64_t j = 0; j < kTaps; ++j)
-              u += gg[a][j] * kG[b][j];
-            int64_t position = a * kAlpha + b;
+              u += gg[a * kTaps + j] * v.g[b * kTaps + j];
+            int64_t position = a * alpha + b;
             out[((position * (features / kLanes) + k / kLanes) * channels + ci) *
                     kLanes +
                 k % kLanes] = static_cast<float>(u);
@@ -190,13 +218,11 @@ DenseResourceElementsAttr transformFilter(MLIRContext *ctx, const Candidate &c,
 }
 
 /// A small constant matrix of f32 (a transform's B^T or A^T).
-template <int64_t Rows, int64_t Cols>
-Value matrixConstant(OpBuilder &b, Location loc, const double (&m)[Rows][Cols]) {
-  SmallVector<float> values;
-  for (int64_t i = 0; i < Rows; ++i)
-    for (int64_t j = 0; j < Cols; ++j)
-      values.push_back(static_cast<float>(m[i][j]));
-  auto type = RankedTensorType::get({Rows, Cols}, b.getF32Type());
+Value matrixConstant(OpBuilder &b, Location loc, ArrayRef<double> m,
+                     int64_t rows) {
+  SmallVector<float> values(m.begin(), m.end());
+  auto type = RankedTensorType::get({rows, static_cast<int64_t>(m.size()) / rows},
+                                    b.getF32Type());
   return arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, ArrayRef<float>(values)));
 }
@@ -263,6 +289,8 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   int64_t n = outType.getDimSize(0), features = outType.getDimSize(1);
   int64_t outH = outType.getDimSize(2), outW = outType.getDimSize(3);
   int64_t channels = imageType.getDimSize(1);
+  const Variant &variant = *c.variant;
+  int64_t kTile = variant.tile, kAlpha = variant.alpha;
   int64_t tilesH = llvm::divideCeil(outH, kTile);
   int64_t tilesW = llvm::divideCeil(outW, kTile);
   int64_t tiles = n * tilesH * tilesW;
@@ -317,8 +345,8 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
           })
           .getResult(0);
 
-  Value bt = matrixConstant(rewriter, loc, kBT);
-  Value at = matrixConstant(rewriter, loc, kAT);
+  Value bt = matrixConstant(rewriter, loc, variant.bt, kAlpha);
+  Value at = matrixConstant(rewriter, loc, variant.at, kTile);
   // V[a, b, n, th, tw, cb, l] = sum_ij BT[a, i] BT[b, j] Xb[n, cb, 4th + i,
   // 4tw + j, l], loops (n, th, tw, cb, a, b, l, i, j): the tiles outermost,
   // so that workgroups split tiles, each transforming whole ones.

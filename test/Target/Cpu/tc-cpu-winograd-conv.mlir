@@ -42,6 +42,24 @@ func.func @resnet(%x: tensor<1x32x8x8xf32>, %b: tensor<64xf32>) -> tensor<1x64x8
   return %y : tensor<1x64x8x8xf32>
 }
 
+// Fewer than min-tiles tiles of 4x4 (a 4x4 image: one) but enough of 2x2
+// (four): F(2x2, 3x3), with the 4x4 B^T and the 2x4 A^T, 16 transformed
+// positions, and the image padded to 6x6.
+// CHECK-LABEL: func.func @small
+// CHECK-DAG: arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, -1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, -1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, -1.000000e+00]]> : tensor<4x4xf32>
+// CHECK-DAG: arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]]> : tensor<2x4xf32>
+// CHECK-DAG: arith.constant dense_resource<winograd{{.*}}> : tensor<16x1x32x32xf32>
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x4x1x2x2x1x32xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<16x4x1x32xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x2x2x2x32xf32>)
+// CHECK: return
+func.func @small(%x: tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32> {
+  %w = arith.constant dense<0.25> : tensor<32x32x3x3xf32>
+  %y = tc.conv %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x4x4xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x4x4xf32>
+  return %y : tensor<1x32x4x4xf32>
+}
+
 // Tiles past the image: a 6x5 output needs 2x2 tiles, so the image is
 // padded to 10x10 (top 1, bottom 3, left 1, right 4) and the tiles' 8x8 is
 // sliced to 6x5 before the unpack.
@@ -57,11 +75,11 @@ func.func @tails(%x: tensor<1x32x6x5xf32>) -> tensor<1x32x6x5xf32> {
 
 // Not rewritten: a stride of 2, a 5x5 filter, 48 output channels (not whole
 // blocks of 32), a filter that is not a constant, fewer tiles than
-// min-tiles (a 4x4 image: one tile).
+// min-tiles (a 2x2 image: one tile of 4x4 or of 2x2).
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT: winograd
 // CHECK: return
-func.func @kept(%x: tensor<1x32x8x8xf32>, %f: tensor<32x32x3x3xf32>, %s: tensor<1x32x4x4xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x32x8x8xf32>, tensor<1x48x8x8xf32>, tensor<1x32x8x8xf32>, tensor<1x32x4x4xf32>) {
+func.func @kept(%x: tensor<1x32x8x8xf32>, %f: tensor<32x32x3x3xf32>, %s: tensor<1x32x2x2xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x32x8x8xf32>, tensor<1x48x8x8xf32>, tensor<1x32x8x8xf32>, tensor<1x32x2x2xf32>) {
   %w = arith.constant dense<0.5> : tensor<32x32x3x3xf32>
   %w5 = arith.constant dense<0.5> : tensor<32x32x5x5xf32>
   %w48 = arith.constant dense<0.5> : tensor<48x32x3x3xf32>
@@ -70,6 +88,6 @@ func.func @kept(%x: tensor<1x32x8x8xf32>, %f: tensor<32x32x3x3xf32>, %s: tensor<
   %k5 = tc.conv %x, %w5 {padding = array<i64: 2, 2, 2, 2>} : (tensor<1x32x8x8xf32>, tensor<32x32x5x5xf32>) -> tensor<1x32x8x8xf32>
   %f48 = tc.conv %x, %w48 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x8x8xf32>, tensor<48x32x3x3xf32>) -> tensor<1x48x8x8xf32>
   %dyn = tc.conv %x, %f {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x8x8xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x8x8xf32>
-  %one = tc.conv %s, %w2 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x4x4xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x4x4xf32>
-  return %s2, %k5, %f48, %dyn, %one : tensor<1x32x4x4xf32>, tensor<1x32x8x8xf32>, tensor<1x48x8x8xf32>, tensor<1x32x8x8xf32>, tensor<1x32x4x4xf32>
+  %one = tc.conv %s, %w2 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x2x2xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x2x2xf32>
+  return %s2, %k5, %f48, %dyn, %one : tensor<1x32x4x4xf32>, tensor<1x32x8x8xf32>, tensor<1x48x8x8xf32>, tensor<1x32x8x8xf32>, tensor<1x32x2x2xf32>
 }

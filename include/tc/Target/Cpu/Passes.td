@@ -25,26 +25,28 @@ def CpuFuseElementwisePass : Pass<"tc-cpu-fuse-elementwise"> {
 }
 
 def CpuWinogradConvPass : Pass<"tc-cpu-winograd-conv"> {
-  let summary = "Compute 3x3 convolutions with Winograd's F(4x4, 3x3)";
+  let summary = "Compute 3x3 convolutions with Winograd's F(4x4, 3x3) or F(2x2, 3x3)";
   let description = [{
     For an ungrouped f32 2-D convolution on tensors (from
     --convert-tc-to-linalg) with a 3x3 constant filter read only here, unit
     strides and dilations, zero padding, input and output channels in
     multiples of L (the register tile's 32 lanes) and at least `min-tiles`
-    4x4 output tiles: the input is packed into channel blocks
-    [N, C / L, H, W, L] and transformed (B^T d B, two multiply-add generics
-    over the tile rows and columns), each of the 36 transformed positions
-    is a matmul over the channels with the filter transformed at compile
-    time (G g G^T, stored as [36, F / L, C, L]), the products are
-    transformed back (A^T m A) and unpacked to [N, F, OH, OW] with the
-    convolution's init (its bias) added. 36 products per 4x4 tile and
-    channel pair instead of 144.
+    output tiles of 4x4 (F(4x4, 3x3)) or else of 2x2 (F(2x2, 3x3)): the
+    input is packed into channel blocks [N, C / L, H, W, L] and transformed
+    (B^T d B, one generic reading the constant B^T twice), each of the
+    alpha x alpha transformed positions (36 or 16) is a matmul over the
+    channels with the filter transformed at compile time (G g G^T, stored
+    as [alpha^2, F / L, C, L]), the products are transformed back
+    (A^T m A) and unpacked to [N, F, OH, OW] with the convolution's init
+    (its bias) added. F(4x4, 3x3) takes 36 products per 4x4 tile and
+    channel pair instead of 144, F(2x2, 3x3) 16 per 2x2 tile instead of 36.
   }];
   let options = [
     Option<"minTiles", "min-tiles", "int64_t", /*default=*/"16",
-           "The fewest 4x4 output tiles (over the batch) a convolution needs: "
-           "with fewer, reading the transformed filter (4 times the filter) "
-           "costs more than the multiplies saved">,
+           "The fewest output tiles (over the batch) a convolution needs, "
+           "of 4x4 for F(4x4, 3x3), else of 2x2 for F(2x2, 3x3): with fewer, "
+           "reading the transformed filter costs more than the multiplies "
+           "saved">,
     Option<"releaseReplaced", "release-replaced", "bool", /*default=*/"false",
            "Free each original filter's bytes once transformed, when no other "
            "op refers to them (only for a context with no other module)">,
