@@ -21,7 +21,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
-#include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -249,9 +248,7 @@ struct CpuPackWeightsPass
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());
-    llvm::StringMap<unsigned> uses;
-    if (releaseReplaced)
-      uses = countResourceUses(getOperation());
+    ReplacedWeights replaced(getOperation(), releaseReplaced);
     for (Candidate &c : candidates) {
       // Named ops (linalg.matmul) carry their region implicitly.
       if (!isa<linalg::GenericOp>(c.op)) {
@@ -265,8 +262,7 @@ struct CpuPackWeightsPass
         c.weight = &generic->getOperation()->getOpOperand(weightIndex);
       }
       rewrite(rewriter, c);
-      if (releaseReplaced)
-        releaseReplacedWeight(rewriter, c.constant, uses);
+      replaced.release(rewriter, c.constant);
     }
   }
 };

@@ -71,8 +71,16 @@ DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
-void releaseReplacedWeight(RewriterBase &rewriter, arith::ConstantOp constant,
-                           llvm::StringMap<unsigned> &uses) {
+ReplacedWeights::ReplacedWeights(Operation *root, bool enabled)
+    : enabled(enabled) {
+  if (enabled)
+    uses = countResourceUses(root);
+}
+
+void ReplacedWeights::release(RewriterBase &rewriter,
+                              arith::ConstantOp constant) {
+  if (!enabled)
+    return;
   auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue());
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(constant);

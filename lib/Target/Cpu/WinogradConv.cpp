@@ -44,7 +44,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
-#include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -430,13 +429,10 @@ struct CpuWinogradConvPass
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());
-    llvm::StringMap<unsigned> uses;
-    if (releaseReplaced)
-      uses = countResourceUses(getOperation());
+    ReplacedWeights replaced(getOperation(), releaseReplaced);
     for (Candidate &c : candidates) {
       rewrite(rewriter, c);
-      if (releaseReplaced)
-        releaseReplacedWeight(rewriter, c.filter, uses);
+      replaced.release(rewriter, c.filter);
     }
   }
 };

@@ -75,15 +75,22 @@ std::optional<ArrayRef<char>> floatWeightBytes(arith::ConstantOp constant,
 DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
                                          function_ref<void(char *)> fill);
 
-/// For a pass that re-laid out the weight `constant` (found by
-/// singleUseConstant) and rewrote its one reader to read the copy: the
-/// chain from `constant` to that reader is dead, so `constant` becomes a
-/// zero splat, and when no other operation refers to its resource (`uses`,
-/// from countResourceUses, kept up to date), the resource's bytes are
-/// freed. Only for a context
-/// whose other modules do not share the resource.
-void releaseReplacedWeight(RewriterBase &rewriter, arith::ConstantOp constant,
-                           llvm::StringMap<unsigned> &uses);
+/// The weights a pass re-laid out (found by singleUseConstant, their one
+/// reader rewritten to read the copy), when it may free them: the chain
+/// from such a weight to its old reader is dead, so release() makes the
+/// constant a zero splat, and once no other operation refers to its
+/// resource (the uses under `root`, counted when enabled, kept up to date),
+/// frees the resource's bytes. Only for a context whose other modules do
+/// not share the resources; a disabled one releases nothing.
+class ReplacedWeights {
+public:
+  ReplacedWeights(Operation *root, bool enabled);
+  void release(RewriterBase &rewriter, arith::ConstantOp constant);
+
+private:
+  bool enabled;
+  llvm::StringMap<unsigned> uses;
+};
 
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::LinalgOp op);
