@@ -52,7 +52,10 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   if (!op.hasPureTensorSemantics() || !hasMultiplyAddBody(op))
     return std::nullopt;
   std::optional<RegisterTileDims> dims = registerTileDims(op);
-  if (!dims || !dims->rows)
+  // A tile without rows is a matrix-vector product (M = 1, a classifier
+  // at batch 1), whose weight stream needs the panels most: with nothing
+  // to reuse a weight for, its speed is the memory's.
+  if (!dims)
     return std::nullopt;
   unsigned n = dims->lanes;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
