@@ -93,7 +93,9 @@ std::optional<Candidate> match(linalg::GenericOp op) {
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return std::nullopt;
   auto outType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-  if (!outType || !outType.hasStaticShape() || !outType.getElementType().isF32() ||
+  // Static but for the batch (an export with a dynamic batch axis).
+  if (!outType || !outType.getElementType().isF32() ||
+      llvm::any_of(outType.getShape().drop_front(), ShapedType::isDynamic) ||
       outType.getRank() < 3)
     return std::nullopt;
   unsigned spatial = outType.getRank() - 2;
@@ -214,8 +216,13 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
   for (unsigned i = 0; i < s; ++i)
     plainExprs.push_back(d(2 + i));
   AffineMap blockedIdentity = AffineMap::getMultiDimIdentityMap(s + 3, ctx);
+  // The batch, when dynamic, read off the convolution's init.
+  SmallVector<Value> batch;
+  if (outType.isDynamicDim(0))
+    batch.push_back(tensor::DimOp::create(
+        rewriter, loc, op.getDpsInitOperand(0)->get(), 0));
   Value empty = tensor::EmptyOp::create(rewriter, loc, blockedShape,
-                                        outType.getElementType());
+                                        outType.getElementType(), batch);
   Value init = copyGeneric(rewriter, loc, op.getDpsInitOperand(0)->get(),
                            AffineMap::get(s + 3, 0, plainExprs, ctx), empty,
                            blockedIdentity);
@@ -240,7 +247,8 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
   for (unsigned i = 0; i < s; ++i)
     splitExprs.push_back(d(2 + i));
   Value splitEmpty =
-      tensor::EmptyOp::create(rewriter, loc, splitShape, outType.getElementType());
+      tensor::EmptyOp::create(rewriter, loc, splitShape, outType.getElementType(),
+                              batch);
   Value split = copyGeneric(rewriter, loc, conv.getResult(0), blockedIdentity,
                             splitEmpty, AffineMap::get(s + 3, 0, splitExprs, ctx));
   SmallVector<ReassociationIndices> reassociation = {{0}, {1, 2}};

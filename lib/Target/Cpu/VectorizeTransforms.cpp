@@ -140,8 +140,9 @@ std::optional<Transform> match(linalg::GenericOp op) {
   for (unsigned i = 0; i + 1 < x.getNumResults(); ++i)
     if (x.getResult(i).isFunctionOfDim(t.lanes))
       return std::nullopt;
+  // The tile's loops are static; the others may be dynamic (a batch).
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic) ||
+  if (ShapedType::isDynamic(ranges[t.lanes]) ||
       ranges[t.p] != static_cast<int64_t>(t.c1.size()) ||
       ranges[t.r] != static_cast<int64_t>(t.c1.front().size()) ||
       ranges[t.q] != static_cast<int64_t>(t.c2.size()) ||
@@ -197,12 +198,15 @@ void rewrite(RewriterBase &rewriter, const Transform &t) {
   AffineMap outMap = op.getIndexingMapsArray()[3];
 
   // Loops over every loop but p, q, r and s; the lanes in whole vectors.
+  SmallVector<Range, 4> bounds =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
   SmallVector<OpFoldResult> loops(op.getNumLoops());
   for (unsigned i = 0; i < op.getNumLoops(); ++i) {
     if (i == t.p || i == t.q || i == t.r || i == t.s)
       continue;
     Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value upper = arith::ConstantIndexOp::create(rewriter, loc, ranges[i]);
+    Value upper =
+        getValueOrCreateConstantIndexOp(rewriter, loc, bounds[i].size);
     Value step = arith::ConstantIndexOp::create(
         rewriter, loc, i == t.lanes ? width : 1);
     auto loop = scf::ForOp::create(rewriter, loc, lower, upper, step);

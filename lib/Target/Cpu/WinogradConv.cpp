@@ -87,9 +87,11 @@ constexpr double kAT2[] = {1, 1, 1, 0, 0, 1, -1, -1};
 const Variant kF4{4, 6, kBT4, kG4, kAT4};
 const Variant kF2{2, 4, kBT2, kG2, kAT2};
 
-/// The number of m x m output tiles of an [N, F, OH, OW] output.
+/// The number of m x m output tiles of an [N, F, OH, OW] output; a dynamic
+/// batch counts as 1, the least it can be.
 int64_t tileCount(RankedTensorType out, int64_t m) {
-  return out.getDimSize(0) * llvm::divideCeil(out.getDimSize(2), m) *
+  int64_t batch = out.isDynamicDim(0) ? 1 : out.getDimSize(0);
+  return batch * llvm::divideCeil(out.getDimSize(2), m) *
          llvm::divideCeil(out.getDimSize(3), m);
 }
 
@@ -134,8 +136,12 @@ std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
   auto inType = dyn_cast<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
   auto filterType =
       dyn_cast<RankedTensorType>(op.getDpsInputOperand(1)->get().getType());
-  if (!outType || !inType || !filterType || !outType.hasStaticShape() ||
-      !inType.hasStaticShape() || outType.getRank() != 4 ||
+  // Static but for the batch (an export with a dynamic batch axis).
+  auto staticButBatch = [](RankedTensorType type) {
+    return !llvm::any_of(type.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!outType || !inType || !filterType || !staticButBatch(outType) ||
+      !staticButBatch(inType) || outType.getRank() != 4 ||
       !outType.getElementType().isF32() || !inType.getElementType().isF32() ||
       !filterType.getElementType().isF32() ||
       filterType.getShape().drop_front(2) != ArrayRef<int64_t>{kTaps, kTaps})
@@ -226,9 +232,11 @@ Value matrixConstant(OpBuilder &b, Location loc, ArrayRef<double> m,
       b, loc, DenseElementsAttr::get(type, ArrayRef<float>(values)));
 }
 
-/// A zero-filled f32 tensor of `shape`.
-Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
+/// A zero-filled f32 tensor of `shape` (its dynamic sizes in order).
+Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+            ValueRange dynamicSizes) {
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, b.getF32Type(), dynamicSizes);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
@@ -292,10 +300,19 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   int64_t kTile = variant.tile, kAlpha = variant.alpha;
   int64_t tilesH = llvm::divideCeil(outH, kTile);
   int64_t tilesW = llvm::divideCeil(outW, kTile);
-  int64_t tiles = n * tilesH * tilesW;
+  int64_t tiles =
+      ShapedType::isDynamic(n) ? ShapedType::kDynamic : n * tilesH * tilesW;
   int64_t paddedH = tilesH * kTile + kTaps - 1;
   int64_t paddedW = tilesW * kTile + kTaps - 1;
   int64_t cBlocks = channels / kLanes, fBlocks = features / kLanes;
+  // A dynamic batch, and with it the tile count, as values.
+  SmallVector<Value> batch, tileCount;
+  if (ShapedType::isDynamic(n)) {
+    batch.push_back(tensor::DimOp::create(rewriter, loc, c.image, 0));
+    tileCount.push_back(arith::MulIOp::create(
+        rewriter, loc, batch.front(),
+        arith::ConstantIndexOp::create(rewriter, loc, tilesH * tilesW)));
+  }
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   auto map = [&](unsigned loops, ArrayRef<AffineExpr> exprs) {
     return AffineMap::get(loops, 0, exprs, ctx);
@@ -331,7 +348,7 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   // Pack: Xb[n, cb, y, x, l] = X[n, cb, l, y, x].
   Value packedInit = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<int64_t>{n, cBlocks, paddedH, paddedW, kLanes},
-      rewriter.getF32Type());
+      rewriter.getF32Type(), batch);
   Value packed =
       linalg::GenericOp::create(
           rewriter, loc, TypeRange{packedInit.getType()}, ValueRange{split},
@@ -351,7 +368,8 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   // so that workgroups split tiles, each transforming whole ones.
   Value input = separableTransform(
       rewriter, loc, bt, packed,
-      zeros(rewriter, loc, {kAlpha, kAlpha, n, tilesH, tilesW, cBlocks, kLanes}),
+      zeros(rewriter, loc, {kAlpha, kAlpha, n, tilesH, tilesW, cBlocks, kLanes},
+            batch),
       {map(9, {d(4), d(7)}), map(9, {d(5), d(8)}),
        map(9, {d(0), d(3), d(1) * kTile + d(7), d(2) * kTile + d(8), d(6)}),
        map(9, {d(4), d(5), d(0), d(1), d(2), d(3), d(6)})});
@@ -364,7 +382,7 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
       rewriter, loc, transformFilter(ctx, c, features, channels));
   Value products = multiplyAdd(
       rewriter, loc, v, u,
-      zeros(rewriter, loc, {kAlpha * kAlpha, tiles, fBlocks, kLanes}),
+      zeros(rewriter, loc, {kAlpha * kAlpha, tiles, fBlocks, kLanes}, tileCount),
       {map(5, {d(0), d(1), d(4)}), map(5, {d(0), d(2), d(4), d(3)}),
        identity(5, 4)},
       1);
@@ -377,7 +395,8 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
       SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5}, {6}});
   Value tilesOut = separableTransform(
       rewriter, loc, at, m,
-      zeros(rewriter, loc, {n, fBlocks, tilesH, kTile, tilesW, kTile, kLanes}),
+      zeros(rewriter, loc, {n, fBlocks, tilesH, kTile, tilesW, kTile, kLanes},
+            batch),
       {map(9, {d(4), d(7)}), map(9, {d(5), d(8)}),
        map(9, {d(7), d(8), d(0), d(1), d(2), d(3), d(6)}),
        map(9, {d(0), d(3), d(1), d(4), d(2), d(5), d(6)})});
@@ -390,7 +409,9 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
         strides(5, rewriter.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes;
     for (int64_t size : {n, fBlocks, outH, outW, kLanes})
-      sizes.push_back(rewriter.getIndexAttr(size));
+      sizes.push_back(ShapedType::isDynamic(size)
+                          ? OpFoldResult(batch.front())
+                          : OpFoldResult(rewriter.getIndexAttr(size)));
     y = tensor::ExtractSliceOp::create(rewriter, loc, y, offsets, sizes, strides);
   }
 
@@ -400,7 +421,7 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   Value init = tensor::ExpandShapeOp::create(
       rewriter, loc, splitType, op.getDpsInitOperand(0)->get(), splitFeatures);
   Value unpackInit = tensor::EmptyOp::create(rewriter, loc, splitType.getShape(),
-                                             rewriter.getF32Type());
+                                             rewriter.getF32Type(), batch);
   AffineMap splitMap = map(5, {d(0), d(1), d(4), d(2), d(3)});
   Value unpacked =
       linalg::GenericOp::create(

@@ -25,10 +25,10 @@ def conv(x, w, b, pads):
     return y
 
 
-inits, nodes, feeds, refs = [], [], {}, {}
+inits, nodes, feeds, refs, dynamic = [], [], {}, {}, set()
 
 
-def case(name, x_shape, f, pads, bias, relu=False, residual=False):
+def case(name, x_shape, f, pads, bias, relu=False, residual=False, dynamic_batch=False):
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = (rng.standard_normal((f, x_shape[1], 3, 3)) * 0.2).astype(np.float32)
     b = rng.standard_normal(f).astype(np.float32) if bias else None
@@ -54,6 +54,8 @@ def case(name, x_shape, f, pads, bias, relu=False, residual=False):
     nodes.append(helper.make_node("Identity", [last], ["y_" + name], name=name + "_out"))
     feeds["x_" + name] = x
     refs["y_" + name] = y.astype(np.float32)
+    if dynamic_batch:
+        dynamic.update({"x_" + name, "y_" + name})
 
 
 # ResNet's block: 16x16 (16 tiles), padding 1, bias and ReLU.
@@ -70,12 +72,22 @@ case("skewed", (1, 32, 15, 17), 32, [2, 0, 1, 1], True, relu=True, residual=True
 case("small", (1, 32, 7, 7), 64, [1, 1, 1, 1], True, relu=True)
 # Too few tiles (5x5: 9 of 2x2): the direct convolution.
 case("few", (1, 32, 5, 5), 32, [1, 1, 1, 1], True)
+# A batch axis exported dynamic (run at batch 2): the 14x14 one in F(4x4),
+# counting the tiles of batch 1 (16); the 5x5 one direct, in channel blocks
+# (--tc-cpu-block-conv-channels).
+case("dynamic", (2, 32, 14, 14), 64, [1, 1, 1, 1], True, relu=True, dynamic_batch=True)
+case("dynfew", (2, 32, 5, 5), 32, [1, 1, 1, 1], False, dynamic_batch=True)
+
+def info(name, value):
+    shape = list(value.shape)
+    if name in dynamic:
+        shape[0] = "n"
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
 
 graph = helper.make_graph(
-    nodes, "winograd",
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in feeds.items()],
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in refs.items()],
-    inits)
+    nodes, "winograd", [info(n, v) for n, v in feeds.items()],
+    [info(n, v) for n, v in refs.items()], inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 onnx.save(model, os.path.join(out, "model.onnx"))
 for name, value in {**feeds, **refs}.items():

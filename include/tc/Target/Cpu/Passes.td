@@ -28,8 +28,9 @@ def CpuWinogradConvPass : Pass<"tc-cpu-winograd-conv"> {
   let summary = "Compute 3x3 convolutions with Winograd's F(4x4, 3x3) or F(2x2, 3x3)";
   let description = [{
     For an ungrouped f32 2-D convolution on tensors (from
-    --convert-tc-to-linalg) with a 3x3 constant filter read only here, unit
-    strides and dilations, zero padding, input and output channels in
+    --convert-tc-to-linalg), static but for the batch (a dynamic batch
+    counts as 1 in the tile counts below), with a 3x3 constant filter read
+    only here, unit strides and dilations, zero padding, input and output channels in
     multiples of L (the register tile's 32 lanes) and at least `min-tiles`
     output tiles of 4x4 (F(4x4, 3x3)) or else of 2x2 (F(2x2, 3x3)): the
     input is packed into channel blocks [N, C / L, H, W, L] and transformed
@@ -60,7 +61,8 @@ def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
   let summary = "Compute convolutions over narrow images in channel blocks";
   let description = [{
     For an ungrouped f32 convolution on tensors (from
-    --convert-tc-to-linalg) whose output channels are a multiple of L (the
+    --convert-tc-to-linalg), static but for the batch, whose output
+    channels are a multiple of L (the
     register tile's 32 lanes), with a constant filter read only here, and
     whose output width is below the 8 columns an image-width register tile
     needs, or, for a strided one with a window wider than 1x1, below 16
@@ -335,9 +337,9 @@ def CpuVectorizeTransformsPass : Pass<"tc-cpu-vectorize-transforms"> {
     For a generic on buffers computing
     out[p, q, ...] += sum_{r, s} c1[p, r] c2[q, s] x[..., r, ..., s, ...]
     (the body out + (c1 * c2) * x) with c1 and c2 constant f32 matrices of
-    at most 8x8 (memref.get_global of a constant global), static loops, and
-    the output's last loop read by x in its last dimension, both
-    contiguous: loops over the other loops (the lanes in steps of one
+    at most 8x8 (memref.get_global of a constant global), static p, q, r,
+    s and lanes (the others may be dynamic), and the output's last loop
+    read by x in its last dimension, both contiguous: loops over the other loops (the lanes in steps of one
     vector register), and inside, the tile's loads, the 1-D transforms
     t[r, q] = sum_s c2[q, s] x[r, s] and out[p, q] += sum_r c1[p, r] t[r, q]
     fully unrolled with the coefficients folded (zeros skipped, ones as
