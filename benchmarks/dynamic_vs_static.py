@@ -3,7 +3,11 @@
 sequence axes (as torch.onnx.export writes them: the sizes flow through
 Shape/Gather/Concat into Reshape and Expand), against a static-shape
 compile of the same export (its inputs fixed to batch 1, sequence 128, so
-that tc folds the shape arithmetic), timed at batch 1, sequence 128.
+that tc folds the shape arithmetic), timed at batch 1, sequence 128. With
+--model resnet18 (or another CNN of benchmarks/models.py, read from
+--models DIR): that static export against a copy with a symbolic batch axis
+(what torch.onnx.export writes for a torchvision CNN with a dynamic batch:
+its Flatten needs no shape arithmetic), timed at batch 1.
 
 Both models are compiled with tc-compile (timed), checked against
 PyTorch's outputs, and run by tc-run in alternating blocks in this one
@@ -11,7 +15,7 @@ script; prints median latencies and their ratio (dynamic / static; the
 goal is at most 1.10).
 
 Usage: benchmarks/dynamic_vs_static.py [--workdir DIR] [--runs N]
-       [--blocks N] [--threads N]
+       [--blocks N] [--threads N] [--model NAME --models DIR]
 """
 import argparse
 import os
@@ -41,8 +45,63 @@ def main():
     ap.add_argument("--runs", type=int, default=5, help="timed runs per block")
     ap.add_argument("--blocks", type=int, default=6)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--model", default="bert-base")
+    ap.add_argument("--models", help="benchmarks/models.py's directory, for a CNN")
     args = ap.parse_args()
     work = args.workdir
+    os.makedirs(work, exist_ok=True)
+    if args.model == "bert-base":
+        dynamic, static, inputs, compares, title = bert_base(work)
+    else:
+        dynamic, static, inputs, compares, title = cnn(work, args.models, args.model)
+    libraries, compile_s = {}, {}
+    for name, path in (("dynamic", dynamic), ("static", static)):
+        libraries[name] = os.path.join(work, f"{name}.so")
+        start = time.perf_counter()
+        run([os.path.join(BUILD, "tc-compile"), path, "-o", libraries[name], "--no-cache"])
+        compile_s[name] = time.perf_counter() - start
+        out = run([os.path.join(BUILD, "tc-run"), libraries[name], *inputs, *compares,
+                   "--rtol=1e-3", "--atol=1e-4"])
+        if out.count(": OK:") != len(compares):
+            sys.exit(f"{name}: outputs do not match PyTorch:\n{out}")
+    medians = {"dynamic": [], "static": []}
+    for block in range(args.blocks):
+        order = ("dynamic", "static") if block % 2 == 0 else ("static", "dynamic")
+        for name in order:
+            out = run([os.path.join(BUILD, "tc-run"), libraries[name], *inputs,
+                       f"--threads={args.threads}", f"--benchmark={args.runs}"])
+            medians[name].append(float(re.search(r"median ([0-9.]+) ms", out).group(1)))
+    dyn, sta = (statistics.median(medians[n]) for n in ("dynamic", "static"))
+    print(f"{title}, {args.threads} threads, "
+          f"{args.blocks} alternating blocks of {args.runs} runs")
+    print("| compile | compile s | median ms |\n|---|---|---|")
+    print(f"| dynamic | {compile_s['dynamic']:.1f} | {dyn:.1f} |")
+    print(f"| static | {compile_s['static']:.1f} | {sta:.1f} |")
+    print(f"dynamic / static: {dyn / sta:.3f} (goal <= 1.10)")
+
+
+def cnn(work, models, name):
+    """A benchmarks/models.py CNN (static batch 1) and a copy whose inputs'
+    and outputs' first axis is the symbolic "batch"."""
+    if not models:
+        sys.exit("--models DIR is needed for a CNN")
+    static = os.path.join(models, name, "model.onnx")
+    model = onnx.load(static)
+    for value in list(model.graph.input) + list(model.graph.output):
+        dim = value.type.tensor_type.shape.dim[0]
+        dim.Clear()
+        dim.dim_param = "batch"
+    del model.graph.value_info[:]
+    dynamic = os.path.join(work, f"{name}-dynamic.onnx")
+    onnx.save(model, dynamic)
+    case = os.path.join(models, name, "test_data_set_0")
+    return (dynamic, static, [f"--input={os.path.join(case, 'input_0.pb')}"],
+            [f"--compare={os.path.join(case, 'output_0.pb')}"], f"{name}, batch 1")
+
+
+def bert_base(work):
+    """BERT-base exported with dynamic axes, and the same export with its
+    inputs fixed to 1 x 128."""
     dynamic = os.path.join(work, "bert-base", "model.onnx")
     if not os.path.exists(dynamic):
         run(["/usr/bin/python3",
@@ -60,30 +119,7 @@ def main():
     case = os.path.join(work, "bert-base", "b1s128")
     inputs = [f"--input={os.path.join(case, f'input_{i}.npy')}" for i in range(3)]
     compares = [f"--compare={os.path.join(case, f'output_{i}.npy')}" for i in range(2)]
-    libraries, compile_s = {}, {}
-    for name, path in (("dynamic", dynamic), ("static", static)):
-        libraries[name] = os.path.join(work, f"{name}.so")
-        start = time.perf_counter()
-        run([os.path.join(BUILD, "tc-compile"), path, "-o", libraries[name], "--no-cache"])
-        compile_s[name] = time.perf_counter() - start
-        out = run([os.path.join(BUILD, "tc-run"), libraries[name], *inputs, *compares,
-                   "--rtol=1e-3", "--atol=1e-4"])
-        if out.count(": OK:") != 2:
-            sys.exit(f"{name}: outputs do not match PyTorch:\n{out}")
-    medians = {"dynamic": [], "static": []}
-    for block in range(args.blocks):
-        order = ("dynamic", "static") if block % 2 == 0 else ("static", "dynamic")
-        for name in order:
-            out = run([os.path.join(BUILD, "tc-run"), libraries[name], *inputs,
-                       f"--threads={args.threads}", f"--benchmark={args.runs}"])
-            medians[name].append(float(re.search(r"median ([0-9.]+) ms", out).group(1)))
-    dyn, sta = (statistics.median(medians[n]) for n in ("dynamic", "static"))
-    print(f"BERT-base, batch 1, sequence 128, {args.threads} threads, "
-          f"{args.blocks} alternating blocks of {args.runs} runs")
-    print("| compile | compile s | median ms |\n|---|---|---|")
-    print(f"| dynamic batch and sequence | {compile_s['dynamic']:.1f} | {dyn:.1f} |")
-    print(f"| static 1 x 128 | {compile_s['static']:.1f} | {sta:.1f} |")
-    print(f"dynamic / static: {dyn / sta:.3f} (goal <= 1.10)")
+    return dynamic, static, inputs, compares, "BERT-base, batch 1, sequence 128"
 
 
 if __name__ == "__main__":

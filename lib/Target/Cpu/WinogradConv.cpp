@@ -328,22 +328,24 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
     return RankedTensorType::get(shape, rewriter.getF32Type());
   };
 
-  // The image padded with zeros to whole tiles (at least the convolution's
-  // own padding), viewed as [N, C / L, L, Hp, Wp].
-  Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-  SmallVector<OpFoldResult> low = {rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-                                   rewriter.getIndexAttr(c.padTop),
-                                   rewriter.getIndexAttr(c.padLeft)};
-  SmallVector<OpFoldResult> high = {
-      rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-      rewriter.getIndexAttr(paddedH - imageType.getDimSize(2) - c.padTop),
-      rewriter.getIndexAttr(paddedW - imageType.getDimSize(3) - c.padLeft)};
-  Value padded = tensor::PadOp::create(
-      rewriter, loc, reshapeType({n, channels, paddedH, paddedW}), c.image, low,
-      high, zero);
+  // The image viewed as [N, C / L, L, H, W] and padded with zeros to whole
+  // tiles (at least the convolution's own padding). Padded after the
+  // reshape, so that the pad is computed in the pack's workgroups (a pad
+  // under a reshape is not, with a dynamic batch: then it ran apart).
   Value split = tensor::ExpandShapeOp::create(
-      rewriter, loc, reshapeType({n, cBlocks, kLanes, paddedH, paddedW}), padded,
-      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+      rewriter, loc,
+      reshapeType({n, cBlocks, kLanes, imageType.getDimSize(2),
+                   imageType.getDimSize(3)}),
+      c.image, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  SmallVector<OpFoldResult> low(3, rewriter.getIndexAttr(0)), high(3, rewriter.getIndexAttr(0));
+  low.append({rewriter.getIndexAttr(c.padTop), rewriter.getIndexAttr(c.padLeft)});
+  high.append(
+      {rewriter.getIndexAttr(paddedH - imageType.getDimSize(2) - c.padTop),
+       rewriter.getIndexAttr(paddedW - imageType.getDimSize(3) - c.padLeft)});
+  split = tensor::PadOp::create(
+      rewriter, loc, reshapeType({n, cBlocks, kLanes, paddedH, paddedW}), split,
+      low, high, zero);
 
   // Pack: Xb[n, cb, y, x, l] = X[n, cb, l, y, x].
   Value packedInit = tensor::EmptyOp::create(

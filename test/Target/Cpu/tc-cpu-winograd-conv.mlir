@@ -2,7 +2,8 @@
 
 // A 3x3 convolution on an 8x8 image (2x2 tiles of 4x4), 32 channels to 64,
 // padding 1 and a bias: the image is padded to whole tiles (10x10) and
-// packed into [N, C / 32, H, W, 32]; B^T d B is one generic over the tiles
+// packed into [N, C / 32, H, W, 32] (viewed as [N, C / 32, 32, H, W] first,
+// then padded); B^T d B is one generic over the tiles
 // (x = 4 tw + j, y = 4 th + i) reading the 6x6 B^T twice; the 36
 // transformed positions are matmuls [36, tiles, C] x [36, F / 32, C, 32]
 // with the filter transformed at compile time; A^T m A reads the 4x6 A^T
@@ -20,8 +21,8 @@
 // CHECK-DAG: %[[BT:.*]] = arith.constant dense<{{\[\[}}4.000000e+00, 0.000000e+00, -5.000000e+00, {{.*}} : tensor<6x6xf32>
 // CHECK-DAG: %[[AT:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, {{.*}} : tensor<4x6xf32>
 // CHECK-DAG: %[[W:.*]] = arith.constant dense_resource<winograd> : tensor<36x2x32x32xf32>
-// CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK: %[[SPLIT:.*]] = tensor.expand_shape %[[PAD]] {{\[\[}}0], [1, 2], [3], [4]] {{.*}} into tensor<1x1x32x10x10xf32>
+// CHECK: %[[BLOCKS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] {{.*}} into tensor<1x1x32x8x8xf32>
+// CHECK: %[[SPLIT:.*]] = tensor.pad %[[BLOCKS]] low[0, 0, 0, 1, 1] high[0, 0, 0, 1, 1]
 // CHECK: %[[XB:.*]] = linalg.generic {indexing_maps = [#[[PACK]], #{{.*}}], {{.*}} ins(%[[SPLIT]] : {{.*}}) outs(%{{.*}} : tensor<1x1x10x10x32xf32>)
 // CHECK: %[[D:.*]] = linalg.generic {indexing_maps = [#[[C1]], #[[C2]], #[[X]], #[[XT]]], iterator_types = [{{.*}}"parallel", "reduction", "reduction"]} ins(%[[BT]], %[[BT]], %[[XB]] : {{.*}}) outs(%{{.*}} : tensor<6x6x1x2x2x1x32xf32>)
 // CHECK: %[[WEIGHT:.*]] = arith.mulf
@@ -49,7 +50,7 @@ func.func @resnet(%x: tensor<1x32x8x8xf32>, %b: tensor<64xf32>) -> tensor<1x64x8
 // CHECK-DAG: arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, -1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, -1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, -1.000000e+00]]> : tensor<4x4xf32>
 // CHECK-DAG: arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]]> : tensor<2x4xf32>
 // CHECK-DAG: arith.constant dense_resource<winograd{{.*}}> : tensor<16x1x32x32xf32>
-// CHECK: tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 1, 1] high[0, 0, 0, 1, 1]
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x4x1x2x2x1x32xf32>)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<16x4x1x32xf32>)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x2x2x2x32xf32>)
@@ -64,7 +65,7 @@ func.func @small(%x: tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32> {
 // padded to 10x10 (top 1, bottom 3, left 1, right 4) and the tiles' 8x8 is
 // sliced to 6x5 before the unpack.
 // CHECK-LABEL: func.func @tails
-// CHECK: tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 3, 4]
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 1, 1] high[0, 0, 0, 3, 4]
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 1, 6, 5, 32] [1, 1, 1, 1, 1] : tensor<1x1x8x8x32xf32> to tensor<1x1x6x5x32xf32>
 // CHECK: return
 func.func @tails(%x: tensor<1x32x6x5xf32>) -> tensor<1x32x6x5xf32> {

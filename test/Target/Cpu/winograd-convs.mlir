@@ -32,7 +32,7 @@
 // IR-DAG: dense_resource<winograd{{.*}}> : tensor<36x1x96x32xf32>
 // IR-DAG: dense_resource<winograd{{.*}}> : tensor<36x2x32x32xf32>
 // IR-DAG: dense_resource<winograd{{.*}}> : tensor<36x1x32x32xf32>
-// IR-DAG: tensor.pad %{{.*}} low[0, 0, 2, 0] high[0, 0, 1, 1]
+// IR-DAG: tensor.pad %{{.*}} low[0, 0, 0, 2, 0] high[0, 0, 0, 1, 1]
 // IR-DAG: dense_resource<winograd{{.*}}> : tensor<16x2x32x32xf32>
 // The dynamic batch: the tiles are n x 16.
 // IR-DAG: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2, 3, 4], [5, 6]] : tensor<6x6x?x4x4x1x32xf32> into tensor<36x?x32xf32>
