@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Single ResNet-shaped operators, tc against ONNX Runtime: the kernels the
+CPU pipeline computes specially, each in a one-node ONNX model (random
+weights and input, fixed seed, batch 1, fp32).
+
+  - 3x3 convolutions with unit strides and padding 1 at ResNet's four
+    stages, which tc computes by Winograd (F(4x4, 3x3), or F(2x2, 3x3) on
+    7x7), also compiled with --winograd=false (the direct convolution);
+  - 1x1 convolutions with stride 2 (ResNet's downsampling), a dense copy of
+    the strided positions and a matmul;
+  - a classifier at batch 1, Gemm 1280 -> 1000 (MobileNetV2's), a
+    matrix-vector product over packed weights.
+
+Each output is checked against ONNX Runtime's first (largest difference
+within 1e-3 of the largest value); then tc (tc.load, the runtime's Python
+API) and ONNX Runtime are timed in alternating blocks in this one process
+(benchmarks/common.py). Prints median ms and tc / ORT (below 1: tc faster).
+
+  .venv/bin/python benchmarks/single_ops.py [--threads N] [--runs N]
+      [--workdir DIR]
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from common import alternate, ort_session
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(os.environ.get("TC_BUILD", os.path.join(ROOT, "build")), "python_packages"))
+import tc  # noqa: E402
+
+TOLERANCE = 1e-3
+
+
+def conv_model(c, f, size, kernel, stride, pad):
+    rng = np.random.default_rng(0)
+    w = (rng.standard_normal((f, c, kernel, kernel)) / np.sqrt(c * kernel * kernel)).astype(np.float32)
+    out = (size + 2 * pad - kernel) // stride + 1
+    node = helper.make_node("Conv", ["x", "w"], ["y"], strides=[stride, stride],
+                            pads=[pad] * 4)
+    graph = helper.make_graph(
+        [node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, size, size])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, f, out, out])],
+        [numpy_helper.from_array(w, "w")])
+    x = rng.standard_normal((1, c, size, size)).astype(np.float32)
+    return graph, x
+
+
+def gemv_model(k, n):
+    rng = np.random.default_rng(0)
+    w = (rng.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    node = helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)
+    graph = helper.make_graph(
+        [node], "gemv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    return graph, rng.standard_normal((1, k)).astype(np.float32)
+
+
+# name, model builder, whether --winograd=false is a second tc variant.
+CASES = [
+    ("conv3x3 64->64 56x56", lambda: conv_model(64, 64, 56, 3, 1, 1), True),
+    ("conv3x3 128->128 28x28", lambda: conv_model(128, 128, 28, 3, 1, 1), True),
+    ("conv3x3 256->256 14x14", lambda: conv_model(256, 256, 14, 3, 1, 1), True),
+    ("conv3x3 512->512 7x7", lambda: conv_model(512, 512, 7, 3, 1, 1), True),
+    ("conv1x1/2 256->512 56->28", lambda: conv_model(256, 512, 56, 1, 2, 0), False),
+    ("conv1x1/2 512->1024 28->14", lambda: conv_model(512, 1024, 28, 1, 2, 0), False),
+    ("conv1x1/2 1024->2048 14->7", lambda: conv_model(1024, 2048, 14, 1, 2, 0), False),
+    ("gemm 1x1280 -> 1000", lambda: gemv_model(1280, 1000), False),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "tc-single-ops"))
+    args = ap.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    print(f"{args.threads} thread(s), medians of {args.runs} runs")
+    print("| operator | tc ms | tc direct ms | ORT ms | tc / ORT |")
+    print("|---|---|---|---|---|")
+    for index, (name, build, direct) in enumerate(CASES):
+        graph, x = build()
+        path = os.path.join(args.workdir, f"op{index}.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+        session = ort_session(path, args.threads)
+        want = session.run(None, {"x": x})[0]
+        runners = {"ort": lambda: session.run(None, {"x": x})}
+        variants = {"tc": []} | ({"direct": ["--winograd=false"]} if direct else {})
+        for variant, flags in variants.items():
+            so = os.path.join(args.workdir, f"op{index}-{variant}.so")
+            tc.compile_onnx(path, so, ["--no-cache", *flags])
+            model = tc.load(so, threads=args.threads)
+            got = np.asarray(model(x)[0])
+            error = np.max(np.abs(got - want)) / np.max(np.abs(want))
+            if not error <= TOLERANCE:
+                sys.exit(f"{name} ({variant}): off by {error:.1e} of the largest value")
+            runners[variant] = (lambda m: lambda: m(x))(model)
+        ms = alternate(runners, args.runs)
+        direct_ms = f"{ms['direct']:.3f}" if "direct" in ms else "-"
+        print(f"| {name} | {ms['tc']:.3f} | {direct_ms} | {ms['ort']:.3f} | "
+              f"{ms['tc'] / ms['ort']:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
