@@ -76,15 +76,10 @@ bool isDim(AffineExpr e, unsigned &position) {
   return static_cast<bool>(d);
 }
 
-/// Whether the last dimension of `value` (a memref) is contiguous.
+/// Whether `value` is a memref whose last dimension is contiguous.
 bool unitLastStride(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || type.getRank() == 0)
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
+  return type && type.getRank() > 0 && type.isLastDimUnitStride();
 }
 
 std::optional<Transform> match(linalg::GenericOp op) {
