@@ -11,9 +11,18 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 venv="$TC_BUILD/wheel-venv"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# The venv goes when the check ends: it holds GBs the later stages may need.
+trap 'rm -rf "$work" "$venv"' EXIT
 rm -rf "$venv"
+df -h "$TC_BUILD" | tail -n 1 | awk '{print "free disk before the check: " $4}'
 /usr/bin/python3 -m venv "$venv"
+# torch with its CUDA libraries and triton is 5 GB, more than a CI disk may
+# have free a second time. The fresh venv sees the project venv's copies of
+# the distributions torch needs (and only those) through a .pth file, so
+# pip finds them satisfied; everything else, tc's wheel and its other
+# dependencies, it installs itself.
+"$TC_VENV/bin/python" "$TC_ROOT/utils/share_distributions.py" torch \
+  "$venv/shared-torch" > "$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')/shared-torch.pth"
 tc_log "pip install '.[torch]' into a fresh virtualenv ($venv)"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check \
   -c "$TC_ROOT/utils/requirements.txt" "$TC_ROOT[torch]" \
