@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "tc/Support/WeightStore.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
@@ -65,9 +66,9 @@ std::optional<ArrayRef<char>> floatWeightBytes(arith::ConstantOp constant,
 DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
                                          function_ref<void(char *)> fill) {
   int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-      type.getNumElements() * width, alignof(float), /*dataIsMutable=*/true);
-  fill(blob.getMutableData().data());
+  AsmResourceBlob blob =
+      makeWeightBlob(type.getNumElements() * width, alignof(float),
+                     [&](MutableArrayRef<char> bytes) { fill(bytes.data()); });
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 

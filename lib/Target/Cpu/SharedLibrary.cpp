@@ -11,6 +11,7 @@
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/ModelSupport.h"
+#include "tc/Support/WeightStore.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -105,29 +106,21 @@ createTargetMachine(const SharedLibraryOptions &options, std::string &error) {
   return machine;
 }
 
-/// A temporary file in TMPDIR that exists only as an open descriptor: an
-/// unnamed file (O_TMPFILE), or where the file system has none, one
-/// unlinked right after it is created; child processes reach it as
-/// /proc/self/fd/N (the descriptor is inherited).
+/// A temporary file that exists only as an open descriptor
+/// (openScratchFile); child processes reach it as /proc/self/fd/N (the
+/// descriptor is inherited).
 struct ScratchFile {
   int fd = -1;
   static FailureOr<ScratchFile> create(StringRef suffix, std::string &error) {
     ScratchFile file;
     // Never named, so a compile killed at any moment leaves nothing.
-    llvm::SmallString<256> directory;
-    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, directory);
-    file.fd = ::open(directory.c_str(), O_TMPFILE | O_RDWR, 0600);
-    if (file.fd >= 0)
-      return file;
-    llvm::SmallString<256> path;
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-            "tc-model", suffix, file.fd, path,
-            llvm::sys::fs::OF_ChildInherit)) {
-      error = "cannot create a temporary ." + suffix.str() +
-              " file: " + ec.message();
+    file.fd = openScratchFile(suffix, error);
+    if (file.fd < 0)
       return failure();
-    }
-    ::unlink(path.c_str());
+    // lld opens it through /proc/self/fd; keep it across exec.
+    int flags = ::fcntl(file.fd, F_GETFD);
+    if (flags >= 0)
+      ::fcntl(file.fd, F_SETFD, flags & ~FD_CLOEXEC);
     return file;
   }
   ScratchFile() = default;
@@ -507,23 +500,31 @@ emitObjects(std::unique_ptr<llvm::Module> &owned, llvm::TargetMachine &machine,
     for (size_t i = 0; i < partitions.size(); ++i)
       pool.async([&, i] {
         results[i] = failure();
-        llvm::LLVMContext context;
-        llvm::Expected<std::unique_ptr<llvm::Module>> part =
-            llvm::parseBitcodeFile(
-                llvm::MemoryBufferRef(partitions[i].str(), "partition"),
-                context);
-        if (!part) {
-          errors[i] = "reading a code partition failed: " +
-                      llvm::toString(part.takeError());
-          return;
+        {
+          llvm::LLVMContext context;
+          llvm::Expected<std::unique_ptr<llvm::Module>> part =
+              llvm::parseBitcodeFile(
+                  llvm::MemoryBufferRef(partitions[i].str(), "partition"),
+                  context);
+          if (!part) {
+            errors[i] = "reading a code partition failed: " +
+                        llvm::toString(part.takeError());
+            return;
+          }
+          std::unique_ptr<llvm::TargetMachine> partMachine =
+              createTargetMachine(options, errors[i]);
+          if (partMachine &&
+              succeeded(optimize(**part, *partMachine, errors[i])))
+            results[i] = emitObject(**part, *partMachine, errors[i]);
         }
-        std::unique_ptr<llvm::TargetMachine> partMachine =
-            createTargetMachine(options, errors[i]);
-        if (partMachine && succeeded(optimize(**part, *partMachine, errors[i])))
-          results[i] = emitObject(**part, *partMachine, errors[i]);
+        // A partition's module, freed, stays in this thread's malloc arena
+        // until trimmed; untrimmed, the arenas grew to the compile's peak.
+        llvm::SmallString<0>().swap(partitions[i]);
+        trimHeap();
       });
     pool.wait();
   }
+  trimHeap();
   for (size_t i = 0; i < results.size(); ++i) {
     if (failed(results[i])) {
       error = errors[i];

@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "tc/Support/WeightStore.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -76,23 +77,25 @@ struct FoldConstantTranspose : OpRewritePattern<TransposeOp> {
     SmallVector<int64_t> step(rank), index(rank, 0);
     for (int64_t i = 0; i < rank; ++i)
       step[i] = inStrides[perm[i]];
-    AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-        count * width, std::max<int64_t>(width, 1), /*dataIsMutable=*/true);
-    MutableArrayRef<char> out = blob.getMutableData();
-    const char *in = bytes->data();
-    int64_t offset = 0;
-    for (int64_t linear = 0; linear < count; ++linear) {
-      std::memcpy(out.data() + linear * width, in + offset * width, width);
-      // Advance the output index like an odometer, tracking the input
-      // offset incrementally.
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        offset += step[d];
-        if (++index[d] < outType.getDimSize(d))
-          break;
-        offset -= step[d] * index[d];
-        index[d] = 0;
-      }
-    }
+    AsmResourceBlob blob = makeWeightBlob(
+        count * width, std::max<int64_t>(width, 1),
+        [&](MutableArrayRef<char> out) {
+          const char *in = bytes->data();
+          int64_t offset = 0;
+          for (int64_t linear = 0; linear < count; ++linear) {
+            std::memcpy(out.data() + linear * width, in + offset * width,
+                        width);
+            // Advance the output index like an odometer, tracking the input
+            // offset incrementally.
+            for (int64_t d = rank - 1; d >= 0; --d) {
+              offset += step[d];
+              if (++index[d] < outType.getDimSize(d))
+                break;
+              offset -= step[d] * index[d];
+              index[d] = 0;
+            }
+          }
+        });
     auto attr = DenseResourceElementsAttr::get(outType, "transposed",
                                                std::move(blob));
     rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
@@ -150,15 +153,15 @@ struct FoldConstantNarrowing : OpRewritePattern<CastOp> {
     int64_t count = outType.getNumElements();
     if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
       return failure();
-    AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-        count * 2, /*align=*/2, /*dataIsMutable=*/true);
-    MutableArrayRef<char> out = blob.getMutableData();
-    for (int64_t i = 0; i < count; ++i) {
-      float x;
-      std::memcpy(&x, bytes->data() + i * 4, 4);
-      uint16_t bits = narrow(x);
-      std::memcpy(out.data() + i * 2, &bits, 2);
-    }
+    AsmResourceBlob blob = makeWeightBlob(
+        count * 2, /*alignment=*/2, [&](MutableArrayRef<char> out) {
+          for (int64_t i = 0; i < count; ++i) {
+            float x;
+            std::memcpy(&x, bytes->data() + i * 4, 4);
+            uint16_t bits = narrow(x);
+            std::memcpy(out.data() + i * 2, &bits, 2);
+          }
+        });
     auto attr =
         DenseResourceElementsAttr::get(outType, "narrowed", std::move(blob));
     rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
