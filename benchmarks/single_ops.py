@@ -9,7 +9,11 @@ weights and input, fixed seed, batch 1, fp32).
   - 1x1 convolutions with stride 2 (ResNet's downsampling), a dense copy of
     the strided positions and a matmul;
   - a classifier at batch 1, Gemm 1280 -> 1000 (MobileNetV2's), a
-    matrix-vector product over packed weights.
+    matrix-vector product over packed weights;
+  - MobileNetV2's depthwise 3x3 convolutions, unit-stride and stride 2.
+    Alone, ONNX Runtime runs them in NCHW; in the model it runs them in its
+    channel-blocked layout (NCHWc) and is faster, so their ORT column is
+    not the in-model figure (benchmarks/kernel_profile.py gives that).
 
 Each output is checked against ONNX Runtime's first (largest difference
 within 1e-3 of the largest value); then tc (tc.load, the runtime's Python
@@ -17,7 +21,7 @@ API) and ONNX Runtime are timed in alternating blocks in this one process
 (benchmarks/common.py). Prints median ms and tc / ORT (below 1: tc faster).
 
   .venv/bin/python benchmarks/single_ops.py [--threads N] [--runs N]
-      [--workdir DIR]
+      [--only TEXT] [--workdir DIR]
 """
 import argparse
 import os
@@ -38,12 +42,13 @@ import tc  # noqa: E402
 TOLERANCE = 1e-3
 
 
-def conv_model(c, f, size, kernel, stride, pad):
+def conv_model(c, f, size, kernel, stride, pad, group=1):
     rng = np.random.default_rng(0)
-    w = (rng.standard_normal((f, c, kernel, kernel)) / np.sqrt(c * kernel * kernel)).astype(np.float32)
+    fan_in = c // group * kernel * kernel
+    w = (rng.standard_normal((f, c // group, kernel, kernel)) / np.sqrt(fan_in)).astype(np.float32)
     out = (size + 2 * pad - kernel) // stride + 1
     node = helper.make_node("Conv", ["x", "w"], ["y"], strides=[stride, stride],
-                            pads=[pad] * 4)
+                            pads=[pad] * 4, group=group)
     graph = helper.make_graph(
         [node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, size, size])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, f, out, out])],
@@ -74,6 +79,13 @@ CASES = [
     ("conv1x1/2 512->1024 28->14", lambda: conv_model(512, 1024, 28, 1, 2, 0), False),
     ("conv1x1/2 1024->2048 14->7", lambda: conv_model(1024, 2048, 14, 1, 2, 0), False),
     ("gemm 1x1280 -> 1000", lambda: gemv_model(1280, 1000), False),
+    # MobileNetV2's depthwise convolutions.
+    ("dw3x3 32 112x112", lambda: conv_model(32, 32, 112, 3, 1, 1, group=32), False),
+    ("dw3x3/2 96 112->56", lambda: conv_model(96, 96, 112, 3, 2, 1, group=96), False),
+    ("dw3x3 144 56x56", lambda: conv_model(144, 144, 56, 3, 1, 1, group=144), False),
+    ("dw3x3/2 144 56->28", lambda: conv_model(144, 144, 56, 3, 2, 1, group=144), False),
+    ("dw3x3/2 192 28->14", lambda: conv_model(192, 192, 28, 3, 2, 1, group=192), False),
+    ("dw3x3/2 576 14->7", lambda: conv_model(576, 576, 14, 3, 2, 1, group=576), False),
 ]
 
 
@@ -81,6 +93,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--only", default="",
+                    help="only the operators whose name contains this text")
     ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "tc-single-ops"))
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
@@ -88,6 +102,8 @@ def main():
     print("| operator | tc ms | tc direct ms | ORT ms | tc / ORT |")
     print("|---|---|---|---|---|")
     for index, (name, build, direct) in enumerate(CASES):
+        if args.only not in name:
+            continue
         graph, x = build()
         path = os.path.join(args.workdir, f"op{index}.onnx")
         onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
