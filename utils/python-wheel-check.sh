@@ -6,9 +6,22 @@
 # and runs python/README.md's examples there, from a directory outside the
 # repository and with no tc environment variables, checking that they print
 # what the page shows. Usage: utils/python-wheel-check.sh (after a build).
+#
+# utils/python-wheel-check.sh --from-source does what a user's plain
+# `pip install .` does instead: the wheel's CMake build compiles all of tc
+# (about 10 minutes on 2 cores with a warm ccache, far longer without; not
+# part of utils/test.sh), and python/tests' pytest suite then runs against
+# the installed package too.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
+from_source=0
+if [ "${1:-}" = "--from-source" ]; then
+  from_source=1
+elif [ $# -gt 0 ]; then
+  echo "usage: $0 [--from-source]" >&2
+  exit 2
+fi
 venv="$TC_BUILD/wheel-venv"
 work="$(mktemp -d)"
 # The venv goes when the check ends: it holds GBs the later stages may need.
@@ -23,11 +36,18 @@ df -h "$TC_BUILD" | tail -n 1 | awk '{print "free disk before the check: " $4}'
 # dependencies, it installs itself.
 "$TC_VENV/bin/python" "$TC_ROOT/utils/share_distributions.py" torch \
   "$venv/shared-torch" > "$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')/shared-torch.pth"
-tc_log "pip install '.[torch]' into a fresh virtualenv ($venv)"
+build=(--config-settings=cmake.define.TC_PREBUILT="$TC_BUILD"
+       --config-settings=build-dir="$TC_BUILD/wheel-build")
+if [ "$from_source" = 1 ]; then
+  rm -rf "$TC_BUILD/wheel-source-build"
+  build=(--config-settings=build-dir="$TC_BUILD/wheel-source-build")
+  # The tests' own needs (torchvision, ONNX Runtime as their reference).
+  "$TC_VENV/bin/python" "$TC_ROOT/utils/share_distributions.py" torchvision \
+    "$venv/shared-torchvision" > "$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')/shared-torchvision.pth"
+fi
+tc_log "pip install '.[torch]' into a fresh virtualenv ($venv)$([ "$from_source" = 1 ] && echo ", tc built from source")"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-  -c "$TC_ROOT/utils/requirements.txt" "$TC_ROOT[torch]" \
-  --config-settings=cmake.define.TC_PREBUILT="$TC_BUILD" \
-  --config-settings=build-dir="$TC_BUILD/wheel-build"
+  -c "$TC_ROOT/utils/requirements.txt" "$TC_ROOT[torch]" "${build[@]}"
 cd "$work"
 env -u PYTHONPATH -u TC_COMPILE -u TC_RUN -u TC_RUNTIME_LIB TC_CACHE_DIR="$work/cache" \
   "$venv/bin/python" -c 'import tc, importlib.metadata as m; print("tc", tc.__version__, "from", tc.__file__); assert m.version("tc") == tc.__version__'
@@ -41,3 +61,9 @@ print("torch.compile(backend=\"tc\") through the entry point:", "tc" in sys.modu
 env -u PYTHONPATH -u TC_COMPILE -u TC_RUN -u TC_RUNTIME_LIB TC_CACHE_DIR="$work/cache" \
   "$venv/bin/python" "$TC_ROOT/utils/readme_examples.py" "$TC_ROOT/python/README.md" \
   --python "$venv/bin/python" --cwd "$work"
+if [ "$from_source" = 1 ]; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    -c "$TC_ROOT/utils/requirements.txt" pytest onnxruntime
+  env -u PYTHONPATH -u TC_COMPILE -u TC_RUN -u TC_RUNTIME_LIB TC_CACHE_DIR="$work/cache" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider "$TC_ROOT/python/tests"
+fi

@@ -18,23 +18,30 @@ from packaging.requirements import Requirement
 
 
 def closure(name):
-    """The installed distributions NAME requires, transitively, with NAME."""
-    seen, todo, out = set(), [name], []
+    """The installed distributions NAME requires, transitively, with NAME;
+    a requirement's extras (torch's cuda-toolkit[cublas,...]) bring the
+    requirements they guard."""
+    seen, todo, out, extras = set(), [(name, ())], [], {}
     while todo:
-        key = re.sub(r"[-_.]+", "-", todo.pop()).lower()
-        if key in seen:
+        text, wanted = todo.pop()
+        key = re.sub(r"[-_.]+", "-", text).lower()
+        new_extras = set(wanted) - extras.setdefault(key, set())
+        if key in seen and not new_extras:
             continue
-        seen.add(key)
+        extras[key] |= new_extras
         try:
             dist = metadata.distribution(key)
         except metadata.PackageNotFoundError:
             continue  # an optional dependency that is not installed
-        out.append(dist)
-        for text in dist.requires or []:
-            req = Requirement(text)
-            # Extras are not asked for; markers decide for this interpreter.
-            if req.marker is None or req.marker.evaluate({"extra": ""}):
-                todo.append(req.name)
+        if key not in seen:
+            out.append(dist)
+        seen.add(key)
+        for requirement in dist.requires or []:
+            req = Requirement(requirement)
+            # Markers decide for this interpreter and the extras asked for.
+            if req.marker is None or any(req.marker.evaluate({"extra": extra})
+                                         for extra in ("", *extras[key])):
+                todo.append((req.name, tuple(req.extras)))
     return out
 
 
