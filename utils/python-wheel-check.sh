@@ -29,13 +29,14 @@ trap 'rm -rf "$work" "$venv"' EXIT
 rm -rf "$venv"
 df -h "$TC_BUILD" | tail -n 1 | awk '{print "free disk before the check: " $4}'
 /usr/bin/python3 -m venv "$venv"
+site_packages="$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')"
 # torch with its CUDA libraries and triton is 5 GB, more than a CI disk may
 # have free a second time. The fresh venv sees the project venv's copies of
 # the distributions torch needs (and only those) through a .pth file, so
 # pip finds them satisfied; everything else, tc's wheel and its other
 # dependencies, it installs itself.
 "$TC_VENV/bin/python" "$TC_ROOT/utils/share_distributions.py" torch \
-  "$venv/shared-torch" > "$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')/shared-torch.pth"
+  "$venv/shared-torch" > "$site_packages/shared-torch.pth"
 build=(--config-settings=cmake.define.TC_PREBUILT="$TC_BUILD"
        --config-settings=build-dir="$TC_BUILD/wheel-build")
 if [ "$from_source" = 1 ]; then
@@ -43,7 +44,7 @@ if [ "$from_source" = 1 ]; then
   build=(--config-settings=build-dir="$TC_BUILD/wheel-source-build")
   # The tests' own needs (torchvision, ONNX Runtime as their reference).
   "$TC_VENV/bin/python" "$TC_ROOT/utils/share_distributions.py" torchvision \
-    "$venv/shared-torchvision" > "$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')/shared-torchvision.pth"
+    "$venv/shared-torchvision" > "$site_packages/shared-torchvision.pth"
 fi
 tc_log "pip install '.[torch]' into a fresh virtualenv ($venv)$([ "$from_source" = 1 ] && echo ", tc built from source")"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check \

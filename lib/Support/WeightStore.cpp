@@ -23,7 +23,7 @@ int openScratchFile(StringRef suffix, std::string &error) {
     return fd;
   llvm::SmallString<256> path;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "tc-model", suffix, fd, path, llvm::sys::fs::OF_ChildInherit)) {
+          "tc-model", suffix, fd, path, llvm::sys::fs::OF_None)) {
     error = "cannot create a temporary ." + suffix.str() +
             " file: " + ec.message();
     return -1;
@@ -33,6 +33,12 @@ int openScratchFile(StringRef suffix, std::string &error) {
 }
 
 namespace {
+
+/// Returns a released range's pages and disk blocks.
+void punchHole(int fd, off_t offset, size_t length) {
+  ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset,
+              static_cast<off_t>(length));
+}
 
 /// The scratch file and the end of what has been handed out of it. Blobs
 /// take disjoint, page-aligned ranges; a released range becomes a hole.
@@ -65,7 +71,7 @@ public:
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0) {
-        release(offset, length);
+        punchHole(fd, offset, length);
         return {};
       }
       done += static_cast<size_t>(n);
@@ -75,7 +81,7 @@ public:
     void *mapped = ::mmap(nullptr, length, PROT_READ, MAP_SHARED | MAP_POPULATE,
                           fd, offset);
     if (mapped == MAP_FAILED) {
-      release(offset, length);
+      punchHole(fd, offset, length);
       return {};
     }
     int file = fd;
@@ -83,8 +89,7 @@ public:
         ArrayRef<char>(static_cast<char *>(mapped), data.size()), page,
         [file, offset, length](void *mapped, size_t, size_t) {
           ::munmap(mapped, length);
-          ::fallocate(file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                      offset, static_cast<off_t>(length));
+          punchHole(file, offset, length);
         },
         /*dataIsMutable=*/false);
   }
@@ -97,11 +102,6 @@ private:
       return;
     std::string error;
     fd = openScratchFile("weights", error); // -1: every blob on the heap
-  }
-
-  void release(off_t offset, size_t length) {
-    ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset,
-                static_cast<off_t>(length));
   }
 
   std::mutex mutex;

@@ -43,7 +43,8 @@ AsmResourceBlob copyWeightBlob(ArrayRef<char> data, size_t alignment);
 /// An unnamed temporary file in TMPDIR that exists only as an open
 /// descriptor: O_TMPFILE, or where the file system has none, a file
 /// unlinked right after it is created, so that a process killed at any
-/// moment leaves nothing behind. Returns -1 and sets `error` on failure.
+/// moment leaves nothing behind; close-on-exec. Returns -1 and sets
+/// `error` on failure.
 /// `suffix` names the file while it exists without O_TMPFILE.
 int openScratchFile(StringRef suffix, std::string &error);
 
