@@ -19,6 +19,7 @@
 #include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -63,9 +64,10 @@ bool isRematerializable(Value value) {
 struct KernelOrigin {
   std::string ops, nodes;
 };
-KernelOrigin originOf(Region &region) {
+KernelOrigin originOf(Operation *kernel) {
   llvm::SetVector<StringAttr> ops, nodes;
-  region.walk([&](Operation *op) {
+  // A forall's own location is its root op's, which its body has too.
+  auto visit = [&](Operation *op) {
     op->getLoc()->walk([&](Location loc) {
       auto node = dyn_cast<NameLoc>(loc);
       auto type = node ? dyn_cast<NameLoc>(node.getChildLoc()) : NameLoc();
@@ -75,7 +77,11 @@ KernelOrigin originOf(Region &region) {
       }
       return WalkResult::advance();
     });
-  });
+  };
+  if (auto loop = dyn_cast<scf::ForallOp>(kernel))
+    loop.getRegion().walk(visit);
+  else
+    kernel->walk(visit);
   KernelOrigin origin;
   for (StringAttr op : ops)
     origin.ops += (origin.ops.empty() ? "" : "+") + op.str();
@@ -115,25 +121,39 @@ struct CpuOutlineWorkgroupsPass
     }
     Value env = entry.getArgument(0);
 
-    SmallVector<scf::ForallOp> loops;
-    main.walk([&](scf::ForallOp loop) {
-      if (!loop->getParentOfType<scf::ForallOp>())
-        loops.push_back(loop);
+    // The kernels in program order: each top-level forall, and each linalg
+    // op outside one (a kernel too small to split, --tc-cpu-distribute's
+    // min-work), which becomes a one-workgroup kernel. Left in @main, those
+    // made it one large function: EfficientNet-B0's squeeze-excitation
+    // blocks gave it 26000 LLVM instructions, the largest single piece of
+    // LLVM's code generation (time and memory) that no thread could share.
+    SmallVector<Operation *> kernelOps;
+    main.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<scf::ForallOp>(op) || isa<linalg::LinalgOp>(op)) {
+        kernelOps.push_back(op);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
     });
     unsigned counter = 0;
     llvm::StringMap<func::FuncOp> kernels;
-    for (scf::ForallOp loop : loops) {
-      if (loop.getRank() != 1 || !loop.getOutputs().empty()) {
+    for (Operation *kernelOp : kernelOps) {
+      auto loop = dyn_cast<scf::ForallOp>(kernelOp);
+      if (loop && (loop.getRank() != 1 || !loop.getOutputs().empty())) {
         loop.emitError("expected a one-dimensional forall on buffers");
         return signalPassFailure();
       }
       std::string site = std::to_string(counter++);
       std::string name = "main_wg" + site;
-      Location loc = loop.getLoc();
-      KernelOrigin origin = originOf(loop.getRegion());
+      Location loc = kernelOp->getLoc();
+      KernelOrigin origin = originOf(kernelOp);
 
+      // What the kernel reads from @main: a forall's body's values from
+      // above; a linalg op's operands and its body's values from above.
       llvm::SetVector<Value> used;
-      getUsedValuesDefinedAbove(loop.getRegion(), used);
+      if (!loop)
+        used.insert(kernelOp->operand_begin(), kernelOp->operand_end());
+      getUsedValuesDefinedAbove(kernelOp->getRegions(), used);
       SmallVector<Value> captures;
       for (Value value : used)
         if (!isRematerializable(value))
@@ -156,22 +176,27 @@ struct CpuOutlineWorkgroupsPass
       for (Value value : used)
         if (isRematerializable(value))
           mapping.map(value, builder.clone(*value.getDefiningOp())->getResult(0));
-      // The forall's induction variable runs over [lb, ub) with a step; the
-      // workgroup number w maps to lb + w * step.
-      Value workgroup = body->getArguments().back();
       auto materialize = [&](OpFoldResult ofr) -> Value {
         if (auto value = dyn_cast<Value>(ofr))
           return mapping.lookupOrDefault(value);
         return arith::ConstantIndexOp::create(
             builder, loc, cast<IntegerAttr>(cast<Attribute>(ofr)).getInt());
       };
-      Value lower = materialize(loop.getMixedLowerBound()[0]);
-      Value step = materialize(loop.getMixedStep()[0]);
-      Value iv = arith::AddIOp::create(
-          builder, loc, lower, arith::MulIOp::create(builder, loc, workgroup, step));
-      mapping.map(loop.getInductionVars()[0], iv);
-      for (Operation &op : loop.getBody()->without_terminator())
-        builder.clone(op, mapping);
+      if (loop) {
+        // The forall's induction variable runs over [lb, ub) with a step;
+        // the workgroup number w maps to lb + w * step.
+        Value workgroup = body->getArguments().back();
+        Value lower = materialize(loop.getMixedLowerBound()[0]);
+        Value step = materialize(loop.getMixedStep()[0]);
+        Value iv = arith::AddIOp::create(
+            builder, loc, lower,
+            arith::MulIOp::create(builder, loc, workgroup, step));
+        mapping.map(loop.getInductionVars()[0], iv);
+        for (Operation &op : loop.getBody()->without_terminator())
+          builder.clone(op, mapping);
+      } else {
+        builder.clone(*kernelOp, mapping);
+      }
       func::ReturnOp::create(builder, loc);
       // The same kernel as an earlier one: dispatch that instead.
       auto [known, isNew] = kernels.try_emplace(bodyKey(fn), fn);
@@ -180,23 +205,28 @@ struct CpuOutlineWorkgroupsPass
         name = known->second.getSymName().str();
       }
 
-      // The dispatch placeholder and its call:
-      // count = ceildiv(ub - lb, step).
-      builder.setInsertionPoint(loop);
+      // The dispatch placeholder and its call with the workgroup count:
+      // ceildiv(ub - lb, step) for a forall, 1 for a linalg op.
+      builder.setInsertionPoint(kernelOp);
       auto valueOf = [&](OpFoldResult ofr) -> Value {
         if (auto value = dyn_cast<Value>(ofr))
           return value;
         return arith::ConstantIndexOp::create(
             builder, loc, cast<IntegerAttr>(cast<Attribute>(ofr)).getInt());
       };
-      Value span = arith::SubIOp::create(
-          builder, loc, valueOf(loop.getMixedUpperBound()[0]),
-          valueOf(loop.getMixedLowerBound()[0]));
-      Value count = arith::CeilDivSIOp::create(
-          builder, loc, span, valueOf(loop.getMixedStep()[0]));
+      Value count;
+      if (loop) {
+        Value span = arith::SubIOp::create(
+            builder, loc, valueOf(loop.getMixedUpperBound()[0]),
+            valueOf(loop.getMixedLowerBound()[0]));
+        count = arith::CeilDivSIOp::create(builder, loc, span,
+                                           valueOf(loop.getMixedStep()[0]));
+      } else {
+        count = arith::ConstantIndexOp::create(builder, loc, 1);
+      }
       SmallVector<Type> dispatchTypes = {ptrType, builder.getIndexType()};
       dispatchTypes.append(argTypes.begin(), argTypes.end() - 1);
-      // One placeholder per loop, even when kernels are merged: each is a
+      // One placeholder per kernel, even when kernels are merged: each is a
       // kernel of the profile, with the nodes it came from.
       OpBuilder moduleBuilder(ctx);
       moduleBuilder.setInsertionPoint(main);
@@ -211,7 +241,7 @@ struct CpuOutlineWorkgroupsPass
       SmallVector<Value> operands = {env, count};
       operands.append(captures);
       func::CallOp::create(builder, loc, dispatch, operands);
-      loop.erase();
+      kernelOp->erase();
     }
   }
 };

@@ -306,6 +306,125 @@ static std::optional<llvm::SmallBitVector> unitLoopsToFix(linalg::GenericOp op) 
   return std::nullopt;
 }
 
+/// The reassociation that collapses `group` (consecutive loops) in an
+/// operand read through `map`: the dims the group's loops index, which
+/// areDimSequencesPreserved has checked are consecutive and in order, become
+/// one; nothing when the operand reads none of them.
+static SmallVector<ReassociationIndices> operandGroups(AffineMap map,
+                                                const ReassociationIndices &group) {
+  auto inGroup = [&](AffineExpr e) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    return d && llvm::is_contained(group, static_cast<int64_t>(d.getPosition()));
+  };
+  SmallVector<ReassociationIndices> groups;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    if (i > 0 && inGroup(e) && inGroup(map.getResult(i - 1)))
+      groups.back().push_back(i);
+    else
+      groups.push_back({static_cast<int64_t>(i)});
+  }
+  return groups;
+}
+
+/// Reads each input of `op` that broadcasts along unit dims (a
+/// squeeze-excitation scale, [1, C, 1, 1] at (d0, d1, 0, 0)) through a
+/// collapse_shape without them, so that its map names loops only and the
+/// loops it does not read may collapse (collapseNarrowRows).
+static void dropBroadcastUnitDims(RewriterBase &rewriter, linalg::GenericOp op) {
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!type || type.getRank() != map.getNumResults())
+      continue;
+    auto isUnitBroadcast = [&](unsigned i) {
+      auto c = dyn_cast<AffineConstantExpr>(map.getResult(i));
+      return c && c.getValue() == 0 && type.getDimSize(i) == 1;
+    };
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<AffineExpr> results;
+    ReassociationIndices pending;
+    for (unsigned i = 0; i < map.getNumResults(); ++i) {
+      pending.push_back(i);
+      if (isUnitBroadcast(i))
+        continue;
+      groups.push_back(pending);
+      pending.clear();
+      results.push_back(map.getResult(i));
+    }
+    if (results.size() == map.getNumResults())
+      continue;
+    if (!pending.empty() && !groups.empty())
+      groups.back().append(pending.begin(), pending.end());
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, groups))
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value collapsed = memref::CollapseShapeOp::create(rewriter, op.getLoc(),
+                                                      input->get(), groups);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+    rewriter.modifyOpInPlace(op, [&] {
+      input->set(collapsed);
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+  }
+}
+
+linalg::GenericOp collapseNarrowRows(RewriterBase &rewriter, linalg::GenericOp op,
+                                     int64_t minLanes) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2)
+    return op;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t last = op.getNumLoops() - 1;
+  if (ShapedType::isDynamic(ranges[last]) || ranges[last] >= minLanes)
+    return op;
+  dropBroadcastUnitDims(rewriter, op);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto legal = [&](const ReassociationIndices &group) {
+    if (!linalg::areDimSequencesPreserved(maps, {group}))
+      return false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (!llvm::all_of(map.getResults(), [](AffineExpr e) { return isa<AffineDimExpr>(e); }) ||
+          !memref::CollapseShapeOp::isGuaranteedCollapsible(type, operandGroups(map, group)))
+        return false;
+    }
+    return true;
+  };
+  ReassociationIndices group = {last};
+  int64_t lanes = ranges[last];
+  for (int64_t d = last - 1; d >= 0 && lanes < 8 * minLanes; --d) {
+    if (ShapedType::isDynamic(ranges[d]) || iterators[d] != iterators[last])
+      break;
+    ReassociationIndices wider = {d};
+    wider.append(group.begin(), group.end());
+    if (!legal(wider))
+      break;
+    group = wider;
+    lanes *= ranges[d];
+  }
+  if (group.size() == 1)
+    return op;
+  SmallVector<ReassociationIndices> loops;
+  for (int64_t d = 0; d < group.front(); ++d)
+    loops.push_back({d});
+  loops.push_back(group);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(op, loops, rewriter);
+  if (failed(collapsed))
+    return op;
+  auto generic = dyn_cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
+  if (!generic)
+    return op;
+  rewriter.eraseOp(op);
+  return generic;
+}
+
 linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
     return op;

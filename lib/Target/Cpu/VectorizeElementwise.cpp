@@ -13,8 +13,6 @@
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUVECTORIZEELEMENTWISEPASS
@@ -50,85 +48,6 @@ std::optional<unsigned> laneLoop(linalg::GenericOp op, int64_t minLanes) {
   return readsLoopOnlyInLastDim(op, n) ? std::optional(n) : std::nullopt;
 }
 
-/// The reassociation that collapses `group` (consecutive loops) in an
-/// operand read through `map`: the dims the group's loops index, which
-/// areDimSequencesPreserved has checked are consecutive and in order, become
-/// one; nothing when the operand reads none of them.
-SmallVector<ReassociationIndices> operandGroups(AffineMap map,
-                                                const ReassociationIndices &group) {
-  auto inGroup = [&](AffineExpr e) {
-    auto d = dyn_cast<AffineDimExpr>(e);
-    return d && llvm::is_contained(group, static_cast<int64_t>(d.getPosition()));
-  };
-  SmallVector<ReassociationIndices> groups;
-  for (auto [i, e] : llvm::enumerate(map.getResults())) {
-    if (i > 0 && inGroup(e) && inGroup(map.getResult(i - 1)))
-      groups.back().push_back(i);
-    else
-      groups.push_back({static_cast<int64_t>(i)});
-  }
-  return groups;
-}
-
-/// An elementwise op whose contiguous dimension is narrower than a vector
-/// (a 7x7 image's rows: an activation after a convolution on ResNet's or
-/// EfficientNet's last stage) with its trailing loops collapsed into one
-/// (49 lanes), when every operand's buffer allows it; the op itself
-/// otherwise.
-linalg::GenericOp collapseNarrowRows(RewriterBase &rewriter, linalg::GenericOp op,
-                                     int64_t minLanes) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2 ||
-      op.getNumLoops() != op.getNumParallelLoops())
-    return op;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t last = op.getNumLoops() - 1;
-  if (ShapedType::isDynamic(ranges[last]) || ranges[last] >= minLanes)
-    return op;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  auto legal = [&](const ReassociationIndices &group) {
-    if (!linalg::areDimSequencesPreserved(maps, {group}))
-      return false;
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!type)
-        continue;
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      if (!llvm::all_of(map.getResults(), [](AffineExpr e) { return isa<AffineDimExpr>(e); }) ||
-          !memref::CollapseShapeOp::isGuaranteedCollapsible(type, operandGroups(map, group)))
-        return false;
-    }
-    return true;
-  };
-  ReassociationIndices group = {last};
-  int64_t lanes = ranges[last];
-  for (int64_t d = last - 1; d >= 0 && lanes < 8 * minLanes; --d) {
-    if (ShapedType::isDynamic(ranges[d]))
-      break;
-    ReassociationIndices wider = {d};
-    wider.append(group.begin(), group.end());
-    if (!legal(wider))
-      break;
-    group = wider;
-    lanes *= ranges[d];
-  }
-  if (group.size() == 1)
-    return op;
-  SmallVector<ReassociationIndices> loops;
-  for (int64_t d = 0; d < group.front(); ++d)
-    loops.push_back({d});
-  loops.push_back(group);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::CollapseResult> collapsed =
-      linalg::collapseOpIterationDims(op, loops, rewriter);
-  if (failed(collapsed))
-    return op;
-  auto generic = dyn_cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
-  if (!generic)
-    return op;
-  rewriter.eraseOp(op);
-  return generic;
-}
-
 struct CpuVectorizeElementwisePass
     : impl::CpuVectorizeElementwisePassBase<CpuVectorizeElementwisePass> {
   using Base::Base;
@@ -147,7 +66,8 @@ struct CpuVectorizeElementwisePass
     });
     SmallVector<std::pair<linalg::GenericOp, unsigned>> kernels;
     for (linalg::GenericOp op : ops) {
-      op = collapseNarrowRows(rewriter, op, minLanes);
+      if (op.getNumLoops() == op.getNumParallelLoops())
+        op = collapseNarrowRows(rewriter, op, minLanes);
       if (std::optional<unsigned> n = laneLoop(op, minLanes))
         kernels.push_back({op, *n});
     }

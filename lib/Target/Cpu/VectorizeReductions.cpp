@@ -12,7 +12,9 @@
 //  - a parallel loop that is also the output's last dim (a reduction over
 //    leading dims, as ReduceSum over axis 0): each step of the reduction
 //    loops is one vector operation on a row of `lanes` accumulators.
-// Tiling, unit-loop dropping and vectorization are those of the elementwise
+// Trailing loops narrower than a vector are collapsed first (a global
+// average pool over a 7x7 image reduces rows of 49, not of 7). Tiling,
+// unit-loop dropping and vectorization are those of the elementwise
 // pass (RegisterTiling.h); vector.multi_reduction is lowered here to
 // vector.reduction along its innermost dimension.
 //
@@ -85,11 +87,32 @@ struct CpuVectorizeReductionsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
-    SmallVector<std::pair<linalg::GenericOp, unsigned>> kernels;
+    SmallVector<linalg::GenericOp> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
-      if (std::optional<unsigned> n = reductionLaneLoop(op, 8))
-        kernels.push_back({op, *n});
+      if (isLaneKernel(op) && op.getNumReductionLoops() > 0)
+        candidates.push_back(op);
     });
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> kernels;
+    for (linalg::GenericOp op : candidates) {
+      std::optional<unsigned> n = reductionLaneLoop(op, 8);
+      // A global average pool over a 7x7 image reduces rows of 7: its two
+      // reduction loops become one of 49 lanes.
+      if (!n) {
+        op = collapseNarrowRows(rewriter, op, 8);
+        n = reductionLaneLoop(op, 8);
+      }
+      // A 1x1 convolution on a 1x1 image (a squeeze-excitation block's)
+      // reads its input [N, C, 1] with a unit dim after the reduced one:
+      // without its unit loops it is a row reduction of the weight's rows.
+      if (!n && op.hasPureBufferSemantics() &&
+          !ShapedType::isDynamicShape(op.getStaticLoopRanges())) {
+        op = dropUnitLoops(rewriter, op);
+        op = collapseNarrowRows(rewriter, op, 8);
+        n = reductionLaneLoop(op, 8);
+      }
+      if (n)
+        kernels.push_back({op, *n});
+    }
     if (kernels.empty())
       return;
     for (auto [op, n] : kernels) {

@@ -133,3 +133,25 @@ func.func @narrow_transposed(%x: memref<3x7x7xf32>, %y: memref<3x7x7xf32>) {
   }
   return
 }
+
+// -----
+
+// A squeeze-excitation scale: [2, 64, 7, 7] times a per-channel [2, 64, 1,
+// 1] read at (n, c, 0, 0). The scale is read through a collapse_shape
+// without its unit dims, so that its map names loops only and the image's
+// rows collapse (49 lanes: vectors of 16 and a rest of 1).
+#s = affine_map<(n, c, h, w) -> (n, c, 0, 0)>
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+// CHECK-LABEL: func.func @narrow_rows_scaled
+// CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : memref<2x64x1x1xf32> into memref<2x64xf32>
+// CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<2x64x7x7xf32> into memref<2x64x49xf32>
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK-NOT: linalg.generic
+func.func @narrow_rows_scaled(%s: memref<2x64x1x1xf32>, %x: memref<2x64x7x7xf32>, %y: memref<2x64x7x7xf32>) {
+  linalg.generic {indexing_maps = [#s, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %x : memref<2x64x1x1xf32>, memref<2x64x7x7xf32>) outs(%y : memref<2x64x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

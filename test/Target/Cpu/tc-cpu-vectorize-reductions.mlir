@@ -137,3 +137,55 @@ func.func @short_rows(%x: memref<64x7xf32>, %y: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A global average pool's sum over a 7x7 image (after a SiLU): rows of 7
+// are too short, so the two reduction loops collapse into rows of 49,
+// read as vectors of 32, 16 and 1.
+#x4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#r4 = affine_map<(n, c, h, w) -> (n, c)>
+// CHECK-LABEL: func.func @pool_7x7
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : memref<1x64x7x7xf32> into memref<1x64x49xf32>
+// CHECK: math.exp {{.*}} : vector<32xf32>
+// CHECK: vector.reduction <add>, {{.*}} : vector<32xf32> into f32
+// CHECK: vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK-NOT: linalg.generic
+func.func @pool_7x7(%x: memref<1x64x7x7xf32>, %y: memref<1x64xf32>) {
+  linalg.generic {indexing_maps = [#x4, #r4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : memref<1x64x7x7xf32>) outs(%y : memref<1x64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %n = arith.negf %a : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %e, %one : f32
+    %s = arith.divf %a, %d : f32
+    %0 = arith.addf %s, %acc : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A squeeze-excitation block's 1x1 convolution on a 1x1 image, as
+// --convert-tc-to-linalg writes it: loops (n, f, p, c), the input [1, C, 1]
+// read with the image's unit dim after the reduced channels. Without its
+// unit loops it is a row reduction over each weight row (48 lanes).
+#in = affine_map<(n, f, p, c) -> (n, c, p)>
+#w = affine_map<(n, f, p, c) -> (f, c)>
+#out = affine_map<(n, f, p, c) -> (n, f, p)>
+// CHECK-LABEL: func.func @squeeze_fc
+// CHECK: scf.for %{{.*}} = %c0 to %c1152 step %c1
+// CHECK: vector.transfer_read {{.*}} vector<32xf32>
+// CHECK: vector.reduction <add>, {{.*}} : vector<32xf32> into f32
+// CHECK: vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK-NOT: linalg.generic
+func.func @squeeze_fc(%x: memref<1x48x1xf32>, %w: memref<1152x48xf32>, %y: memref<1x1152x1xf32>) {
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<1x48x1xf32>, memref<1152x48xf32>) outs(%y : memref<1x1152x1xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %0, %acc : f32
+    linalg.yield %1 : f32
+  }
+  return
+}

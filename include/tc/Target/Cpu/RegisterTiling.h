@@ -138,6 +138,16 @@ std::optional<std::pair<unsigned, int64_t>> stridedDim(AffineExpr e);
 /// tensors. Returns the new op, or the old one when nothing changes.
 linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op);
 
+/// `op` (on buffers) with its trailing loops collapsed into one when its
+/// last loop is static and narrower than `minLanes` (a 7x7 image's rows:
+/// an activation after a convolution on ResNet's or EfficientNet's last
+/// stage, or a global average pool over it): the run of static loops
+/// before it of the same iterator type, up to 8 * minLanes lanes, that
+/// every operand reads as consecutive dims of a buffer that can collapse
+/// them, becomes one loop (49 lanes); `op` itself when none can.
+linalg::GenericOp collapseNarrowRows(RewriterBase &rewriter, linalg::GenericOp op,
+                                     int64_t minLanes);
+
 /// The width of the vector registers the CPU code is shaped for: AVX-512's.
 /// (On a CPU with narrower registers the code is the same and correct; a
 /// one-register part is then two.)
