@@ -24,8 +24,106 @@ bool isContiguous(Type type) {
           memref.areTrailingDimsContiguous(memref.getRank()));
 }
 
+/// The value a fill of a whole buffer writes: a linalg.fill's, or a
+/// linalg.map's that yields a value from above (a bufferized tensor.pad).
+Value filledValue(Operation *op, Value &buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (!fill.hasPureBufferSemantics())
+      return {};
+    buffer = fill.getOutputs()[0];
+    return fill.getInputs()[0];
+  }
+  auto map = dyn_cast<linalg::MapOp>(op);
+  if (!map || !map.getInputs().empty() || !map.hasPureBufferSemantics())
+    return {};
+  Block &body = map.getMapper().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || yield.getNumOperands() != 1 || &body.front() != yield ||
+      yield.getOperand(0).getParentBlock() == &body)
+    return {};
+  buffer = map.getInit();
+  return yield.getOperand(0);
+}
+
+/// A padded input copied per workgroup is a fill of a new buffer with the
+/// padding value, then a copy of the input into its interior (a static
+/// subview). The fill then writes only what the copy leaves, the border:
+/// a padded 2x113x113 plane pair was filled whole, a memset as large as
+/// the copy (a tenth of a stride-2 depthwise convolution's time). The
+/// border is one slab per padded side, disjoint: along dim d, the rows
+/// before and after the interior, within the interior's range on the dims
+/// before d and whole on those after.
+void fillBorderOnly(Operation *fillOp) {
+  Value buffer;
+  Value value = filledValue(fillOp, buffer);
+  if (!value || !buffer.getDefiningOp<memref::AllocOp>())
+    return;
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return;
+  // The copy into the interior, after nothing but side-effect-free ops.
+  memref::CopyOp copy;
+  for (Operation *op = fillOp->getNextNode(); op; op = op->getNextNode()) {
+    if ((copy = dyn_cast<memref::CopyOp>(op)))
+      break;
+    if (!isMemoryEffectFree(op))
+      return;
+  }
+  if (!copy)
+    return;
+  auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!interior || interior.getSource() != buffer ||
+      interior.getSourceType().getRank() != interior.getType().getRank() ||
+      !interior.hasUnitStride() ||
+      ShapedType::isDynamicShape(interior.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(interior.getStaticSizes()))
+    return;
+  ArrayRef<int64_t> offsets = interior.getStaticOffsets();
+  ArrayRef<int64_t> sizes = interior.getStaticSizes();
+  ArrayRef<int64_t> shape = type.getShape();
+  IRRewriter rewriter(fillOp);
+  Location loc = fillOp->getLoc();
+  auto slab = [&](unsigned d, int64_t begin, int64_t end) {
+    if (begin >= end)
+      return;
+    SmallVector<int64_t> slabOffsets, slabSizes;
+    for (unsigned i = 0; i < shape.size(); ++i) {
+      if (i < d) {
+        slabOffsets.push_back(offsets[i]);
+        slabSizes.push_back(sizes[i]);
+      } else if (i == d) {
+        slabOffsets.push_back(begin);
+        slabSizes.push_back(end - begin);
+      } else {
+        slabOffsets.push_back(0);
+        slabSizes.push_back(shape[i]);
+      }
+    }
+    SmallVector<int64_t> strides(shape.size(), 1);
+    Value view = memref::SubViewOp::create(rewriter, loc, buffer, slabOffsets,
+                                           slabSizes, strides);
+    // The same fill on the slab: loops whose rows LLVM turns into memsets.
+    Operation *fill = rewriter.clone(*fillOp);
+    rewriter.modifyOpInPlace(fill, [&] {
+      cast<DestinationStyleOpInterface>(fill).getDpsInitsMutable()[0].set(view);
+    });
+  };
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    slab(d, 0, offsets[d]);
+    slab(d, offsets[d] + sizes[d], shape[d]);
+  }
+  rewriter.eraseOp(fillOp);
+}
+
 struct CpuLowerCopiesPass : impl::CpuLowerCopiesPassBase<CpuLowerCopiesPass> {
   void runOnOperation() override {
+    SmallVector<Operation *> fills;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<linalg::FillOp, linalg::MapOp>(op))
+        fills.push_back(op);
+    });
+    for (Operation *fill : fills)
+      fillBorderOnly(fill);
     SmallVector<memref::CopyOp> copies;
     getOperation()->walk([&](memref::CopyOp copy) {
       if (!isContiguous(copy.getSource().getType()) ||

@@ -14,3 +14,45 @@ func.func @copies(%a: memref<4x8xf32>, %b: memref<4x8xf32>, %c: memref<4x4xf32>)
   memref.copy %s, %c : memref<4x4xf32, strided<[8, 1], offset: 2>> to memref<4x4xf32>
   return
 }
+
+// A padded input copied per workgroup (a bufferized tensor.pad): the fill of
+// the new buffer with the padding value writes only the border the copy of
+// the interior leaves, one disjoint slab per padded side: rows 0 and 113 of
+// every plane, then columns 0 and 113 of rows 1..112 (dim 0 has no padding).
+// CHECK-LABEL: func.func @padded
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<2x114x114xf32>
+// CHECK: %[[TOP:.*]] = memref.subview %[[BUF]][0, 0, 0] [2, 1, 114] [1, 1, 1]
+// CHECK: linalg.map outs(%[[TOP]]
+// CHECK: %[[BOTTOM:.*]] = memref.subview %[[BUF]][0, 113, 0] [2, 1, 114] [1, 1, 1]
+// CHECK: linalg.map outs(%[[BOTTOM]]
+// CHECK: %[[LEFT:.*]] = memref.subview %[[BUF]][0, 1, 0] [2, 112, 1] [1, 1, 1]
+// CHECK: linalg.map outs(%[[LEFT]]
+// CHECK: %[[RIGHT:.*]] = memref.subview %[[BUF]][0, 1, 113] [2, 112, 1] [1, 1, 1]
+// CHECK: linalg.map outs(%[[RIGHT]]
+// CHECK-NOT: linalg.map
+// CHECK: %[[IN:.*]] = memref.subview %[[BUF]][0, 1, 1] [2, 112, 112] [1, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<2x112x112xf32>) outs(%[[IN]]
+func.func @padded(%x: memref<2x112x112xf32>) -> memref<2x114x114xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %buf = memref.alloc() : memref<2x114x114xf32>
+  linalg.map outs(%buf : memref<2x114x114xf32>)
+    (%init: f32) {
+      linalg.yield %cst : f32
+    }
+  %in = memref.subview %buf[0, 1, 1] [2, 112, 112] [1, 1, 1] : memref<2x114x114xf32> to memref<2x112x112xf32, strided<[12996, 114, 1], offset: 115>>
+  memref.copy %x, %in : memref<2x112x112xf32> to memref<2x112x112xf32, strided<[12996, 114, 1], offset: 115>>
+  return %buf : memref<2x114x114xf32>
+}
+
+// A fill that something reads before the copy stays whole.
+// CHECK-LABEL: func.func @read_between
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<4x6xf32>)
+func.func @read_between(%x: memref<4x4xf32>, %y: memref<4x6xf32>) -> memref<4x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4x6xf32>
+  linalg.fill ins(%cst : f32) outs(%buf : memref<4x6xf32>)
+  memref.copy %buf, %y : memref<4x6xf32> to memref<4x6xf32>
+  %in = memref.subview %buf[0, 1] [4, 4] [1, 1] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 1>>
+  memref.copy %x, %in : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 1>>
+  return %buf : memref<4x6xf32>
+}

@@ -327,6 +327,8 @@ def CpuLowerCopiesPass : Pass<"tc-cpu-lower-copies"> {
     does not link. As a copy generic it becomes a loop nest instead, which
     --tc-cpu-vectorize-elementwise vectorizes (the padded inputs copied per
     workgroup). Contiguous copies stay memref.copy (they become memcpy).
+    A fill of a new buffer followed by a copy into its interior (a padded
+    input) fills only the border the copy leaves.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
