@@ -435,8 +435,14 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   SmallVector<AffineMap> maps;
   rewriter.setInsertionPoint(op);
   for (OpOperand &operand : op->getOpOperands()) {
-    auto type = cast<MemRefType>(operand.get().getType());
     AffineMap map = fixAtZero(op.getMatchingIndexingMap(&operand), *zero);
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) {
+      // A scalar operand (a generalized fill's value) reads no loop.
+      maps.push_back(compressDims(map, *zero));
+      operands.push_back(operand.get());
+      continue;
+    }
     llvm::SmallBitVector dropped(type.getRank());
     SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
         strides(type.getRank(), rewriter.getIndexAttr(1)),

@@ -59,6 +59,19 @@ struct CpuVectorizeElementwisePass
     }
     IRRewriter rewriter(&getContext());
     int64_t minLanes = std::min<int64_t>(8, lanes);
+    // A fill is an elementwise op with a scalar input: as a generic it is
+    // vectorized along its last dim like the others. Left to loops, LLVM
+    // vectorized a 56x56 plane's fill (max pooling's -inf) across its rows,
+    // with a scatter per column.
+    SmallVector<linalg::FillOp> fills;
+    getOperation()->walk([&](linalg::FillOp fill) {
+      if (fill.hasPureBufferSemantics())
+        fills.push_back(fill);
+    });
+    for (linalg::FillOp fill : fills) {
+      rewriter.setInsertionPoint(fill);
+      (void)linalg::generalizeNamedOp(rewriter, fill);
+    }
     SmallVector<linalg::GenericOp> ops;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (isLaneKernel(op))

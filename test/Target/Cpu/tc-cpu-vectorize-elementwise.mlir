@@ -155,3 +155,20 @@ func.func @narrow_rows_scaled(%s: memref<2x64x1x1xf32>, %x: memref<2x64x7x7xf32>
   }
   return
 }
+
+// -----
+
+// A fill (max pooling's -inf on one 56x56 plane of a workgroup) is
+// vectorized along its rows like any elementwise op: 56 lanes as three
+// vectors of 16 and one of 8, the value a constant vector.
+// CHECK-LABEL: func.func @fill_plane
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c16
+// CHECK: vector.transfer_write {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8xf32>
+// CHECK-NOT: linalg.fill
+func.func @fill_plane(%y: memref<1x64x56x56xf32>, %c: index) {
+  %cst = arith.constant 0xFF800000 : f32
+  %v = memref.subview %y[0, %c, 0, 0] [1, 1, 56, 56] [1, 1, 1, 1] : memref<1x64x56x56xf32> to memref<1x1x56x56xf32, strided<[200704, 3136, 56, 1], offset: ?>>
+  linalg.fill ins(%cst : f32) outs(%v : memref<1x1x56x56xf32, strided<[200704, 3136, 56, 1], offset: ?>>)
+  return
+}
