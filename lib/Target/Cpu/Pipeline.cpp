@@ -50,6 +50,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(fusion::createFusionInlineGroupsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCpuFillPerUsePass());
 
   buildBufferization(pm);
   buildCpuLoweringTail(pm);

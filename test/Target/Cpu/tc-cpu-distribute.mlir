@@ -322,3 +322,34 @@ func.func @packed_epilogue_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8x64x3
   "test.use"(%d0) : (index) -> ()
   return %y : tensor<?x8x32xf32>
 }
+
+// -----
+
+// A reduction without a register tile (a Winograd transform's body
+// multiplies twice) fills its own slice of the zero init inside each
+// workgroup; the fill is not a kernel of its own.
+#x3 = affine_map<(i, j, k) -> (i, j, k)>
+#k1 = affine_map<(i, j, k) -> (k)>
+#o2 = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @reduction_own_fill
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<64x16xf32>
+// CHECK-NEXT: scf.forall (%{{.*}}) in (8) shared_outs(%{{.*}} = %[[E]])
+// CHECK: linalg.fill {{.*}} -> tensor<8x16xf32>
+// CHECK: linalg.generic
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @reduction_own_fill(%x: tensor<64x16x8xf32>, %c: tensor<8xf32>, %d: tensor<8xf32>) -> tensor<64x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16xf32>) -> tensor<64x16xf32>
+  %r = linalg.generic {indexing_maps = [#x3, #k1, #k1, #o2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %c, %d : tensor<64x16x8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%f : tensor<64x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %g: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.mulf %0, %g : f32
+    %2 = arith.addf %o, %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<64x16xf32>
+  return %r : tensor<64x16xf32>
+}

@@ -193,6 +193,23 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def CpuFillPerUsePass : Pass<"tc-cpu-fill-per-use", "func::FuncOp"> {
+  let summary = "Give every workgroup loop that accumulates into a shared "
+                "zero fill its own";
+  let description = [{
+    Runs on tensors, after --tc-cpu-distribute and CSE, before
+    bufferization. A fill distributed into workgroups (an `scf.forall`
+    whose body only fills its slice of a `tensor.empty`) that CSE has made
+    the shared init of several loops (the zero accumulators of the batched
+    matmuls of a model's Winograd convolutions) is cloned, with its
+    `tensor.empty`, before each of them but the first: bufferization then
+    fills each buffer in place, where it copied the one filled buffer into
+    each loop's (ResNet-50: nine copies a run).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CpuReadOnlyInputsPass : Pass<"tc-cpu-read-only-inputs", "ModuleOp"> {
   let summary = "Keep bufferization from writing into the model's inputs";
   let description = [{
