@@ -293,7 +293,10 @@ def CpuOutlineWorkgroupsPass : Pass<"tc-cpu-outline-workgroups", "ModuleOp"> {
     After bufferization, each top-level `scf.forall` of `@main` becomes a
     private function `@main_wg<N>(captured values..., %workgroup: index)`,
     and the loop is replaced by a call to the declaration
-    `@__tc_dispatch_wg<N>(%env, %count, captured values...)`. `@main` gets
+    `@__tc_dispatch_wg<N>(%env, %count, captured values...)`. Each linalg
+    op outside a forall (a kernel too small to split) becomes such a
+    function too, dispatched with a count of 1, so that `@main` keeps only
+    the calls. `@main` gets
     the runtime environment as a new first argument (`!llvm.ptr`).
     `--tc-cpu-emit-entry` later turns each dispatch call into a call of the
     runtime's `parallel_for`.
