@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPULOWERCOPIESPASS
@@ -70,6 +71,13 @@ void fillBorderOnly(Operation *fillOp) {
       return;
   }
   if (!copy)
+    return;
+  // The copy must not read the buffer itself (its border would then be
+  // read before it is filled).
+  Value source = copy.getSource();
+  while (auto view = source.getDefiningOp<ViewLikeOpInterface>())
+    source = view.getViewSource();
+  if (source == buffer)
     return;
   auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
   if (!interior || interior.getSource() != buffer ||

@@ -56,3 +56,16 @@ func.func @read_between(%x: memref<4x4xf32>, %y: memref<4x6xf32>) -> memref<4x6x
   memref.copy %x, %in : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 1>>
   return %buf : memref<4x6xf32>
 }
+
+// A copy that reads the filled buffer itself keeps the whole fill.
+// CHECK-LABEL: func.func @reads_itself
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<4x6xf32>)
+func.func @reads_itself() -> memref<4x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<4x6xf32>
+  linalg.fill ins(%cst : f32) outs(%buf : memref<4x6xf32>)
+  %src = memref.subview %buf[0, 0] [4, 4] [1, 1] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1]>>
+  %in = memref.subview %buf[0, 1] [4, 4] [1, 1] : memref<4x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 1>>
+  memref.copy %src, %in : memref<4x4xf32, strided<[6, 1]>> to memref<4x4xf32, strided<[6, 1], offset: 1>>
+  return %buf : memref<4x6xf32>
+}
