@@ -75,6 +75,8 @@ CASES = [
     ("conv3x3 128->128 28x28", lambda: conv_model(128, 128, 28, 3, 1, 1), True),
     ("conv3x3 256->256 14x14", lambda: conv_model(256, 256, 14, 3, 1, 1), True),
     ("conv3x3 512->512 7x7", lambda: conv_model(512, 512, 7, 3, 1, 1), True),
+    # ResNet-50's layer1 expansion (a matmul over the image).
+    ("conv1x1 64->256 56x56", lambda: conv_model(64, 256, 56, 1, 1, 0), False),
     ("conv1x1/2 256->512 56->28", lambda: conv_model(256, 512, 56, 1, 2, 0), False),
     ("conv1x1/2 512->1024 28->14", lambda: conv_model(512, 1024, 28, 1, 2, 0), False),
     ("conv1x1/2 1024->2048 14->7", lambda: conv_model(1024, 2048, 14, 1, 2, 0), False),

@@ -334,7 +334,9 @@ func.func @packed_epilogue_dynamic_batch(%x: tensor<?x64xf32>, %w: tensor<8x64x3
 // CHECK-LABEL: func.func @reduction_own_fill
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<64x16xf32>
 // CHECK-NEXT: scf.forall (%{{.*}}) in (8) shared_outs(%{{.*}} = %[[E]])
+// CHECK-NOT: scf.forall.in_parallel
 // CHECK: linalg.fill {{.*}} -> tensor<8x16xf32>
+// CHECK-NOT: scf.forall.in_parallel
 // CHECK: linalg.generic
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall

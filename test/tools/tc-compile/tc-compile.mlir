@@ -37,7 +37,8 @@
 // TIMING-NEXT: code generation
 // TIMING-NEXT: translation to LLVM IR
 // One module, or split for the threads when it has enough functions:
-// TIMING: object code
+// TIMING-NEXT: {{split for threads|LLVM optimization +[0-9]}}
+// TIMING-NEXT: {{(LLVM optimization and )?object code}}
 // TIMING-NEXT: link
 // TIMING-NEXT: seal
 // TIMING-NEXT: cache store
