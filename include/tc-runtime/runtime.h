@@ -316,8 +316,9 @@ TC_API tc_status tc_tensor_create_zeroed(tc_dtype_t dtype, int32_t rank,
 /* Wraps an existing buffer without copying. The buffer must stay valid until
  * the tensor is freed; then `release(user_data, data)` is called if
  * `release` is not NULL (also when this function fails, so the buffer never
- * leaks). The buffer needs no particular alignment: a run copies an input
- * that is not 64-byte aligned into an aligned temporary. */
+ * leaks). A run on the CPU reads a buffer aligned to its element type in
+ * place (64-byte alignment is fastest) and copies any other into an aligned
+ * temporary. */
 TC_API tc_status tc_tensor_wrap(tc_dtype_t dtype, int32_t rank,
                                 const int64_t *dims, void *data,
                                 size_t byte_size, tc_tensor_release_fn release,

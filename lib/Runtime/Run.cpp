@@ -196,9 +196,12 @@ tc_status tc_module_run_with_options(tc_module *module, tc_device *device,
       return status;
     bool outputsOnDevice = onGpu && runOptions.outputs_on_device != 0;
 
-    // Gather pointers and extents; copy misaligned inputs (e.g. a buffer from
-    // tc_tensor_wrap) into aligned temporaries, freed when this scope ends.
-    // (A GPU run places its inputs itself, GpuDevice::run.)
+    // Gather pointers and extents. The module reads an input with loads
+    // aligned to its element only (module_abi.h), so a buffer from
+    // tc_tensor_wrap is used in place unless it is misaligned for its
+    // element type; such an input is copied into an aligned temporary, freed
+    // when this scope ends. (A GPU run places its inputs itself,
+    // GpuDevice::run.)
     alignas(kAlignment) static const unsigned char emptyBuffer[kAlignment] = {};
     std::vector<void *> inputData(num_inputs);
     std::vector<int64_t> inputDims;
@@ -210,7 +213,9 @@ tc_status tc_module_run_with_options(tc_module *module, tc_device *device,
       if (!data || tensor->byteSize == 0) {
         // The module must never see NULL, even for an empty input.
         data = const_cast<unsigned char *>(emptyBuffer);
-      } else if (reinterpret_cast<uintptr_t>(data) % kAlignment != 0) {
+      } else if (reinterpret_cast<uintptr_t>(data) %
+                     std::max<size_t>(tc_dtype_size(tensor->dtype), 1) !=
+                 0) {
         void *copy = alignedAlloc(tensor->byteSize);
         if (!copy)
           return makeStatus(

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <thread>
 #include <vector>
 
@@ -171,10 +172,22 @@ TEST(RunTest, OutputsSharingABufferGetTheirOwn) {
     EXPECT_EQ(std::memcmp(tc_tensor_data(out.get()), expected.data(), 16), 0);
 }
 
-TEST(RunTest, MisalignedInputsAreCopied) {
+// Where input 0 of the last run of the fake "add" module was.
+const void *lastAddInput() {
+  void *handle = dlopen(fakeModule("add").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  EXPECT_NE(handle, nullptr);
+  auto **slot = static_cast<const void **>(dlsym(handle, "fake_add_last_input"));
+  EXPECT_NE(slot, nullptr);
+  const void *address = slot ? *slot : nullptr;
+  if (handle)
+    dlclose(handle);
+  return address;
+}
+
+TEST(RunTest, InputsAlignedToTheirElementAreReadInPlace) {
   Fixture f = setUp("add");
-  // The fake module fails with code 99 when an input is not 64-byte aligned.
-  alignas(64) float storage[16 + 1 + 4] = {};
+  // 4-byte aligned but not 64-byte aligned: the module reads it in place.
+  alignas(64) float storage[1 + 16 + 4] = {};
   float *a = storage + 1, *b = storage + 17;
   for (int i = 0; i < 16; ++i)
     a[i] = i;
@@ -189,6 +202,35 @@ TEST(RunTest, MisalignedInputsAreCopied) {
   Owned<tc_tensor> oa(ta), ob(tb);
   auto outputs = run(f, {ta, tb});
   ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(lastAddInput(), static_cast<const void *>(a));
+  auto *out = static_cast<float *>(tc_tensor_data(outputs[0].get()));
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(out[i], i + 1.0f);
+}
+
+TEST(RunTest, InputsMisalignedForTheirElementAreCopied) {
+  Fixture f = setUp("add");
+  // The fake module fails with code 99 when an input is not 4-byte aligned.
+  alignas(64) unsigned char storage[2 + 64 + 16] = {};
+  unsigned char *a = storage + 2, *b = storage + 2 + 64;
+  for (int i = 0; i < 16; ++i) {
+    float value = static_cast<float>(i);
+    std::memcpy(a + 4 * i, &value, 4);
+  }
+  for (int i = 0; i < 4; ++i) {
+    float one = 1;
+    std::memcpy(b + 4 * i, &one, 4);
+  }
+  int64_t aDims[] = {4, 4}, bDims[] = {4};
+  tc_tensor *ta, *tb;
+  TC_ASSERT_OK(
+      tc_tensor_wrap(TC_DTYPE_F32, 2, aDims, a, 64, nullptr, nullptr, &ta));
+  TC_ASSERT_OK(
+      tc_tensor_wrap(TC_DTYPE_F32, 1, bDims, b, 16, nullptr, nullptr, &tb));
+  Owned<tc_tensor> oa(ta), ob(tb);
+  auto outputs = run(f, {ta, tb});
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_NE(lastAddInput(), static_cast<const void *>(a));
   auto *out = static_cast<float *>(tc_tensor_data(outputs[0].get()));
   for (int i = 0; i < 16; ++i)
     EXPECT_EQ(out[i], i + 1.0f);
