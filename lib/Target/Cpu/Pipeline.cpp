@@ -96,6 +96,7 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   functions.addPass(createCpuLowerCopiesPass());
   functions.addPass(createCpuVectorizeTransformsPass());
   functions.addPass(createCpuVectorizeContractionsPass());
+  functions.addPass(createCpuFuseIntoRegisterTilesPass());
   functions.addPass(createCpuVectorizeReductionsPass());
   functions.addPass(createCpuVectorizeTransposesPass());
   functions.addPass(createCpuVectorizeElementwisePass());

@@ -374,6 +374,33 @@ def CpuVectorizeTransformsPass : Pass<"tc-cpu-vectorize-transforms"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def CpuFuseIntoRegisterTilesPass : Pass<"tc-cpu-fuse-into-register-tiles"> {
+  let summary = "Compute a register-tiled kernel's accumulator fill and its "
+                "elementwise epilogue in its tiles' registers";
+  let description = [{
+    Runs after --tc-cpu-vectorize-contractions, on buffers. A workgroup's
+    register tiles accumulate into a buffer of its own (a `memref.alloc`),
+    each reading its block once before its reduction loops and writing it
+    once after. An elementwise op that fills the whole buffer before them
+    (a convolution's bias, broadcast) is computed instead where each tile
+    reads its block, as vectors of the tile's shape; an elementwise op that
+    reads the buffer after them (an activation, a residual add; identity
+    maps on the buffer and its output) is applied where each tile writes
+    its block, into the op's output. The fill, the epilogue and the buffer,
+    when nothing else uses it, go away: a pass over the buffer fewer each.
+
+    Only where the order change is exact: nothing between the fill, the
+    tiles and the epilogue touches memory but the tiles; the tiles write
+    only the buffer and do not read the epilogue's output; the fill's
+    operands are not the buffer or that output; an epilogue operand on the
+    output's memory is the output itself, read in place. Tiles whose
+    accumulator stayed inside a loop, views of the buffer, or other users
+    leave the buffer as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
   let summary = "Register-tile contractions and vectorize them (vector dialect)";
   let description = [{
