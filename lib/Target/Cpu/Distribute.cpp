@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -275,6 +276,50 @@ struct CpuDistributePass
     return dynamic ? dynamic : innermost;
   }
 
+  /// In the workgroups of a register-tiled kernel, a fused destination
+  /// fill (elementwise, not reading its init) writes a tensor.empty of its
+  /// slice's shape instead of the slice of the shared output: bufferized,
+  /// the register tiles accumulate into a workgroup buffer that
+  /// --tc-cpu-fuse-into-register-tiles removes (the fill read where each
+  /// tile reads its accumulator, the copy into the output where it writes
+  /// it), so the output is written once, by the tiles.
+  static void localDestinations(IRRewriter &rewriter, scf::ForallOp forall) {
+    SmallVector<linalg::LinalgOp> fills;
+    forall.getBody()->walk([&](linalg::LinalgOp fill) {
+      if (!isAllParallel(fill) || fill.getNumDpsInits() != 1 ||
+          !fill.hasPureTensorSemantics() ||
+          fill.payloadUsesValueFromOperand(fill.getDpsInitOperand(0)))
+        return;
+      auto slice =
+          fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::ExtractSliceOp>();
+      auto arg = slice ? dyn_cast<BlockArgument>(slice.getSource()) : nullptr;
+      if (!arg || arg.getOwner() != forall.getBody())
+        return;
+      // Its one user accumulates into it.
+      if (!fill->getResult(0).hasOneUse())
+        return;
+      auto user = dyn_cast<linalg::LinalgOp>(*fill->getResult(0).getUsers().begin());
+      if (!user || user.getNumDpsInits() != 1 ||
+          user.getDpsInitOperand(0)->get() != fill->getResult(0) ||
+          !registerTileDims(user))
+        return;
+      fills.push_back(fill);
+    });
+    for (linalg::LinalgOp fill : fills) {
+      OpOperand *init = fill.getDpsInitOperand(0);
+      auto slice = init->get().getDefiningOp<tensor::ExtractSliceOp>();
+      rewriter.setInsertionPoint(fill);
+      auto type = cast<RankedTensorType>(slice.getType());
+      SmallVector<Value> dynamic;
+      for (auto [i, size] : llvm::enumerate(type.getShape()))
+        if (ShapedType::isDynamic(size))
+          dynamic.push_back(tensor::DimOp::create(rewriter, fill.getLoc(),
+                                                  slice.getResult(), i));
+      Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(), type, dynamic);
+      rewriter.modifyOpInPlace(fill, [&] { init->set(empty); });
+    }
+  }
+
   void distribute(IRRewriter &rewriter, linalg::LinalgOp op,
                   DenseSet<Operation *> &erased) {
     if (!op.hasPureTensorSemantics())
@@ -354,24 +399,23 @@ struct CpuDistributePass
     // fused so far. A producer may only be fused when nothing else uses it.
     auto absorbed = std::make_shared<DenseSet<Operation *>>();
     absorbed->insert(op);
-    // A destination (a reduction's zero fill) is the init of the loop
-    // itself. Left outside, it is a kernel of its own, and identical fills
-    // of several convolutions' Winograd transforms, merged by CSE into one
-    // zero tensor, were copied for each of them; so it is fused into a
-    // reduction without a register tile. A register tile's kernel keeps its
-    // fill outside: fused, ResNet-50's strided 1x1 convolutions ran 3x
-    // slower.
-    bool fusesDestination = !registerTileDims(op).has_value();
-    auto onlyFeedsTile = [absorbed, fusesDestination](OpResult producer,
-                                                      bool isDestination) {
+    // A destination (a reduction's zero or bias fill) is the init of the
+    // loop itself. Left outside, it is a kernel of its own, a pass over the
+    // output before the reduction reads it back, and identical fills of
+    // several convolutions' Winograd transforms, merged by CSE into one
+    // zero tensor, were copied for each of them; so it is fused. A register
+    // tile's fill then fills a tensor of the workgroup's own
+    // (localDestinations), which --tc-cpu-fuse-into-register-tiles turns
+    // into values computed in the tiles' registers.
+    bool registerTiled = registerTileDims(op).has_value();
+    auto onlyFeedsTile = [absorbed](OpResult producer, bool isDestination) {
       // Tiling a dynamic dim reads it with tensor.dim of the operand; those
       // are rerouted to the producer's own operands after fusion.
       return llvm::all_of(producer.getUsers(), [&](Operation *user) {
         return absorbed->contains(user) || isa<tensor::DimOp>(user) ||
                (isa<tensor::ExtractSliceOp>(user) &&
                 user->getParentOfType<scf::ForallOp>()) ||
-               (fusesDestination && isDestination &&
-                isa<scf::ForallOp>(user));
+               (isDestination && isa<scf::ForallOp>(user));
       });
     };
     options.setFusionControlFn(
@@ -425,6 +469,10 @@ struct CpuDistributePass
       for (Operation *slice : dead)
         rewriter.eraseOp(slice);
     }
+    if (registerTiled)
+      for (LoopLikeOpInterface loop : result->loops)
+        if (auto forall = dyn_cast<scf::ForallOp>(loop.getOperation()))
+          localDestinations(rewriter, forall);
     for (Operation *producer : result->fusedProducers)
       resolveDimUsers(producer);
     for (Operation *producer : result->fusedProducers) {

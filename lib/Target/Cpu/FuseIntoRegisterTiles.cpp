@@ -24,12 +24,14 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUFUSEINTOREGISTERTILESPASS
@@ -321,10 +323,14 @@ void fuse(memref::AllocOp alloc) {
   Value buffer = alloc.getResult();
   Block *top = alloc->getBlock();
   linalg::LinalgOp fill, epilogue;
+  memref::CopyOp copy;
   SmallVector<Operation *> accesses;
   for (Operation *user : buffer.getUsers()) {
     if (isa<vector::TransferReadOp, vector::TransferWriteOp>(user)) {
       accesses.push_back(user);
+    } else if (auto c = dyn_cast<memref::CopyOp>(user);
+               c && c.getSource() == buffer && c->getBlock() == top && !copy) {
+      copy = c;
     } else if (auto op = dyn_cast<linalg::LinalgOp>(user)) {
       if (op->getBlock() != top || !op.hasPureBufferSemantics())
         return;
@@ -340,8 +346,21 @@ void fuse(memref::AllocOp alloc) {
       return;
     }
   }
-  if (accesses.empty())
+  if (accesses.empty() || (copy && epilogue))
     return;
+  // A copy out of the buffer (a workgroup's accumulator into its slice of
+  // the output) is an identity epilogue: as a generic while this decides,
+  // a copy again if it stays.
+  linalg::GenericOp copyGeneric;
+  if (copy) {
+    OpBuilder b(copy);
+    epilogue = copyGeneric =
+        linalg::makeMemRefCopyOp(b, copy.getLoc(), buffer, copy.getTarget());
+  }
+  auto restoreCopy = llvm::make_scope_exit([&] {
+    if (copyGeneric && copy)
+      copyGeneric->erase();
+  });
   std::optional<SmallVector<TileAccess>> tiles = tileAccesses(buffer, accesses, top);
   if (!tiles)
     return;
@@ -461,8 +480,12 @@ void fuse(memref::AllocOp alloc) {
   }
   if (fuseFill)
     fill->erase();
-  if (fuseEpilogue)
+  if (fuseEpilogue) {
     epilogue->erase();
+    copyGeneric = nullptr;
+    if (copy)
+      copy->erase();
+  }
   // Without its fill (or its epilogue) the buffer may have no reader left.
   bool unused = llvm::all_of(buffer.getUsers(), [](Operation *user) {
     return isa<memref::DeallocOp, vector::TransferWriteOp>(user) ||

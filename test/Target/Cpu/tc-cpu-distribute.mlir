@@ -27,6 +27,28 @@ func.func @matmul_bias(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %bias: tens
 
 // -----
 
+// A register-tiled matmul without an epilogue: its zero fill is fused into
+// the workgroups, but fills a tensor of the workgroup's own, not its slice
+// of the output (--tc-cpu-fuse-into-register-tiles then computes it in the
+// tiles' registers, which write the output once).
+// CHECK-LABEL: func.func @matmul_local_accumulator
+// CHECK: scf.forall (%{{.*}}) = (0) to (64) step (8) shared_outs(%[[OUT:.*]] =
+// CHECK: %[[LOCAL:.*]] = tensor.empty() : tensor<8x16xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} outs(%[[LOCAL]] : tensor<8x16xf32>)
+// CHECK: linalg.matmul {{.*}} outs(%[[FILL]] : tensor<8x16xf32>)
+// CHECK: tensor.parallel_insert_slice {{.*}} into %[[OUT]]
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @matmul_local_accumulator(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16xf32>) -> tensor<64x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%f : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return %m : tensor<64x16xf32>
+}
+
+// -----
+
 // Small loop nests stay serial.
 // CHECK-LABEL: func.func @tiny
 // CHECK-NOT: scf.forall

@@ -174,3 +174,36 @@ func.func @memory_between(%x: memref<8x16xf32>, %y: memref<16xf32>, %z: memref<1
   memref.dealloc %acc : memref<16xf32>
   return
 }
+
+// -----
+
+// A workgroup's accumulator copied into its slice of the output (a kernel
+// without an epilogue, whose zero fill --tc-cpu-distribute made local): the
+// copy is an identity epilogue, so the tile starts from zeros in registers
+// and writes the output directly.
+// CHECK-LABEL: func.func @copy_out
+// CHECK-NOT: memref.alloc
+// CHECK: %[[ZERO:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK: vector.transfer_write %[[SUM]], %{{.*}}[%{{.*}}] {in_bounds = [true]} : vector<16xf32>, memref<16xf32, strided<[1], offset: 16>>
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.dealloc
+func.func @copy_out(%x: memref<8x16xf32>, %out: memref<2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%pad : f32) outs(%acc : memref<16xf32>)
+  %a = vector.transfer_read %acc[%c0], %pad {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
+  %sum = scf.for %k = %c0 to %c8 step %c1 iter_args(%s = %a) -> (vector<16xf32>) {
+    %row = vector.transfer_read %x[%k, %c0], %pad {in_bounds = [true]} : memref<8x16xf32>, vector<16xf32>
+    %n = arith.addf %s, %row : vector<16xf32>
+    scf.yield %n : vector<16xf32>
+  }
+  vector.transfer_write %sum, %acc[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+  %slice = memref.subview %out[1, 0] [1, 16] [1, 1] : memref<2x16xf32> to memref<16xf32, strided<[1], offset: 16>>
+  memref.copy %acc, %slice : memref<16xf32> to memref<16xf32, strided<[1], offset: 16>>
+  memref.dealloc %acc : memref<16xf32>
+  return
+}

@@ -158,7 +158,12 @@ def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
     producers that only it uses (fills, elementwise generics, pads,
     broadcasts), so that one forall is one kernel; a pad that every
     workgroup reads at the same offsets (a strided convolution split by
-    output channels) is computed once, before the forall. For a multiply-add
+    output channels) is computed once, before the forall. A reduction's
+    destination fill (zeros, a bias) is fused too; for a register-tiled
+    kernel it fills a tensor of the workgroup's own instead of the
+    workgroup's slice of the output: the tiles' accumulator, which
+    --tc-cpu-fuse-into-register-tiles keeps in registers, so the output is
+    written once. For a multiply-add
     kernel (or the elementwise epilogue of one) the loop is the static one
     that gives the most workgroups when each holds whole register tiles of
     --tc-cpu-vectorize-contractions (multiples of their rows, 8 or a
