@@ -91,9 +91,24 @@ bool readsOncePerBlock(vector::TransferReadOp read, Block *top) {
   return true;
 }
 
+/// The extent of a transfer's block along each dim of its buffer (1 where
+/// no vector dim runs): a tile may read its accumulator as vector<8x32>
+/// and write it as vector<8x1x32>. Nothing for a broadcast.
+std::optional<SmallVector<int64_t>> blockOf(VectorTransferOpInterface transfer) {
+  SmallVector<int64_t> block(transfer.getShapedType().getRank(), 1);
+  for (auto [e, size] : llvm::zip(transfer.getPermutationMap().getResults(),
+                                  transfer.getVectorType().getShape())) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d)
+      return std::nullopt;
+    block[d.getPosition()] = size;
+  }
+  return block;
+}
+
 /// The accesses of `buffer` as tiles, or nothing when some access is not
 /// one: each read followed, in its block, by the write of the same block
-/// (same indices, vector type and map) with no access of the buffer between.
+/// (same indices and extents) with no access of the buffer between.
 std::optional<SmallVector<TileAccess>>
 tileAccesses(Value buffer, ArrayRef<Operation *> accesses, Block *top) {
   SmallVector<TileAccess> tiles;
@@ -123,10 +138,10 @@ tileAccesses(Value buffer, ArrayRef<Operation *> accesses, Block *top) {
         return std::nullopt;
     }
     if (!write || write.getMask() ||
-        write.getVectorType() != read.getVectorType() ||
-        write.getPermutationMap() != read.getPermutationMap() ||
-        write.getInBoundsValues() != read.getInBoundsValues() ||
         !llvm::equal(write.getIndices(), read.getIndices()))
+      return std::nullopt;
+    std::optional<SmallVector<int64_t>> readBlock = blockOf(read);
+    if (!readBlock || readBlock != blockOf(write))
       return std::nullopt;
     tiles.push_back({read, write});
     paired.insert(read);
@@ -462,6 +477,9 @@ void fuse(memref::AllocOp alloc) {
     if (fuseEpilogue) {
       b.setInsertionPoint(tile.write);
       Location loc = tile.write.getLoc();
+      type = tile.write.getVectorType();
+      access = tile.write.getPermutationMap();
+      inBounds = tile.write.getInBoundsValues();
       SmallVector<Value> args;
       for (OpOperand &operand : epilogue->getOpOperands()) {
         if (operand.getOperandNumber() >= epilogue.getNumDpsInputs())

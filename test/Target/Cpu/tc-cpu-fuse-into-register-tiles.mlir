@@ -207,3 +207,42 @@ func.func @copy_out(%x: memref<8x16xf32>, %out: memref<2x16xf32>) {
   memref.dealloc %acc : memref<16xf32>
   return
 }
+
+// -----
+
+// A tile may read its accumulator without its unit dims (vector<2x16>) and
+// write it with them (vector<2x1x16>): the same block. The fill is
+// computed at the read's shape, the epilogue at the write's.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-NOT: memref.alloc
+// CHECK: %[[ZERO:.*]] = vector.broadcast %{{.*}} : f32 to vector<2x16xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK: %[[CAST:.*]] = vector.shape_cast %[[SUM]] : vector<2x16xf32> to vector<2x1x16xf32>
+// CHECK: %[[RELU:.*]] = arith.maximumf %[[CAST]], %{{.*}} : vector<2x1x16xf32>
+// CHECK: vector.transfer_write %[[RELU]], %{{.*}} : vector<2x1x16xf32>, memref<2x1x16xf32>
+// CHECK-NOT: linalg
+func.func @unit_dims(%x: memref<8x2x16xf32>, %out: memref<2x1x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<2x1x16xf32>
+  linalg.fill ins(%pad : f32) outs(%acc : memref<2x1x16xf32>)
+  %a = vector.transfer_read %acc[%c0, %c0, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1, d2) -> (d0, d2)>} : memref<2x1x16xf32>, vector<2x16xf32>
+  %sum = scf.for %k = %c0 to %c8 step %c1 iter_args(%s = %a) -> (vector<2x16xf32>) {
+    %rows = vector.transfer_read %x[%k, %c0, %c0], %pad {in_bounds = [true, true]} : memref<8x2x16xf32>, vector<2x16xf32>
+    %n = arith.addf %s, %rows : vector<2x16xf32>
+    scf.yield %n : vector<2x16xf32>
+  }
+  %cast = vector.shape_cast %sum : vector<2x16xf32> to vector<2x1x16xf32>
+  vector.transfer_write %cast, %acc[%c0, %c0, %c0] {in_bounds = [true, true, true]} : vector<2x1x16xf32>, memref<2x1x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%acc : memref<2x1x16xf32>) outs(%out : memref<2x1x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %acc : memref<2x1x16xf32>
+  return
+}
