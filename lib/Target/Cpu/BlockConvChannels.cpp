@@ -159,19 +159,6 @@ ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
   });
 }
 
-Value copyGeneric(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
-                  Value into, AffineMap intoMap) {
-  SmallVector<utils::IteratorType> iterators(fromMap.getNumDims(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{into.getType()}, ValueRange{from}, ValueRange{into},
-             ArrayRef<AffineMap>{fromMap, intoMap}, iterators,
-             [](OpBuilder &nested, Location l, ValueRange args) {
-               linalg::YieldOp::create(nested, l, args[0]);
-             })
-      .getResult(0);
-}
-
 void rewrite(RewriterBase &rewriter, Candidate &c) {
   linalg::GenericOp op = c.op;
   MLIRContext *ctx = op.getContext();
@@ -223,7 +210,7 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
         rewriter, loc, op.getDpsInitOperand(0)->get(), 0));
   Value empty = tensor::EmptyOp::create(rewriter, loc, blockedShape,
                                         outType.getElementType(), batch);
-  Value init = copyGeneric(rewriter, loc, op.getDpsInitOperand(0)->get(),
+  Value init = layoutCopy(rewriter, loc, op.getDpsInitOperand(0)->get(),
                            AffineMap::get(s + 3, 0, plainExprs, ctx), empty,
                            blockedIdentity);
 
@@ -249,7 +236,7 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
   Value splitEmpty =
       tensor::EmptyOp::create(rewriter, loc, splitShape, outType.getElementType(),
                               batch);
-  Value split = copyGeneric(rewriter, loc, conv.getResult(0), blockedIdentity,
+  Value split = layoutCopy(rewriter, loc, conv.getResult(0), blockedIdentity,
                             splitEmpty, AffineMap::get(s + 3, 0, splitExprs, ctx));
   SmallVector<ReassociationIndices> reassociation = {{0}, {1, 2}};
   for (unsigned i = 0; i < s; ++i)

@@ -372,7 +372,7 @@ void fuse(memref::AllocOp alloc) {
     epilogue = copyGeneric =
         linalg::makeMemRefCopyOp(b, copy.getLoc(), buffer, copy.getTarget());
   }
-  auto restoreCopy = llvm::make_scope_exit([&] {
+  llvm::scope_exit restoreCopy([&] {
     if (copyGeneric && copy)
       copyGeneric->erase();
   });

@@ -38,6 +38,9 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   CpuBlockConvChannelsPassOptions block;
   block.releaseReplaced = options.releaseReplacedWeights;
   pm.addPass(createCpuBlockConvChannelsPass(block));
+  CpuBlockDepthwiseConvsPassOptions depthwise;
+  depthwise.releaseReplaced = options.releaseReplacedWeights;
+  pm.addPass(createCpuBlockDepthwiseConvsPass(depthwise));
   CpuPackWeightsPassOptions pack;
   pack.releaseReplaced = options.releaseReplacedWeights;
   pm.addPass(createCpuPackWeightsPass(pack));

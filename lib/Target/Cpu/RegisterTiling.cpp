@@ -72,6 +72,19 @@ DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
+Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
+                 Value into, AffineMap intoMap) {
+  SmallVector<utils::IteratorType> iterators(fromMap.getNumDims(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{into.getType()}, ValueRange{from}, ValueRange{into},
+             ArrayRef<AffineMap>{fromMap, intoMap}, iterators,
+             [](OpBuilder &nested, Location l, ValueRange args) {
+               linalg::YieldOp::create(nested, l, args[0]);
+             })
+      .getResult(0);
+}
+
 ReplacedWeights::ReplacedWeights(Operation *root, bool enabled)
     : enabled(enabled) {
   if (enabled)

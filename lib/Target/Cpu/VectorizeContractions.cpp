@@ -89,6 +89,87 @@ struct FuseMultiplyAdd : OpRewritePattern<arith::AddFOp> {
   }
 };
 
+/// A vector.contract whose reduction dims all have extent 1 (a channel-
+/// blocked depthwise tile: input [rows, lanes] times filter [lanes] per
+/// window position) as one elementwise vector.fma on the accumulator's
+/// shape. Its operands share the lanes dim, which the outer-product
+/// lowering would unroll into one short FMA per lane.
+struct ContractWithoutReductionToFMA : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (op.getKind() != vector::CombiningKind::ADD || !accType ||
+        !isa<FloatType>(accType.getElementType()))
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto iterators = op.getIteratorTypesArray();
+    for (auto [i, kind] : llvm::enumerate(iterators))
+      if (kind == vector::IteratorType::reduction && ranges[i] != 1)
+        return failure();
+    // Each operand's parallel dims, in the accumulator's order.
+    SmallVector<unsigned> accDims;
+    for (AffineExpr e : maps[2].getResults())
+      accDims.push_back(cast<AffineDimExpr>(e).getPosition());
+    // Only where both operands run along the lanes (the accumulator's last
+    // dim): a matmul's k = 1 step (column times row) is an outer product,
+    // which the outer-product lowering makes broadcast FMAs of.
+    if (accDims.empty() || !maps[0].isFunctionOfDim(accDims.back()) ||
+        !maps[1].isFunctionOfDim(accDims.back()))
+      return failure();
+    Location loc = op.getLoc();
+    auto spread = [&](Value operand, AffineMap map) -> Value {
+      auto type = cast<VectorType>(operand.getType());
+      if (type.getElementType() != accType.getElementType())
+        return nullptr;
+      // Drop the unit reduction dims.
+      SmallVector<unsigned> dims;
+      SmallVector<int64_t> shape;
+      for (auto [j, e] : llvm::enumerate(map.getResults())) {
+        unsigned d = cast<AffineDimExpr>(e).getPosition();
+        if (iterators[d] == vector::IteratorType::reduction)
+          continue;
+        dims.push_back(d);
+        shape.push_back(type.getDimSize(j));
+      }
+      // Their order must be the accumulator's: broadcast the missing
+      // (leading) dims, then transpose them into place.
+      SmallVector<unsigned> positions;
+      for (unsigned d : dims)
+        positions.push_back(llvm::find(accDims, d) - accDims.begin());
+      if (!llvm::is_sorted(positions))
+        return nullptr;
+      Value value = vector::ShapeCastOp::create(
+          rewriter, loc, VectorType::get(shape, type.getElementType()), operand);
+      SmallVector<int64_t> order, wide;
+      for (auto [k, d] : llvm::enumerate(accDims))
+        if (!llvm::is_contained(dims, d)) {
+          order.push_back(k);
+          wide.push_back(accType.getDimSize(k));
+        }
+      for (unsigned p : positions) {
+        order.push_back(p);
+        wide.push_back(accType.getDimSize(p));
+      }
+      value = vector::BroadcastOp::create(
+          rewriter, loc, VectorType::get(wide, type.getElementType()), value);
+      SmallVector<int64_t> permutation(order.size());
+      for (auto [k, p] : llvm::enumerate(order))
+        permutation[p] = k;
+      if (!llvm::is_sorted(order))
+        value = vector::TransposeOp::create(rewriter, loc, value, permutation);
+      return value;
+    };
+    Value lhs = spread(op.getLhs(), maps[0]);
+    Value rhs = lhs ? spread(op.getRhs(), maps[1]) : Value();
+    if (!lhs || !rhs)
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::FMAOp>(op, lhs, rhs, op.getAcc());
+    return success();
+  }
+};
+
 /// A vector read of a view that takes every s-th element of its last dim
 /// (a strided convolution's window, from dropUnitLoops) as contiguous reads
 /// of the n * s elements below each vector row and shuffles that keep every
@@ -390,6 +471,11 @@ void vectorizeTiles(func::FuncOp func) {
   patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle, FuseMultiplyAdd>(
       func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));
+  // Once the broadcasts are folded into the contractions (a matmul step's
+  // operands no longer have the other's dims).
+  RewritePatternSet fmas(func.getContext());
+  fmas.add<ContractWithoutReductionToFMA>(func.getContext());
+  (void)applyPatternsGreedily(func, std::move(fmas));
 }
 
 /// Keeps each tile's accumulator in registers across the reduction loop.

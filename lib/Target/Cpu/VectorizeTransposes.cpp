@@ -18,6 +18,7 @@
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tc::cpu {
@@ -106,8 +107,13 @@ struct CpuVectorizeTransposesPass
     // as a contiguous read and a vector.transpose, the read unrolls into
     // vector loads (--convert-vector-to-scf) and the transpose becomes
     // shuffles (--convert-vector-to-llvm).
+    // An elementwise body (an activation joined to the unpack of a blocked
+    // convolution) then runs before the transpose, where the vectors are
+    // whole registers, not after it on the output's short rows (14 lanes
+    // of a 14-wide image, which LLVM computes in three pieces).
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
     (void)canonicalizeTiles(getOperation());
   }

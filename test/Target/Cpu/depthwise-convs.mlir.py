@@ -86,6 +86,13 @@ case("dw3s2", (1, 24, 31, 30), 1, (3, 3), [2, 2], [1, 1, 1, 0], [1, 1], False)
 case("dw5", (2, 12, 14, 13), 1, (5, 5), [1, 1], [2, 2, 2, 2], [1, 1], True)
 # Dilation 2 and two outputs per channel (group = C, 2C filters).
 case("dwdil", (1, 8, 19, 21), 2, (3, 3), [1, 1], [2, 2, 2, 2], [2, 2], True)
+# Narrow images with channels in whole blocks compute channel-blocked
+# (--tc-cpu-block-depthwise-convs): 48 channels in blocks of 16, 5x5 at
+# batch 2 with bias and ReLU6 on 14x13; 64 channels in blocks of 32,
+# stride 2 with asymmetric padding, 15x14 -> 7x7; dilation 2 on 11x12.
+case("blk5", (2, 48, 14, 13), 1, (5, 5), [1, 1], [2, 2, 2, 2], [1, 1], True, clip=True)
+case("blks2", (1, 64, 15, 14), 1, (3, 3), [2, 2], [1, 1, 0, 1], [1, 1], False)
+case("blkdil", (1, 32, 11, 12), 1, (3, 3), [1, 1], [2, 2, 2, 2], [2, 2], True)
 # Pooling windows: ResNet's stem max pool, and an average pool that does
 # not count the padding.
 pool("maxpool", "MaxPool", (1, 20, 27, 27), [3, 3], [2, 2], [1, 1, 1, 1])

@@ -313,3 +313,30 @@ func.func @dynamic_rows(%a: memref<?x16xf32>, %b: memref<16x32xf32>, %c: memref<
   linalg.matmul ins(%a, %b : memref<?x16xf32>, memref<16x32xf32>) outs(%c : memref<?x32xf32>)
   return
 }
+
+// -----
+
+// A channel-blocked depthwise convolution (--tc-cpu-block-depthwise-convs):
+// lanes are 32 channels, rows are 7 output columns, and each window
+// position multiplies 7 input vectors by one filter vector, both along the
+// lanes. That is one vector.fma on the 7x32 tile, not the outer-product
+// lowering's one 7-wide FMA per lane.
+// CHECK-LABEL: func.func @blocked_depthwise
+// CHECK: vector.fma {{.*}} : vector<7x32xf32>
+// CHECK-NOT: vector.contract
+// LOWER-LABEL: func.func @blocked_depthwise
+// LOWER-NOT: vector<7xf32>
+// LOWER: return
+func.func @blocked_depthwise(%x: memref<1x1x9x9x32xf32>, %w: memref<1x3x3x32xf32>, %y: memref<1x1x7x7x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2 + d5, d3 + d6, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d5, d6, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x9x9x32xf32>, memref<1x3x3x32xf32>) outs(%y : memref<1x1x7x7x32xf32>) {
+  ^bb0(%in: f32, %f: f32, %out: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -43,3 +43,24 @@ func.func @tails(%x: memref<10x20xf32>, %out: memref<20x10xf32>) {
   }
   return
 }
+
+// An activation on the way (the SiLU joined to a blocked convolution's
+// unpack) runs before the transpose, on the rows as read: whole vector
+// registers, where the output's rows may be short (14 of a 14-wide image).
+// CHECK-LABEL: func.func @activation_before_transpose
+// CHECK: %[[X:.*]] = vector.transfer_read {{.*}} vector<14x16xf32>
+// CHECK: %[[E:.*]] = math.exp %[[X]] : vector<14x16xf32>
+// CHECK: vector.transpose %[[E]], [1, 0] : vector<14x16xf32> to vector<16x14xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @activation_before_transpose(%x: memref<14x16xf32>, %out: memref<16x14xf32>) {
+  linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<14x16xf32>) outs(%out : memref<16x14xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}

@@ -84,6 +84,36 @@ def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def CpuBlockDepthwiseConvsPass : Pass<"tc-cpu-block-depthwise-convs", "ModuleOp"> {
+  let summary = "Compute depthwise convolutions on narrow images in a "
+                "channel-blocked layout";
+  let description = [{
+    A depthwise convolution (one input and one output channel per group,
+    f32, static but for the batch) whose output rows are narrower than 32
+    columns and not a multiple of 16 (28, 14, 7) and whose channels fill
+    blocks of L = 32 (else 16) lanes computes in
+    the layout [N, C / L, O..., L]: the padded input is packed to
+    [N, C / L, H, W, L] by a layout copy, the filter (a constant) is stored
+    as [C / L, K..., L], the init is read into the blocked layout, and the
+    result is unpacked to [N, C, 1, O...] by a layout copy. A padded
+    input is packed first and padded after, and a fill or per-channel
+    broadcast init is written in the blocked layout directly, so all of it
+    fuses into the convolution's workgroups. The register tile then has L
+    channels in its lanes and output columns as rows, where a 14-wide row
+    filled vectors partly. Runs after
+    --convert-tc-to-linalg, before --tc-cpu-pack-weights. With
+    `release-replaced`, a filter blob replaced this way is released.
+  }];
+  let options = [
+    Option<"releaseReplaced", "release-replaced", "bool", /*default=*/"false",
+           "Free each original filter's bytes once re-laid out, when no "
+           "other op refers to them (only for a context with no other "
+           "module: tc-compile without GPU targets)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
   let summary = "Store matmul weights in panels of register-tile width";
   let description = [{

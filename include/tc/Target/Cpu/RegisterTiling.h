@@ -92,6 +92,11 @@ private:
   llvm::StringMap<unsigned> uses;
 };
 
+/// A generic that copies `from` (read through `fromMap`) into `into`
+/// (written through `intoMap`), all loops parallel: a change of layout.
+Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
+                 Value into, AffineMap intoMap);
+
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::LinalgOp op);
 
