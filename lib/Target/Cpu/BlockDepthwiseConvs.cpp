@@ -39,14 +39,30 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
-/// A depthwise convolution is blocked when its output rows are narrower
-/// than kNarrowWidth columns and not whole 16-lane vectors (28, 14 or 7):
-/// measured on single convolutions, a 28-wide one ran in 0.18 ms blocked
-/// against 0.29 ms in rows, but a 56-wide one (stride 2 from 112x112) in
-/// 0.46 against 0.37 ms, its large input's packing costing more than the
-/// rows' partial vectors.
-constexpr int64_t kNarrowWidth = 32;
+/// A depthwise convolution is blocked when its output rows are not whole
+/// 16-lane vectors and narrower than kRowVector columns (14, 7), or than
+/// kNarrowWidth (28) if it has enough work per packed element to pay for
+/// the packing: a stride (whose rows read every other column, shuffled) or
+/// a window of at least kWideWindow taps. Measured on single convolutions
+/// with their activation: a 5x5 stride-2 one to 28 columns ran in 0.18 ms
+/// blocked against 0.29 ms in rows, a 3x3 stride-1 one on 28x28 about 10 %
+/// slower, and a 56-wide one (stride 2 from 112x112) in 0.46 against
+/// 0.37 ms, its large input's packing costing more than the rows' partial
+/// vectors.
 constexpr int64_t kRowVector = 16;
+constexpr int64_t kNarrowWidth = 32;
+constexpr int64_t kWideWindow = 25;
+
+/// Whether the convolution's last spatial input expression steps by more
+/// than one input column per output column.
+bool isStrided(AffineExpr e, unsigned outputLoop, unsigned loops) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<AffineExpr> values(loops, getAffineConstantExpr(0, ctx));
+  values[outputLoop] = getAffineConstantExpr(1, ctx);
+  auto step = dyn_cast<AffineConstantExpr>(
+      simplifyAffineExpr(e.replaceDimsAndSymbols(values, {}), 0, 0));
+  return !step || step.getValue() > 1;
+}
 
 /// A depthwise convolution from --convert-tc-to-linalg: loops (n, g, f,
 /// o_1..o_S, c, k_1..k_S) with f and c of extent 1; input (n, g, c,
@@ -105,8 +121,14 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   int64_t groups = outType.getDimSize(1);
   if (outType.getDimSize(2) != 1 || inType.getDimSize(2) != 1 ||
       filterType.getDimSize(1) != 1 || filterType.getDimSize(2) != 1 ||
-      groups % 16 != 0 || outType.getShape().back() >= kNarrowWidth ||
-      outType.getShape().back() % kRowVector == 0)
+      groups % 16 != 0)
+    return std::nullopt;
+  int64_t width = outType.getShape().back();
+  int64_t taps = filterType.getNumElements() / groups;
+  bool worthIt = isStrided(input.getResult(2 + s), 2 + s, op.getNumLoops()) ||
+                 taps >= kWideWindow;
+  if (width % kRowVector == 0 || width >= kNarrowWidth ||
+      (width > kRowVector && !worthIt))
     return std::nullopt;
   int64_t lanes = groups % kRegisterLanes == 0 ? kRegisterLanes : 16;
   arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());

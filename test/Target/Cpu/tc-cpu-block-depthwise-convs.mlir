@@ -27,20 +27,36 @@ func.func @depthwise(%x: tensor<1x48x14x14xf32>, %b: tensor<48xf32>) -> tensor<1
   return %y : tensor<1x48x14x14xf32>
 }
 
+// A 3x3 with stride 2 to 28 columns and a 5x5 on 28 columns are blocked
+// (each packs, then pads, its input).
+// CHECK-LABEL: func.func @wide28
+// CHECK-COUNT-2: tensor.pad %{{.*}} low[0, 0, {{.*}}, 0]
+// CHECK: return
+func.func @wide28(%x: tensor<1x32x56x56xf32>, %z: tensor<1x32x28x28xf32>)
+    -> (tensor<1x32x28x28xf32>, tensor<1x32x28x28xf32>) {
+  %w = arith.constant dense<0.5> : tensor<32x1x3x3xf32>
+  %u = arith.constant dense<0.5> : tensor<32x1x5x5xf32>
+  %a = tc.conv %x, %w {groups = 32 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x32x56x56xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x28x28xf32>
+  %b = tc.conv %z, %u {groups = 32 : i64, padding = array<i64: 2, 2, 2, 2>} : (tensor<1x32x28x28xf32>, tensor<32x1x5x5xf32>) -> tensor<1x32x28x28xf32>
+  return %a, %b : tensor<1x32x28x28xf32>, tensor<1x32x28x28xf32>
+}
+
 // Kept in rows: 16 columns (whole vectors), 56 columns (too wide: packing
-// the large input costs more than the rows' partial vectors), and 24
-// channels (no whole blocks of 16).
+// the large input costs more than the rows' partial vectors), 24 channels
+// (no whole blocks of 16), and a 3x3 with unit strides on 28 columns (too
+// little work per packed element).
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT: low[0, 0, 1, 1, 0]
 // CHECK-NOT: 3x3x32xf32>
 // CHECK-NOT: 3x3x16xf32>
 // CHECK: return
-func.func @kept(%x: tensor<1x32x16x16xf32>, %z: tensor<1x32x56x56xf32>, %v: tensor<1x24x14x14xf32>)
-    -> (tensor<1x32x16x16xf32>, tensor<1x32x56x56xf32>, tensor<1x24x14x14xf32>) {
+func.func @kept(%x: tensor<1x32x16x16xf32>, %z: tensor<1x32x56x56xf32>, %v: tensor<1x24x14x14xf32>, %t: tensor<1x32x28x28xf32>)
+    -> (tensor<1x32x16x16xf32>, tensor<1x32x56x56xf32>, tensor<1x24x14x14xf32>, tensor<1x32x28x28xf32>) {
   %w = arith.constant dense<0.5> : tensor<32x1x3x3xf32>
   %u = arith.constant dense<0.5> : tensor<24x1x3x3xf32>
   %a = tc.conv %x, %w {groups = 32 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x16x16xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x16x16xf32>
   %c = tc.conv %z, %w {groups = 32 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x56x56xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x56x56xf32>
   %d = tc.conv %v, %u {groups = 24 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x24x14x14xf32>, tensor<24x1x3x3xf32>) -> tensor<1x24x14x14xf32>
-  return %a, %c, %d : tensor<1x32x16x16xf32>, tensor<1x32x56x56xf32>, tensor<1x24x14x14xf32>
+  %e = tc.conv %t, %w {groups = 32 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x28x28xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x28x28xf32>
+  return %a, %c, %d, %e : tensor<1x32x16x16xf32>, tensor<1x32x56x56xf32>, tensor<1x24x14x14xf32>, tensor<1x32x28x28xf32>
 }

@@ -89,8 +89,9 @@ def CpuBlockDepthwiseConvsPass : Pass<"tc-cpu-block-depthwise-convs", "ModuleOp"
                 "channel-blocked layout";
   let description = [{
     A depthwise convolution (one input and one output channel per group,
-    f32, static but for the batch) whose output rows are narrower than 32
-    columns and not a multiple of 16 (28, 14, 7) and whose channels fill
+    f32, static but for the batch) whose output rows are not whole 16-lane
+    vectors and narrower than 16 columns (14, 7), or than 32 (28) when it
+    is strided or has a window of at least 25 taps, and whose channels fill
     blocks of L = 32 (else 16) lanes computes in
     the layout [N, C / L, O..., L]: the padded input is packed to
     [N, C / L, H, W, L] by a layout copy, the filter (a constant) is stored
