@@ -44,10 +44,7 @@ namespace {
 struct Candidate {
   linalg::GenericOp op;
   unsigned spatial;
-  arith::ConstantOp filter;
-  /// The filter's bytes, or its value when it is a splat.
-  ArrayRef<char> bytes;
-  DenseElementsAttr splat;
+  ConstantWeight filter;
 };
 
 /// Whether the input expression `e` (`o * s + k * d`, `o * s` or `o + k`)
@@ -124,17 +121,11 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   if (channels % kRegisterLanes != 0 ||
       (width >= kMinLanes && !blockStrided(op, spatial, width)))
     return std::nullopt;
-  arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());
+  std::optional<ConstantWeight> filter =
+      constantWeight(op.getDpsInputOperand(1)->get());
   if (!filter)
     return std::nullopt;
-  auto dense = dyn_cast<DenseElementsAttr>(filter.getValue());
-  if (dense && dense.isSplat())
-    return Candidate{op, spatial, filter, {}, dense};
-  std::optional<ArrayRef<char>> bytes =
-      floatWeightBytes(filter, cast<RankedTensorType>(filter.getType()));
-  if (!bytes)
-    return std::nullopt;
-  return Candidate{op, spatial, filter, *bytes, {}};
+  return Candidate{op, spatial, *filter};
 }
 
 /// The filter [F, C, K...] as [F / L, C, K..., L] (a splat stays one).
@@ -146,9 +137,10 @@ ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
   shape.append(type.getShape().begin() + 1, type.getShape().end());
   shape.push_back(lanes);
   auto blockedType = RankedTensorType::get(shape, type.getElementType());
-  if (c.splat)
-    return DenseElementsAttr::get(blockedType, c.splat.getSplatValue<Attribute>());
-  const char *in = c.bytes.data();
+  if (c.filter.splat)
+    return DenseElementsAttr::get(blockedType,
+                                  c.filter.splat.getSplatValue<Attribute>());
+  const char *in = c.filter.bytes.data();
   int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
   return weightResource(blockedType, "blocked", [&](char *out) {
     for (int64_t block = 0; block < f / lanes; ++block)
@@ -250,17 +242,8 @@ struct CpuBlockConvChannelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Candidate> candidates;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (std::optional<Candidate> c = match(op))
-        candidates.push_back(*c);
-    });
-    IRRewriter rewriter(&getContext());
-    ReplacedWeights replaced(getOperation(), releaseReplaced);
-    for (Candidate &c : candidates) {
-      rewrite(rewriter, c);
-      replaced.release(rewriter, c.filter);
-    }
+    rewriteWeightCandidates<Candidate>(getOperation(), releaseReplaced, match,
+                                       rewrite);
   }
 };
 

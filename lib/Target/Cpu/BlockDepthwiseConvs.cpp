@@ -71,10 +71,7 @@ struct Candidate {
   linalg::GenericOp op;
   unsigned spatial;
   int64_t lanes;
-  arith::ConstantOp filter;
-  /// The filter's bytes, or its value when it is a splat.
-  ArrayRef<char> bytes;
-  DenseElementsAttr splat;
+  ConstantWeight filter;
 };
 
 std::optional<Candidate> match(linalg::GenericOp op) {
@@ -131,17 +128,11 @@ std::optional<Candidate> match(linalg::GenericOp op) {
       (width > kRowVector && !worthIt))
     return std::nullopt;
   int64_t lanes = groups % kRegisterLanes == 0 ? kRegisterLanes : 16;
-  arith::ConstantOp filter = singleUseConstant(op.getDpsInputOperand(1)->get());
+  std::optional<ConstantWeight> filter =
+      constantWeight(op.getDpsInputOperand(1)->get());
   if (!filter)
     return std::nullopt;
-  auto dense = dyn_cast<DenseElementsAttr>(filter.getValue());
-  if (dense && dense.isSplat())
-    return Candidate{op, s, lanes, filter, {}, dense};
-  std::optional<ArrayRef<char>> bytes =
-      floatWeightBytes(filter, cast<RankedTensorType>(filter.getType()));
-  if (!bytes)
-    return std::nullopt;
-  return Candidate{op, s, lanes, filter, *bytes, {}};
+  return Candidate{op, s, lanes, *filter};
 }
 
 /// The filter, seen as `type` = [G, 1, 1, K...], as [G / L, K..., L] (a
@@ -155,9 +146,10 @@ ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
     shape.push_back(size);
   shape.push_back(lanes);
   auto blockedType = RankedTensorType::get(shape, type.getElementType());
-  if (c.splat)
-    return DenseElementsAttr::get(blockedType, c.splat.getSplatValue<Attribute>());
-  const char *in = c.bytes.data();
+  if (c.filter.splat)
+    return DenseElementsAttr::get(blockedType,
+                                  c.filter.splat.getSplatValue<Attribute>());
+  const char *in = c.filter.bytes.data();
   int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
   return weightResource(blockedType, "blocked", [&](char *out) {
     for (int64_t block = 0; block < groups / lanes; ++block)
@@ -352,17 +344,8 @@ struct CpuBlockDepthwiseConvsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Candidate> candidates;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (std::optional<Candidate> c = match(op))
-        candidates.push_back(*c);
-    });
-    IRRewriter rewriter(&getContext());
-    ReplacedWeights replaced(getOperation(), releaseReplaced);
-    for (Candidate &c : candidates) {
-      rewrite(rewriter, c);
-      replaced.release(rewriter, c.filter);
-    }
+    rewriteWeightCandidates<Candidate>(getOperation(), releaseReplaced, match,
+                                       rewrite);
   }
 };
 

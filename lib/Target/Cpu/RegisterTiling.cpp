@@ -72,6 +72,20 @@ DenseResourceElementsAttr weightResource(RankedTensorType type, StringRef name,
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
+std::optional<ConstantWeight> constantWeight(Value value) {
+  arith::ConstantOp constant = singleUseConstant(value);
+  if (!constant)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (dense && dense.isSplat())
+    return ConstantWeight{constant, {}, dense};
+  std::optional<ArrayRef<char>> bytes =
+      floatWeightBytes(constant, cast<RankedTensorType>(constant.getType()));
+  if (!bytes)
+    return std::nullopt;
+  return ConstantWeight{constant, *bytes, {}};
+}
+
 Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
                  Value into, AffineMap intoMap) {
   SmallVector<utils::IteratorType> iterators(fromMap.getNumDims(),

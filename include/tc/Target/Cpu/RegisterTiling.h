@@ -92,6 +92,35 @@ private:
   llvm::StringMap<unsigned> uses;
 };
 
+/// A constant weight that a pass re-lays out: the constant (found by
+/// singleUseConstant), and its row-major float bytes, or its value when it
+/// is a splat.
+struct ConstantWeight {
+  arith::ConstantOp constant;
+  ArrayRef<char> bytes;
+  DenseElementsAttr splat;
+};
+std::optional<ConstantWeight> constantWeight(Value value);
+
+/// Finds the candidates of a weight re-layout pass on `root` (`match` on
+/// each linalg.generic), rewrites each and then releases its weight's
+/// original bytes (ReplacedWeights, when `release`).
+template <typename Candidate, typename Match, typename Rewrite>
+void rewriteWeightCandidates(Operation *root, bool release, Match match,
+                             Rewrite rewrite) {
+  SmallVector<Candidate> candidates;
+  root->walk([&](linalg::GenericOp op) {
+    if (std::optional<Candidate> c = match(op))
+      candidates.push_back(*c);
+  });
+  IRRewriter rewriter(root->getContext());
+  ReplacedWeights replaced(root, release);
+  for (Candidate &c : candidates) {
+    rewrite(rewriter, c);
+    replaced.release(rewriter, c.filter.constant);
+  }
+}
+
 /// A generic that copies `from` (read through `fromMap`) into `into`
 /// (written through `intoMap`), all loops parallel: a change of layout.
 Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
