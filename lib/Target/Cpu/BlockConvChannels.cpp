@@ -28,7 +28,6 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <cstring>
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUBLOCKCONVCHANNELSPASS
@@ -131,24 +130,11 @@ std::optional<Candidate> match(linalg::GenericOp op) {
 /// The filter [F, C, K...] as [F / L, C, K..., L] (a splat stays one).
 ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
   int64_t lanes = kRegisterLanes;
-  int64_t f = type.getDimSize(0);
-  int64_t rest = type.getNumElements() / f; // C * K...
-  SmallVector<int64_t> shape = {f / lanes};
+  SmallVector<int64_t> shape = {type.getDimSize(0) / lanes};
   shape.append(type.getShape().begin() + 1, type.getShape().end());
   shape.push_back(lanes);
-  auto blockedType = RankedTensorType::get(shape, type.getElementType());
-  if (c.filter.splat)
-    return DenseElementsAttr::get(blockedType,
-                                  c.filter.splat.getSplatValue<Attribute>());
-  const char *in = c.filter.bytes.data();
-  int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
-  return weightResource(blockedType, "blocked", [&](char *out) {
-    for (int64_t block = 0; block < f / lanes; ++block)
-      for (int64_t i = 0; i < rest; ++i)
-        for (int64_t lane = 0; lane < lanes; ++lane, out += width)
-          std::memcpy(out, in + ((block * lanes + lane) * rest + i) * width,
-                      width);
-  });
+  return blockLeadingDim(
+      c.filter, RankedTensorType::get(shape, type.getElementType()), lanes);
 }
 
 void rewrite(RewriterBase &rewriter, Candidate &c) {

@@ -29,7 +29,6 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <cstring>
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUBLOCKDEPTHWISECONVSPASS
@@ -139,25 +138,12 @@ std::optional<Candidate> match(linalg::GenericOp op) {
 /// splat stays one).
 ElementsAttr blockFilter(const Candidate &c, RankedTensorType type) {
   int64_t lanes = c.lanes;
-  int64_t groups = type.getDimSize(0);
-  int64_t window = type.getNumElements() / groups; // K...
-  SmallVector<int64_t> shape = {groups / lanes};
+  SmallVector<int64_t> shape = {type.getDimSize(0) / lanes};
   for (int64_t size : type.getShape().drop_front(3))
     shape.push_back(size);
   shape.push_back(lanes);
-  auto blockedType = RankedTensorType::get(shape, type.getElementType());
-  if (c.filter.splat)
-    return DenseElementsAttr::get(blockedType,
-                                  c.filter.splat.getSplatValue<Attribute>());
-  const char *in = c.filter.bytes.data();
-  int64_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
-  return weightResource(blockedType, "blocked", [&](char *out) {
-    for (int64_t block = 0; block < groups / lanes; ++block)
-      for (int64_t k = 0; k < window; ++k)
-        for (int64_t lane = 0; lane < lanes; ++lane, out += width)
-          std::memcpy(out, in + ((block * lanes + lane) * window + k) * width,
-                      width);
-  });
+  return blockLeadingDim(
+      c.filter, RankedTensorType::get(shape, type.getElementType()), lanes);
 }
 
 /// The init [N, G, 1, O...] written directly in the blocked layout `shape`

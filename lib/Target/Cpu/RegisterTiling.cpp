@@ -18,6 +18,8 @@
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <cstring>
+
 namespace mlir::tc::cpu {
 
 arith::ConstantOp singleUseConstant(Value value) {
@@ -84,6 +86,24 @@ std::optional<ConstantWeight> constantWeight(Value value) {
   if (!bytes)
     return std::nullopt;
   return ConstantWeight{constant, *bytes, {}};
+}
+
+ElementsAttr blockLeadingDim(const ConstantWeight &weight,
+                             RankedTensorType blockedType, int64_t lanes) {
+  if (weight.splat)
+    return DenseElementsAttr::get(blockedType,
+                                  weight.splat.getSplatValue<Attribute>());
+  int64_t blocks = blockedType.getDimSize(0);
+  int64_t rest = blockedType.getNumElements() / (blocks * lanes);
+  int64_t width = blockedType.getElementType().getIntOrFloatBitWidth() / 8;
+  const char *in = weight.bytes.data();
+  return weightResource(blockedType, "blocked", [&](char *out) {
+    for (int64_t block = 0; block < blocks; ++block)
+      for (int64_t i = 0; i < rest; ++i)
+        for (int64_t lane = 0; lane < lanes; ++lane, out += width)
+          std::memcpy(out, in + ((block * lanes + lane) * rest + i) * width,
+                      width);
+  });
 }
 
 Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,

@@ -102,6 +102,12 @@ struct ConstantWeight {
 };
 std::optional<ConstantWeight> constantWeight(Value value);
 
+/// `weight`, row-major [F, rest...], as `blockedType` = [F / lanes,
+/// rest..., lanes]: element (b * lanes + l, i) goes to (b, i, l). A splat
+/// stays one.
+ElementsAttr blockLeadingDim(const ConstantWeight &weight,
+                             RankedTensorType blockedType, int64_t lanes);
+
 /// Finds the candidates of a weight re-layout pass on `root` (`match` on
 /// each linalg.generic), rewrites each and then releases its weight's
 /// original bytes (ReplacedWeights, when `release`).
