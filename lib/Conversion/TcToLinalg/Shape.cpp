@@ -37,7 +37,11 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
         getTypeConverter()->convertType(op.getResult().getType()));
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
-    if (inputType == resultType) {
+    // Equal types are equal shapes only without a shape operand (or with
+    // static ones): the operand may rearrange several dynamic sizes, as
+    // [1, 2, 4] -> [1, 1, 8] keeps the type tensor<1x?x?xf32>.
+    if (inputType == resultType &&
+        (!adaptor.getShape() || resultType.hasStaticShape())) {
       rewriter.replaceOp(op, input);
       return success();
     }

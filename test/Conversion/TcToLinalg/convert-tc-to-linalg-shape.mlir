@@ -12,6 +12,19 @@ func.func @reshape(%x: tensor<?x32x1x1xf32>) -> tensor<?x32xf32> {
 
 // -----
 
+// A shape operand with several dynamic sizes may rearrange them under the
+// same type ([1, 2, 4] -> [1, 1, 8]): no identity, a collapse and an expand
+// to the operand's extents.
+// CHECK-LABEL: func.func @reshape_same_type_shape_operand
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1, 2]] : tensor<1x?x?xf32> into tensor<?xf32>
+// CHECK: tensor.expand_shape %[[FLAT]] {{\[}}[0, 1, 2]] output_shape [1, %{{.*}}, %{{.*}}] : tensor<?xf32> into tensor<1x?x?xf32>
+func.func @reshape_same_type_shape_operand(%x: tensor<1x?x?xf32>, %shape: tensor<3xi64>) -> tensor<1x?x?xf32> {
+  %0 = tc.reshape %x, %shape : (tensor<1x?x?xf32>, tensor<3xi64>) -> tensor<1x?x?xf32>
+  return %0 : tensor<1x?x?xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @transpose
 // CHECK: linalg.transpose ins(%arg0 : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
 func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
