@@ -8,7 +8,8 @@
 // combined (a product of weights) and read with tensor.extract. Coordinates
 // and weights are computed in f64, like the reference. Antialiased resizes
 // (whose filters widen with the downscale factor) run one generic per
-// resized dimension instead. tc.dynamic_resize, whose scales and sizes are
+// resized dimension instead, with the taps unrolled or, for a scale read at
+// run time or a very wide filter, in a loop. tc.dynamic_resize, whose scales and sizes are
 // read at run time, shares the interpolation: each dimension's parameters
 // are values, constants where the compile knows them.
 //
@@ -18,6 +19,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 #include <algorithm>
@@ -247,6 +249,49 @@ struct ResizeLowering : FloatMath {
       result.push_back({clampIndex(raw[j], inSize), div(weights[j], total)});
     return result;
   }
+
+  /// Antialiased interpolation at `xo` with the taps of antialiasTaps in an
+  /// scf.for, for a scale read at run time (the number of taps is then a
+  /// run-time value) or a filter too wide to unroll: the weighted sum and
+  /// the weights' total accumulate together and are divided at the end.
+  /// `element(builder, loc, index)` reads the input at a clamped index as a
+  /// float of this lowering's type.
+  Value antialiasLoop(Value xo, Value inSize, Value scale,
+                      function_ref<Value(OpBuilder &, Location, Value)> element) {
+    bool cubic = modes.mode == "cubic";
+    Value s = arith::MinimumFOp::create(b, loc, scale, f(1));
+    Value start = add(floor(div(f(cubic ? -2.0 : -1.0), s)), f(1));
+    // 2 - 2 * start taps; bounded so that the conversion is defined even
+    // for a scale the run-time check is about to reject.
+    Value count = arith::MinNumFOp::create(b, loc, sub(f(2), mul(f(2), start)),
+                                           f(double(int64_t(1) << 40)));
+    Value base = floor(xo);
+    Value ratio = sub(xo, base);
+    Value first = toIndexFromFloat(add(base, start));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, toIndexFromFloat(count), one, ValueRange{f(0), f(0)},
+        [&](OpBuilder &nb, Location nl, Value j, ValueRange acc) {
+          ResizeLowering r{{nb, nl, ft}, modes};
+          Value offset = r.add(start, r.indexToFloat(j));
+          Value t = math::AbsFOp::create(nb, nl, r.mul(r.sub(offset, ratio), s));
+          Value w = cubic ? r.keys(t)
+                          : arith::MaximumFOp::create(nb, nl, r.sub(r.f(1), t), r.f(0));
+          Value index = arith::AddIOp::create(nb, nl, first, j);
+          if (modes.excludeOutside)
+            w = r.select(r.inRange(index, inSize), w, r.f(0));
+          Value v = element(nb, nl, r.clampIndex(index, inSize));
+          scf::YieldOp::create(nb, nl,
+                               ValueRange{r.add(acc[0], r.mul(v, w)), r.add(acc[1], w)});
+        });
+    return div(loop.getResult(0), loop.getResult(1));
+  }
+
+  Value indexToFloat(Value index) {
+    Value asInt = b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
+    return b.createOrFold<arith::SIToFPOp>(loc, ft, asInt);
+  }
 };
 
 /// An index as an f64.
@@ -343,62 +388,89 @@ DimParams staticParams(OpBuilder &b, Location loc, ResizeOp op, Value input,
   return p;
 }
 
+/// The widest antialiasing filter (taps per resized dimension) whose taps
+/// are unrolled; wider ones, and those whose scale is read at run time,
+/// loop over their taps.
+constexpr int64_t kMaxUnrolledTaps = 64;
+
 /// The antialiasing filter is separable but its footprint grows with the
 /// downscale factor, so instead of one generic over every combination of
 /// taps this resamples one dimension at a time, innermost first (the order
 /// of ONNX's reference, which matters for tf_crop_and_resize's
 /// extrapolation). Intermediate results are f32 for float inputs of up to 32
-/// bits, f64 otherwise. Shapes are static (the pattern checks).
-Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
-                        RankedTensorType resultType) {
-  Location loc = op.getLoc();
-  ResizeModes modes = ResizeModes::of(op);
-  Type tcType = elementTypeOf(op.getInput());
+/// bits, f64 otherwise. A dimension the compile knows to be copied through
+/// is skipped.
+Value antialiasedResize(OpBuilder &b, Location loc, const ResizeModes &modes,
+                        Value input, Type tcType, RankedTensorType resultType,
+                        ArrayRef<DimParams> params) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
-  ArrayRef<float> scales = op.getScales();
   bool crop = modes.crop();
   Type midType = isa<FloatType>(tcType) && tcType.getIntOrFloatBitWidth() <= 32
                      ? b.getF32Type()
                      : b.getF64Type();
   SmallVector<int64_t> dims;
   for (int64_t d = rank - 1; d >= 0; --d)
-    if (crop || scales[d] != 1.0f ||
-        inputType.getDimSize(d) != resultType.getDimSize(d))
+    if (!params[d].isIdentity(crop))
       dims.push_back(d);
   if (dims.empty())
     return input;
 
   Value current = input;
   Type currentTc = tcType;
+  SmallVector<bool> resized(rank, false);
   for (size_t k = 0; k < dims.size(); ++k) {
     int64_t d = dims[k];
+    resized[d] = true;
     bool last = k + 1 == dims.size();
     auto currentType = cast<RankedTensorType>(current.getType());
     SmallVector<int64_t> shape(currentType.getShape());
     shape[d] = resultType.getDimSize(d);
     auto passType = last ? resultType : RankedTensorType::get(shape, midType);
     Type passTc = last ? tcType : midType;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t e = 0; e < rank; ++e)
+      if (passType.isDynamicDim(e))
+        dynamicSizes.push_back(resized[e] ? params[e].outSize : params[e].inSize);
+    const DimParams &p = params[d];
+    // The taps are unrolled when the compile knows the scale and the filter
+    // is narrow enough.
+    std::optional<double> scale;
+    if (auto c = p.scale.getDefiningOp<arith::ConstantFloatOp>())
+      scale = c.value().convertToDouble();
+    double support = modes.mode == "cubic" ? 2.0 : 1.0;
+    bool unroll =
+        scale && 2.0 * std::ceil(support / std::min(*scale, 1.0)) <= kMaxUnrolledTaps;
     Value source = current;
     Type sourceTc = currentTc;
-    DimParams params = staticParams(b, loc, op, source, passType, d);
     current = buildParallelGeneric(
-        b, loc, passType, {}, {}, {},
+        b, loc, passType, dynamicSizes, {}, {},
         [&](OpBuilder &nb, Location l, ValueRange) -> Value {
           ResizeLowering r{{nb, l, nb.getF64Type()}, modes};
           SmallVector<Value> indices;
           for (int64_t e = 0; e < rank; ++e)
             indices.push_back(linalg::IndexOp::create(nb, l, e));
-          Value xo = r.transform(indexToF64(nb, l, indices[d]), params);
-          Value sum = r.f(0);
-          for (const Tap &tap : r.antialiasTaps(xo, params.inSize, scales[d])) {
-            indices[d] = tap.index;
-            Value element = tensor::ExtractOp::create(nb, l, source, indices);
-            sum = r.add(sum, r.mul(castScalar(nb, l, element, sourceTc, r.ft),
-                                   tap.weight));
+          Value xo = r.transform(indexToF64(nb, l, indices[d]), p);
+          Value sum;
+          if (unroll) {
+            sum = r.f(0);
+            for (const Tap &tap : r.antialiasTaps(xo, p.inSize, *scale)) {
+              indices[d] = tap.index;
+              Value element = tensor::ExtractOp::create(nb, l, source, indices);
+              sum = r.add(sum, r.mul(castScalar(nb, l, element, sourceTc, r.ft),
+                                     tap.weight));
+            }
+          } else {
+            sum = r.antialiasLoop(
+                xo, p.inSize, p.scale, [&](OpBuilder &ib, Location il, Value index) {
+                  SmallVector<Value> at(indices);
+                  at[d] = index;
+                  Value element = tensor::ExtractOp::create(ib, il, source, at);
+                  return castScalar(ib, il, element, sourceTc, r.ft);
+                });
           }
           if (crop) {
-            sum = arith::SelectOp::create(nb, l, r.outsideInput(xo, params),
+            sum = arith::SelectOp::create(nb, l, r.outsideInput(xo, p),
                                           r.f(modes.extrapolation), sum);
           }
           if (last && isa<IntegerType>(passTc))
@@ -410,6 +482,15 @@ Value antialiasedResize(OpBuilder &b, ResizeOp op, Value input,
   return current;
 }
 
+/// Either lowering of a resize, by its parameters.
+Value resample(OpBuilder &b, Location loc, const ResizeModes &modes,
+               bool antialias, Value input, Type tcType,
+               RankedTensorType resultType, ArrayRef<DimParams> params) {
+  if (antialias)
+    return antialiasedResize(b, loc, modes, input, tcType, resultType, params);
+  return interpolate(b, loc, modes, input, tcType, resultType, params);
+}
+
 struct ResizePattern : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -419,24 +500,16 @@ struct ResizePattern : OpConversionPattern<ResizeOp> {
     auto resultType = cast<RankedTensorType>(
         getTypeConverter()->convertType(op.getResult().getType()));
     Value input = adaptor.getInput();
-    auto inputType = cast<RankedTensorType>(input.getType());
     if (op.getCoordinateTransformationMode() == "tf_crop_and_resize" &&
         !op.getRoi())
       return rewriter.notifyMatchFailure(op, "tf_crop_and_resize without roi");
-    if (op.getAntialias()) {
-      if (op.getMode() == "nearest")
-        return rewriter.notifyMatchFailure(op, "antialiased nearest");
-      if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
-        return rewriter.notifyMatchFailure(op, "antialiasing dynamic sizes");
-      rewriter.replaceOp(op, antialiasedResize(rewriter, op, input, resultType));
-      return success();
-    }
     SmallVector<DimParams> params;
     for (int64_t d = 0; d < resultType.getRank(); ++d)
       params.push_back(staticParams(rewriter, loc, op, input, resultType, d));
-    rewriter.replaceOp(op, interpolate(rewriter, loc, ResizeModes::of(op),
-                                       input, elementTypeOf(op.getInput()),
-                                       resultType, params));
+    rewriter.replaceOp(op, resample(rewriter, loc, ResizeModes::of(op),
+                                    op.getAntialias(), input,
+                                    elementTypeOf(op.getInput()), resultType,
+                                    params));
     return success();
   }
 };
@@ -478,9 +551,10 @@ struct DynamicResizePattern : OpConversionPattern<DynamicResizeOp> {
       }
       params.push_back(p);
     }
-    rewriter.replaceOp(op, interpolate(rewriter, loc, ResizeModes::of(op),
-                                       input, elementTypeOf(op.getInput()),
-                                       resultType, params));
+    rewriter.replaceOp(op, resample(rewriter, loc, ResizeModes::of(op),
+                                    op.getAntialias(), input,
+                                    elementTypeOf(op.getInput()), resultType,
+                                    params));
     return success();
   }
 };

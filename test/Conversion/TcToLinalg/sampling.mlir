@@ -123,3 +123,38 @@ func.func @antialias_cubic(%x: tensor<1x16xf32>) -> tensor<1x8xf32> {
   %0 = tc.resize %x {scales = array<f32: 1.0, 0.5>, mode = "cubic", antialias} : (tensor<1x16xf32>) -> tensor<1x8xf32>
   return %0 : tensor<1x8xf32>
 }
+
+// -----
+
+// A filter too wide to unroll (linear by 0.01: 200 taps) loops over its
+// taps, accumulating the weighted sum and the weights' total.
+// CHECK-LABEL: func.func @antialias_wide
+// CHECK: linalg.generic
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SUM:.*]] = %{{.*}}, %[[TOTAL:.*]] = %{{.*}}) -> (f64, f64)
+// CHECK: tensor.extract %arg0
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: -> tensor<1x3xf32>
+func.func @antialias_wide(%x: tensor<1x300xf32>) -> tensor<1x3xf32> {
+  %0 = tc.resize %x {scales = array<f32: 1.0, 0.01>, mode = "linear", antialias} : (tensor<1x300xf32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+// Scales read at run time: the number of taps is a run-time value, so they
+// loop, in one generic per dimension (innermost first), since neither scale
+// is known to be 1.
+// CHECK-LABEL: func.func @antialias_dynamic
+// CHECK: %[[S1:.*]] = tensor.extract %arg1[%c1
+// CHECK: linalg.generic
+// CHECK: arith.minimumf %[[S1]]
+// CHECK: scf.for
+// CHECK: -> tensor<1x?xf32>
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: -> tensor<1x?xf32>
+func.func @antialias_dynamic(%x: tensor<1x300xf32>, %scales: tensor<2xf64>, %sizes: tensor<2xi64>) -> tensor<1x?xf32> {
+  %0 = tc.dynamic_resize %x, %scales, %sizes {mode = "cubic", antialias} : (tensor<1x300xf32>, tensor<2xf64>, tensor<2xi64>) -> tensor<1x?xf32>
+  return %0 : tensor<1x?xf32>
+}

@@ -36,4 +36,4 @@
 // RUN: not tc-translate --import-onnx %t.err.onnx 2>&1 | FileCheck %s --check-prefix=ERR
 // ERR: affine_rank (AffineGrid): invalid node: size must be [N, C, H, W] or [N, C, D, H, W]
 // ERR: bad_mode (GridSample): invalid node: unknown mode 'area'
-// ERR: wide_filter (Resize): an antialiasing filter of 4000 taps (more than 256)
+// ERR: nearest_antialias (Resize): invalid node: antialias does not apply to nearest

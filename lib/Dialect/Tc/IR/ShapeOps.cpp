@@ -604,6 +604,8 @@ static LogicalResult verifyResizeModes(OpTy op) {
                    {"round_prefer_floor", "round_prefer_ceil", "floor",
                     "ceil"})))
     return failure();
+  if (op.getAntialias() && op.getMode() == "nearest")
+    return op.emitOpError("antialiasing applies to linear and cubic only");
   int64_t rank = op.getInput().getType().getRank();
   if (op.getType().getRank() != rank)
     return op.emitOpError() << "result rank " << op.getType().getRank()

@@ -2,7 +2,8 @@
 //
 // Ops that move elements to computed positions, composed from gather and
 // scatter: the positions are an index map built at import time from the
-// static shapes, or a little index arithmetic on run-time lengths.
+// static shapes, or index arithmetic in tc ops on run-time lengths and
+// shape parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -193,6 +194,197 @@ LogicalResult maxUnpool(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   return success(y != nullptr);
 }
 
+/// Col2Im's window attributes for an `n`-D image: defaults filled in,
+/// checked to match it, strides and dilations positive and pads
+/// non-negative (all at most 2^32, so that sums of them stay exact).
+struct Col2ImWindow {
+  SmallVector<int64_t> dilations, strides, pads;
+};
+FailureOr<Col2ImWindow> readCol2ImWindow(NodeContext &ctx, int64_t n) {
+  Col2ImWindow w{ctx.getInts("dilations").value_or(SmallVector<int64_t>(n, 1)),
+                 ctx.getInts("strides").value_or(SmallVector<int64_t>(n, 1)),
+                 ctx.getInts("pads").value_or(SmallVector<int64_t>(2 * n, 0))};
+  if (static_cast<int64_t>(w.dilations.size()) != n ||
+      static_cast<int64_t>(w.strides.size()) != n ||
+      static_cast<int64_t>(w.pads.size()) != 2 * n)
+    return ctx.invalid("dilations, strides and pads must match image_shape");
+  constexpr int64_t limit = int64_t(1) << 32;
+  auto within = [&](int64_t v, int64_t low) { return v >= low && v <= limit; };
+  for (int64_t d = 0; d < n; ++d)
+    if (!within(w.strides[d], 1) || !within(w.dilations[d], 1) || !within(w.pads[d], 0) ||
+        !within(w.pads[n + d], 0))
+      return ctx.invalid("strides and dilations must be positive, pads non-negative "
+                         "(and at most 2^32)");
+  return w;
+}
+
+/// Col2Im whose image_shape or block_shape is read at run time (their
+/// length static): the constant path's index map, computed at run time over
+/// tc.range vectors of the kernel offsets [K, 1] and blocks [1, L], and a
+/// scatter-add into a padded image of run-time extents, cropped by
+/// tc.dynamic_pad. A run-time check rejects what the constant path rejects
+/// when importing.
+LogicalResult runtimeCol2Im(NodeContext &ctx, Value x, Value imageIn, Value blockIn,
+                            SmallVectorImpl<Value> &results) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Type i64 = b.getI64Type();
+  constexpr int64_t dyn = ShapedType::kDynamic;
+  auto imageType = NodeContext::typeOf(imageIn), blockType = NodeContext::typeOf(blockIn);
+  if (imageType.getRank() != 1 || blockType.getRank() != 1 || imageType.isDynamicDim(0) ||
+      blockType.isDynamicDim(0))
+    return ctx.unsupported("image_shape or block_shape of a length known only at run time");
+  int64_t n = imageType.getDimSize(0);
+  if (n == 0 || blockType.getDimSize(0) != n)
+    return ctx.invalid("image_shape and block_shape must have the same length");
+  if (!imageType.getElementType().isInteger() || !blockType.getElementType().isInteger())
+    return ctx.invalid("image_shape and block_shape must be integers");
+  auto type = NodeContext::typeOf(x);
+  if (type.getRank() != 3)
+    return ctx.invalid("the input must be [N, C * prod(block_shape), L]");
+  FailureOr<Col2ImWindow> window = readCol2ImWindow(ctx, n);
+  if (failed(window))
+    return failure();
+  ArrayRef<int64_t> dilations = window->dilations, strides = window->strides,
+                    pads = window->pads;
+
+  auto c64 = [&](int64_t v) -> Value { return arith::ConstantIntOp::create(b, loc, i64, v); };
+  auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) -> Value {
+    return arith::CmpIOp::create(b, loc, p, l, r);
+  };
+  auto all = [&](Value l, Value r) -> Value { return arith::AndIOp::create(b, loc, l, r); };
+  auto dimOf = [&](int64_t d) -> Value {
+    return type.isDynamicDim(d)
+               ? arith::IndexCastOp::create(b, loc, i64, tensor::DimOp::create(b, loc, x, d))
+                     .getResult()
+               : c64(type.getDimSize(d));
+  };
+  auto read = [&](Value t, int64_t d) -> Value {
+    Value v = tensor::ExtractOp::create(b, loc, t,
+                                        ValueRange{arith::ConstantIndexOp::create(b, loc, d)});
+    return v.getType() == i64 ? v : arith::ExtSIOp::create(b, loc, i64, v).getResult();
+  };
+  // Sizes beyond 2^31 are no sizes: bounding them keeps products exact.
+  Value limit = c64(int64_t(1) << 31);
+  Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  SmallVector<Value> image, block, padded, blocks;
+  Value kernelSize = c64(1), numBlocks = c64(1);
+  for (int64_t d = 0; d < n; ++d) {
+    Value img = read(imageIn, d), blk = read(blockIn, d);
+    valid = all(valid, all(cmp(arith::CmpIPredicate::sgt, img, c64(0)),
+                           cmp(arith::CmpIPredicate::sle, img, limit)));
+    valid = all(valid, all(cmp(arith::CmpIPredicate::sgt, blk, c64(0)),
+                           cmp(arith::CmpIPredicate::sle, blk, limit)));
+    Value pad = arith::AddIOp::create(b, loc, img, c64(pads[d] + pads[n + d]));
+    // (padded - dilation * (block - 1) - 1) / stride + 1 blocks, at least one.
+    Value span = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, c64(dilations[d]),
+                                      arith::SubIOp::create(b, loc, blk, c64(1))),
+        c64(1));
+    Value room = arith::SubIOp::create(b, loc, pad, span);
+    valid = all(valid, cmp(arith::CmpIPredicate::sge, room, c64(0)));
+    Value count = arith::AddIOp::create(
+        b, loc, arith::DivSIOp::create(b, loc, room, c64(strides[d])), c64(1));
+    image.push_back(img);
+    block.push_back(blk);
+    padded.push_back(pad);
+    blocks.push_back(count);
+    kernelSize = arith::MulIOp::create(b, loc, kernelSize, blk);
+    numBlocks = arith::MulIOp::create(b, loc, numBlocks, count);
+  }
+  // Garbage sizes are checked below; until then 1 stands in for each, so
+  // that extents planned before the check stay sane.
+  auto sane = [&](Value v) -> Value { return arith::SelectOp::create(b, loc, valid, v, c64(1)); };
+  kernelSize = sane(kernelSize);
+  Value columns = dimOf(1);
+  Value channels = arith::DivSIOp::create(b, loc, columns, kernelSize);
+  valid = all(valid, cmp(arith::CmpIPredicate::eq,
+                         arith::RemSIOp::create(b, loc, columns, kernelSize), c64(0)));
+  valid = all(valid, cmp(arith::CmpIPredicate::eq, dimOf(2), numBlocks));
+  assertAtRunTime(ctx, valid,
+                  "the image_shape and block_shape computed at run time do not fit the "
+                  "input [N, C * prod(block_shape), number of blocks]");
+  for (int64_t d = 0; d < n; ++d) {
+    block[d] = sane(block[d]);
+    blocks[d] = sane(blocks[d]);
+    padded[d] = sane(padded[d]);
+  }
+  numBlocks = sane(numBlocks);
+  channels = sane(channels);
+
+  auto scalar = [&](Value v) -> Value {
+    return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, i64), ValueRange{v});
+  };
+  auto reshaped = [&](Value v, ArrayRef<Value> sizes, ArrayRef<int64_t> shape) -> Value {
+    if (!v)
+      return nullptr;
+    auto t = RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
+    return ctx.build<ReshapeOp>({v, tensor::FromElementsOp::create(b, loc, sizes)}, {}, {t});
+  };
+  Value zero = ctx.constantI64({0}, true), one = ctx.constantI64({1}, true);
+  auto iota = [&](Value size) {
+    return ctx.build<RangeOp>({zero, scalar(size), one}, {}, {RankedTensorType::get({dyn}, i64)});
+  };
+  // index[k, l]: the flat padded-image position of kernel offset k in block
+  // l, digit by digit (row-major over the spatial dimensions).
+  Value k = reshaped(iota(kernelSize), {kernelSize, c64(1)}, {dyn, 1});
+  Value l = reshaped(iota(numBlocks), {c64(1), numBlocks}, {1, dyn});
+  Value index = zero;
+  Value blockStride = c64(1), blocksStride = c64(1);
+  SmallVector<Value> offsetDigits(n), blockDigits(n);
+  for (int64_t d = n - 1; d >= 0; --d) {
+    offsetDigits[d] = ctx.build<ModOp>(
+        {ctx.build<DivOp>({k, scalar(blockStride)}), scalar(block[d])});
+    blockDigits[d] = ctx.build<ModOp>(
+        {ctx.build<DivOp>({l, scalar(blocksStride)}), scalar(blocks[d])});
+    blockStride = arith::MulIOp::create(b, loc, blockStride, block[d]);
+    blocksStride = arith::MulIOp::create(b, loc, blocksStride, blocks[d]);
+  }
+  for (int64_t d = 0; d < n; ++d) {
+    Value position = ctx.build<AddOp>(
+        {ctx.build<MulOp>({blockDigits[d], ctx.constantI64({strides[d]}, true)}),
+         ctx.build<MulOp>({offsetDigits[d], ctx.constantI64({dilations[d]}, true)})});
+    index = ctx.build<AddOp>({ctx.build<MulOp>({index, scalar(padded[d])}), position});
+  }
+  // [N, C, K * L] updates and their positions in [N, C, prod(padded)].
+  Value batch = dimOf(0);
+  Value entries = arith::MulIOp::create(b, loc, kernelSize, numBlocks);
+  Value area = c64(1);
+  for (Value p : padded)
+    area = arith::MulIOp::create(b, loc, area, p);
+  Value updates = reshaped(x, {batch, channels, entries}, {type.getDimSize(0), dyn, dyn});
+  Value map = ctx.build<BroadcastOp>(
+      {reshaped(index, {c64(1), c64(1), entries}, {1, 1, dyn}),
+       tensor::FromElementsOp::create(b, loc, ValueRange{batch, channels, entries})},
+      {}, {RankedTensorType::get({type.getDimSize(0), dyn, dyn}, i64)});
+  Type element = type.getElementType();
+  Value zeros = ctx.build<BroadcastOp>(
+      {ctx.scalar(element, 0), tensor::FromElementsOp::create(b, loc, ValueRange{batch, channels, area})},
+      {}, {RankedTensorType::get({type.getDimSize(0), dyn, dyn}, element)});
+  Value sum = ctx.build<ScatterElementsOp>(
+      {zeros, map, updates},
+      {ctx.namedAttr("axis", b.getI64IntegerAttr(2)),
+       ctx.namedAttr("reduction", b.getStringAttr("add"))});
+  SmallVector<Value> paddedSizes = {batch, channels};
+  llvm::append_range(paddedSizes, padded);
+  SmallVector<int64_t> paddedShape = {type.getDimSize(0), dyn};
+  paddedShape.append(n, dyn);
+  Value y = reshaped(sum, paddedSizes, paddedShape);
+  if (!y)
+    return failure();
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; })) {
+    results.push_back(y);
+    return success();
+  }
+  // Crop the padding: negative pads of tc.dynamic_pad.
+  SmallVector<Value> crop(2 * (n + 2), c64(0));
+  for (int64_t d = 0; d < n; ++d) {
+    crop[2 + d] = c64(-pads[d]);
+    crop[n + 4 + d] = c64(-pads[n + d]);
+  }
+  return buildDynamicPad(ctx, y, crop, paddedShape, PadMode::constant, Value(), results);
+}
+
 /// Col2Im: every column entry (channel c, kernel offset k, block l) is
 /// added at its image position. A scatter_elements with reduction add into
 /// the padded image, through an index map computed here, then the padding
@@ -206,27 +398,21 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   std::optional<SmallVector<int64_t>> image = ctx.getConstantInts(*imageIn),
                                       block = ctx.getConstantInts(*blockIn);
   if (!image || !block)
-    return ctx.unsupported("image_shape or block_shape computed at run time");
+    return runtimeCol2Im(ctx, *x, *imageIn, *blockIn, results);
   int64_t n = image->size();
   if (n == 0 || static_cast<int64_t>(block->size()) != n)
     return ctx.invalid("image_shape and block_shape must have the same length");
   auto type = NodeContext::typeOf(*x);
   if (type.getRank() != 3 || !type.hasStaticShape())
     return ctx.unsupported("only static [N, C * prod(block_shape), L] inputs");
-  SmallVector<int64_t> dilations =
-      ctx.getInts("dilations").value_or(SmallVector<int64_t>(n, 1));
-  SmallVector<int64_t> strides =
-      ctx.getInts("strides").value_or(SmallVector<int64_t>(n, 1));
-  SmallVector<int64_t> pads = ctx.getInts("pads").value_or(SmallVector<int64_t>(2 * n, 0));
-  if (static_cast<int64_t>(dilations.size()) != n ||
-      static_cast<int64_t>(strides.size()) != n ||
-      static_cast<int64_t>(pads.size()) != 2 * n)
-    return ctx.invalid("dilations, strides and pads must match image_shape");
+  FailureOr<Col2ImWindow> window = readCol2ImWindow(ctx, n);
+  if (failed(window))
+    return failure();
+  ArrayRef<int64_t> dilations = window->dilations, strides = window->strides,
+                    pads = window->pads;
   for (int64_t d = 0; d < n; ++d)
-    if ((*image)[d] <= 0 || (*block)[d] <= 0 || strides[d] <= 0 ||
-        dilations[d] <= 0 || pads[d] < 0 || pads[n + d] < 0)
-      return ctx.invalid("image_shape, block_shape, strides and dilations "
-                         "must be positive, pads non-negative");
+    if ((*image)[d] <= 0 || (*block)[d] <= 0)
+      return ctx.invalid("image_shape and block_shape must be positive");
   // Every constant below is at most an image or a column tensor in size;
   // bounding them first also keeps the products below from overflowing.
   SmallVector<int64_t> padded;

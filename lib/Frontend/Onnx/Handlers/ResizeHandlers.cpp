@@ -23,9 +23,6 @@ using namespace mlir::tc;
 using namespace mlir::tc::onnx;
 
 namespace {
-/// The widest antialiasing filter (taps per resized dimension) imported.
-constexpr int64_t kMaxAntialiasTaps = 256;
-
 std::optional<SmallVector<double>> constantFloats(NodeContext &ctx, Value v) {
   DenseElementsAttr attr = ctx.getConstant(v);
   if (!attr || !isa<FloatType>(attr.getElementType()))
@@ -119,9 +116,6 @@ LogicalResult dynamicResize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
     RankedTensorType t = NodeContext::typeOf(v);
     return t.getRank() == 1 && t.getDimSize(0) == length;
   };
-  if (ctx.getInt("antialias", 0))
-    return ctx.unsupported("antialiasing with scales or sizes computed at run time");
-
   SmallVector<Value> inSizes, inSizesF, scales, sizes;
   for (int64_t d = 0; d < rank; ++d) {
     Value size = type.isDynamicDim(d)
@@ -222,9 +216,7 @@ LogicalResult dynamicResize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
   SmallVector<int64_t> shape(type.getShape());
   for (int64_t a : axes)
     shape[a] = ShapedType::kDynamic;
-  llvm::erase_if(attrs, [](NamedAttribute a) {
-    return a.getName() == "antialias" || a.getName() == "roi";
-  });
+  llvm::erase_if(attrs, [](NamedAttribute a) { return a.getName() == "roi"; });
   results.push_back(ctx.build<DynamicResizeOp>(
       operands, attrs, {RankedTensorType::get(shape, type.getElementType())}));
   return success(results.back() != nullptr);
@@ -343,18 +335,6 @@ LogicalResult resize(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       full[rank + a] = (*roi)[axes.size() + i];
     }
     attrs.push_back(ctx.namedAttr("roi", ctx.builder.getDenseF32ArrayAttr(full)));
-  }
-  if (ctx.getInt("antialias", 0)) {
-    // The lowering unrolls the filter taps; a filter that a huge downscale
-    // widens to thousands of taps is reported instead.
-    double support = ctx.getString("mode", "nearest") == "cubic" ? 2.0 : 1.0;
-    for (double s : scales) {
-      double taps = 2.0 * std::ceil(support / s);
-      if (s < 1.0 && taps > kMaxAntialiasTaps)
-        return ctx.unsupported(llvm::formatv(
-            "an antialiasing filter of {0} taps (more than {1})",
-            static_cast<int64_t>(std::min(taps, 1e18)), kMaxAntialiasTaps));
-    }
   }
   return buildResize(ctx, *x, scales, sizes, attrs, results);
 }

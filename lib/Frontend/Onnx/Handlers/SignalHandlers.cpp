@@ -1,11 +1,12 @@
 //===- SignalHandlers.cpp - DFT, STFT, windows, MelWeightMatrix to tc -----===//
 //
-// The signal-processing ops need their sizes (transform length, number of
-// mel bins) at import time: they decide the result shapes. With those
-// known, a window or a mel weight matrix is a constant computed here in
-// double precision (a window whose size is read at run time is computed in
-// f64 ops instead), and a DFT is one matmul with a constant
-// cos/sin matrix over the [real, imag] pairs of the transformed axis.
+// The signal-processing ops' sizes (transform length, number of mel bins)
+// decide their result shapes. Known at import time, a window or a mel
+// weight matrix is a constant computed here in double precision, and a DFT
+// is one matmul with a constant cos/sin matrix over the [real, imag] pairs
+// of the transformed axis. Read at run time (a window size, STFT's
+// frame_length, MelWeightMatrix's parameters), the same values are
+// computed in f64 tc ops over tc.range vectors, with run-time extents.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -439,6 +441,128 @@ Value runtimeFrameIndices(NodeContext &ctx, Value stepIn, int64_t length,
   return column && row ? ctx.build<AddOp>({column, row}) : nullptr;
 }
 
+/// `v` reshaped to extents read at run time (i64 values; a static size
+/// where `shape` has one).
+Value reshapeToValues(NodeContext &ctx, Value v, ArrayRef<Value> sizes,
+                      ArrayRef<int64_t> shape) {
+  if (!v || llvm::any_of(sizes, [](Value s) { return !s; }))
+    return nullptr;
+  auto type = RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
+  return ctx.build<ReshapeOp>(
+      {v, tensor::FromElementsOp::create(ctx.builder, ctx.loc, sizes)}, {}, {type});
+}
+
+/// STFT without a window whose frame_length is read at run time: the
+/// frames' gather indices and the DFT matrix are computed at run time
+/// (the matrix in f64 over tc.range vectors, as dftMatrix computes the
+/// constant one), so the number of frames and of frequency bins are
+/// run-time extents. `step` is the constant frame_step, if it is one.
+Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
+                             std::optional<int64_t> step, Value lengthIn) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  auto type = NodeContext::typeOf(signal);
+  int64_t length = type.getDimSize(1), channels = type.getDimSize(2);
+  constexpr int64_t dyn = ShapedType::kDynamic;
+  auto lengthType = NodeContext::typeOf(lengthIn);
+  if (lengthType.getNumElements() != 1 || !lengthType.getElementType().isInteger()) {
+    (void)ctx.invalid("frame_length must be one integer");
+    return nullptr;
+  }
+  // Plain variables, not structured bindings: lambdas below capture them.
+  Value frameLength, fl;
+  std::tie(frameLength, fl) = runtimeI64Scalar(ctx, lengthIn);
+  if (!frameLength)
+    return nullptr;
+  auto i64c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i64, v); };
+  assertAtRunTime(
+      ctx,
+      arith::AndIOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, fl, i64c(0)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, fl, i64c(length))),
+      "the frame_length computed at run time must be in [1, the signal's length]");
+  Value stepScalar;
+  if (step) {
+    stepScalar = ctx.constantI64({*step}, true);
+  } else {
+    auto [s, sv] = runtimeI64Scalar(ctx, stepIn);
+    if (!s)
+      return nullptr;
+    assertAtRunTime(ctx, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sv, i64c(0)),
+                    "the frame_step computed at run time must be positive");
+    stepScalar = s;
+  }
+  auto scalarOf = [&](Value v) {
+    return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, i64), ValueRange{v})
+        .getResult();
+  };
+  auto range = [&](Value start, Value limit, Value by) {
+    return ctx.build<RangeOp>({start, limit, by}, {},
+                              {RankedTensorType::get({dyn}, i64)});
+  };
+  auto asF64 = [&](Value v) -> Value {
+    if (!v)
+      return nullptr;
+    return ctx.build<CastOp>(
+        {v}, {}, {RankedTensorType::get(NodeContext::typeOf(v).getShape(), f64)});
+  };
+  Value zero = ctx.constantI64({0}, true), one = ctx.constantI64({1}, true);
+  // Frame f reads the signal at f * step + 0 .. frame_length - 1.
+  Value starts = range(zero, scalarOf(arith::AddIOp::create(b, loc, arith::SubIOp::create(b, loc, i64c(length), fl), i64c(1))),
+                       stepScalar);
+  if (!starts)
+    return nullptr;
+  Value frames = arith::IndexCastOp::create(b, loc, i64, tensor::DimOp::create(b, loc, starts, 0));
+  Value offsets = range(zero, frameLength, one);
+  Value idx = ctx.build<AddOp>({reshapeToValues(ctx, starts, {frames, i64c(1)}, {dyn, 1}),
+                                reshapeToValues(ctx, offsets, {i64c(1), fl}, {1, dyn})});
+  Value framed = ctx.build<GatherOp>({signal, idx},
+                                     {ctx.namedAttr("axis", b.getI64IntegerAttr(1))});
+  // The DFT matrix [frame_length * channels, bins * 2]: angle 2 pi ((k n)
+  // mod frame_length) / frame_length, forward (negative sine).
+  Value bins = ctx.getInt("onesided", 1)
+                   ? arith::AddIOp::create(b, loc, arith::DivSIOp::create(b, loc, fl, i64c(2)),
+                                           i64c(1))
+                         .getResult()
+                   : fl;
+  Value n = reshapeToValues(ctx, offsets, {fl, i64c(1)}, {dyn, 1});
+  Value k = reshapeToValues(ctx, range(zero, scalarOf(bins), one), {i64c(1), bins}, {1, dyn});
+  Value kn = ctx.build<ModOp>({ctx.build<MulOp>({n, k}), frameLength});
+  Value theta = ctx.build<DivOp>(
+      {ctx.build<MulOp>({asF64(kn), ctx.scalar(f64, 2 * M_PI)}), asF64(frameLength)});
+  Value c = ctx.build<CosOp>({theta});
+  Value sine = ctx.build<SinOp>({theta});
+  Value negSine = ctx.build<NegOp>({sine});
+  // (xr + i xi)(c - i s) = (xr c + xi s) + i (xr (-s) + xi c).
+  auto pair = [&](Value re, Value im) {
+    return ctx.build<ConcatOp>(
+        {reshapeToValues(ctx, re, {fl, i64c(1), bins, i64c(1)}, {dyn, 1, dyn, 1}),
+         reshapeToValues(ctx, im, {fl, i64c(1), bins, i64c(1)}, {dyn, 1, dyn, 1})},
+        {ctx.namedAttr("axis", b.getI64IntegerAttr(3))});
+  };
+  Value matrix = pair(c, negSine);
+  if (channels == 2)
+    matrix = ctx.build<ConcatOp>({matrix, pair(sine, c)},
+                                 {ctx.namedAttr("axis", b.getI64IntegerAttr(1))});
+  Value rows = arith::MulIOp::create(b, loc, fl, i64c(channels));
+  Value cols = arith::MulIOp::create(b, loc, bins, i64c(2));
+  Type element = type.getElementType();
+  matrix = reshapeToValues(ctx, matrix, {rows, cols}, {dyn, dyn});
+  if (matrix && element != f64)
+    matrix = ctx.build<CastOp>({matrix}, {}, {RankedTensorType::get({dyn, dyn}, element)});
+  // [batch * frames, frame_length * channels] x matrix.
+  Value batch = type.isDynamicDim(0)
+                    ? arith::IndexCastOp::create(b, loc, i64, tensor::DimOp::create(b, loc, signal, 0))
+                          .getResult()
+                    : i64c(type.getDimSize(0));
+  Value flat = reshapeToValues(ctx, framed, {arith::MulIOp::create(b, loc, batch, frames), rows},
+                               {dyn, dyn});
+  Value y = ctx.build<MatmulOp>({flat, matrix});
+  return reshapeToValues(ctx, y, {batch, frames, bins, i64c(2)},
+                         {type.getDimSize(0), dyn, dyn, 2});
+}
+
 LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   FailureOr<Value> signal = ctx.requireInput(0);
   if (failed(signal))
@@ -471,7 +595,25 @@ LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
       return ctx.unsupported("a window that is not a static 1-D tensor");
     frameLength = wt.getDimSize(0);
   }
-  if (ctx.input(3)) {
+  if (ctx.input(3) && !window && !constantScalar(ctx, ctx.input(3))) {
+    if (step && *step <= 0)
+      return ctx.invalid("frame_step must be positive");
+    results.push_back(runtimeFrameLengthStft(ctx, *signal, *stepIn, step, ctx.input(3)));
+    return success(results.back() != nullptr);
+  }
+  if (ctx.input(3) && window && !constantScalar(ctx, ctx.input(3))) {
+    // The window fixes the frame length; the run-time one must agree.
+    auto [given, value] = runtimeI64Scalar(ctx, ctx.input(3));
+    if (!given)
+      return failure();
+    assertAtRunTime(
+        ctx,
+        arith::CmpIOp::create(ctx.builder, ctx.loc, arith::CmpIPredicate::eq, value,
+                              arith::ConstantIntOp::create(ctx.builder, ctx.loc,
+                                                           ctx.builder.getI64Type(),
+                                                           frameLength)),
+        "the frame_length computed at run time differs from the window's length");
+  } else if (ctx.input(3)) {
     FailureOr<int64_t> fl = requireConstantInt(ctx, 3, "a frame_length");
     if (failed(fl))
       return failure();
@@ -512,20 +654,151 @@ LogicalResult stft(NodeContext &ctx, SmallVectorImpl<Value> &results) {
 
 //===--- MelWeightMatrix -------------------------------------------------===//
 
+/// MelWeightMatrix whose parameters are read at run time: the constant
+/// path's arithmetic below in tc ops, the filter edges over tc.range(0,
+/// bins + 2) and the triangles as one select over [dft_length / 2 + 1,
+/// num_mel_bins], extents read at run time. A run-time check rejects what
+/// the constant path rejects when importing: sizes that are not positive,
+/// and edges outside the spectrogram.
+LogicalResult runtimeMelWeightMatrix(NodeContext &ctx, SmallVectorImpl<Value> &results,
+                                     Type element) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Type f32 = b.getF32Type(), f64 = b.getF64Type(), i64 = b.getI64Type();
+  SmallVector<Value> in;
+  for (size_t i = 0; i < 5; ++i) {
+    FailureOr<Value> v = ctx.requireInput(i, 0, 1);
+    if (failed(v))
+      return failure();
+    if (NodeContext::typeOf(*v).getNumElements() != 1)
+      return ctx.invalid("every parameter must be one value");
+    in.push_back(reshapeTo(ctx, *v, {}));
+  }
+  if (!in[3] || !in[4] || !isa<FloatType>(NodeContext::typeOf(in[3]).getElementType()) ||
+      !isa<FloatType>(NodeContext::typeOf(in[4]).getElementType()))
+    return ctx.invalid("the edge frequencies must be floats");
+  auto cast = [&](Value v, Type t) -> Value {
+    if (!v || NodeContext::typeOf(v).getElementType() == t)
+      return v;
+    return ctx.build<CastOp>(
+        {v}, {}, {RankedTensorType::get(NodeContext::typeOf(v).getShape(), t)});
+  };
+  auto f32c = [&](double v) { return ctx.scalar(f32, v); };
+  auto f64c = [&](double v) { return ctx.scalar(f64, v); };
+  // Plain variables, not structured bindings: lambdas below capture them.
+  Value bins, binsV, length, lengthV, rate, rateV;
+  std::tie(bins, binsV) = runtimeI64Scalar(ctx, in[0]);
+  std::tie(length, lengthV) = runtimeI64Scalar(ctx, in[1]);
+  std::tie(rate, rateV) = runtimeI64Scalar(ctx, in[2]);
+  if (!bins || !length || !rate)
+    return failure();
+  Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+  auto positive = [&](Value v) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, v, zero);
+  };
+  assertAtRunTime(ctx,
+                  arith::AndIOp::create(b, loc, positive(binsV),
+                                        arith::AndIOp::create(b, loc, positive(lengthV),
+                                                              positive(rateV))),
+                  "num_mel_bins, dft_length and sample_rate must be positive");
+
+  // The edges' mel values in f32 (log10 rounded from f64), their
+  // frequencies in f64, floored to spectrogram bins.
+  auto toMel = [&](Value hz) -> Value {
+    Value ratio = ctx.build<AddOp>({f32c(1), ctx.build<DivOp>({cast(hz, f32), f32c(700)})});
+    Value log10 = ctx.build<DivOp>({ctx.build<LogOp>({cast(ratio, f64)}), f64c(std::log(10.0))});
+    return ctx.build<MulOp>({f32c(2595), cast(log10, f32)});
+  };
+  Value lowMel = toMel(in[3]);
+  Value edgeCount = ctx.build<AddOp>({bins, ctx.constantI64({2}, true)});
+  Value step = ctx.build<DivOp>(
+      {ctx.build<SubOp>({toMel(in[4]), lowMel}), cast(edgeCount, f32)});
+  auto range = [&](Value start, Value limit) {
+    return ctx.build<RangeOp>({start, limit, ctx.constantI64({1}, true)}, {},
+                              {RankedTensorType::get({ShapedType::kDynamic}, i64)});
+  };
+  Value mel = ctx.build<AddOp>(
+      {ctx.build<MulOp>({cast(range(ctx.constantI64({0}, true), edgeCount), f64),
+                         cast(step, f64)}),
+       cast(lowMel, f64)});
+  Value hz = ctx.build<MulOp>(
+      {f64c(700), ctx.build<SubOp>({ctx.build<PowOp>({f64c(10), ctx.build<DivOp>({mel, f64c(2595)})}),
+                                    f64c(1)})});
+  Value lengthPlus1 = cast(ctx.build<AddOp>({length, ctx.constantI64({1}, true)}), f64);
+  Value edges = ctx.build<FloorOp>(
+      {ctx.build<DivOp>({ctx.build<MulOp>({lengthPlus1, hz}), cast(rate, f64)})});
+  // Filter i spans edges i (low), i + 1 (center) and i + 2 (high).
+  auto edgesFrom = [&](int64_t first) {
+    Value start = ctx.constantI64({first}, true);
+    Value e = ctx.build<GatherOp>({edges, range(start, ctx.build<AddOp>({bins, start}))},
+                                  {ctx.namedAttr("axis", b.getI64IntegerAttr(0))});
+    return reshapeTo(ctx, e, {1, ShapedType::kDynamic});
+  };
+  Value lo = edgesFrom(0), center = edgesFrom(1), hi = edgesFrom(2);
+  Value spectrogramBins = ctx.build<AddOp>(
+      {ctx.build<DivOp>({length, ctx.constantI64({2}, true)}), ctx.constantI64({1}, true)});
+  Value j = reshapeTo(ctx, cast(range(ctx.constantI64({0}, true), spectrogramBins), f64),
+                      {ShapedType::kDynamic, 1});
+  if (!edges || !center || !spectrogramBins || !j || !lo || !hi)
+    return failure();
+  // Every edge in [0, bins], every center below it.
+  auto reduced = [&](auto op, Value v) -> Value {
+    Value r = ctx.build<decltype(op)>(
+        {v}, {ctx.namedAttr("axes", ctx.i64Array(llvm::to_vector(
+                                        llvm::seq<int64_t>(0, NodeContext::typeOf(v).getRank()))))},
+        {RankedTensorType::get({}, f64)});
+    return r ? tensor::ExtractOp::create(b, loc, r, ValueRange{}).getResult() : Value();
+  };
+  Value minEdge = reduced(ReduceMinOp(), edges), maxEdge = reduced(ReduceMaxOp(), edges),
+        maxCenter = reduced(ReduceMaxOp(), center);
+  if (!minEdge || !maxEdge || !maxCenter)
+    return failure();
+  Value binsF = arith::SIToFPOp::create(
+      b, loc, f64, tensor::ExtractOp::create(b, loc, spectrogramBins, ValueRange{}));
+  auto cmpf = [&](arith::CmpFPredicate p, Value x, Value y) -> Value {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  };
+  assertAtRunTime(
+      ctx,
+      arith::AndIOp::create(
+          b, loc, cmpf(arith::CmpFPredicate::OGE, minEdge,
+                         arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(0.0))),
+          arith::AndIOp::create(b, loc, cmpf(arith::CmpFPredicate::OLE, maxEdge, binsF),
+                                cmpf(arith::CmpFPredicate::OLT, maxCenter, binsF))),
+      "mel edges outside the spectrogram bins");
+
+  // Rising from low to center, 1 at the center (when either side is not
+  // empty), falling to high.
+  auto is = [&](ComparePredicate p, Value x, Value y) { return compareValues(ctx, p, x, y); };
+  auto both = [&](Value x, Value y) { return ctx.build<AndOp>({x, y}); };
+  Value up = ctx.build<DivOp>({ctx.build<SubOp>({j, lo}), ctx.build<SubOp>({center, lo})});
+  Value down = ctx.build<DivOp>({ctx.build<SubOp>({hi, j}), ctx.build<SubOp>({hi, center})});
+  Value atCenter = both(is(ComparePredicate::eq, j, center),
+                        ctx.build<OrOp>({is(ComparePredicate::ge, center, lo),
+                                         is(ComparePredicate::gt, hi, center)}));
+  Value rising = both(is(ComparePredicate::ge, j, lo), is(ComparePredicate::lt, j, center));
+  Value falling = both(is(ComparePredicate::gt, j, center), is(ComparePredicate::lt, j, hi));
+  Value w = ctx.build<SelectOp>(
+      {atCenter, f64c(1),
+       ctx.build<SelectOp>({rising, up, ctx.build<SelectOp>({falling, down, f64c(0)})})});
+  results.push_back(cast(w, element));
+  return success(results.back() != nullptr);
+}
+
 /// The [dft_length / 2 + 1, num_mel_bins] matrix of triangular filters
 /// evenly spaced on the mel scale, computed as the ONNX reference does
 /// (the edge frequencies in float32, the bin positions in double, floored).
 LogicalResult melWeightMatrix(NodeContext &ctx, SmallVectorImpl<Value> &results) {
+  FailureOr<Type> element = outputDatatype(ctx);
+  if (failed(element))
+    return failure();
   std::optional<double> mel = constantScalar(ctx, ctx.input(0)),
                         dftLen = constantScalar(ctx, ctx.input(1)),
                         rate = constantScalar(ctx, ctx.input(2)),
                         lowHz = constantScalar(ctx, ctx.input(3)),
                         highHz = constantScalar(ctx, ctx.input(4));
   if (!mel || !dftLen || !rate || !lowHz || !highHz)
-    return ctx.unsupported("parameters computed at run time");
-  FailureOr<Type> element = outputDatatype(ctx);
-  if (failed(element))
-    return failure();
+    return runtimeMelWeightMatrix(ctx, results, *element);
   int64_t bins = toInt(*mel), length = toInt(*dftLen);
   int64_t sampleRate = toInt(*rate);
   if (bins <= 0 || length <= 0 || sampleRate <= 0)

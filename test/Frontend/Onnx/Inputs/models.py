@@ -659,10 +659,10 @@ def sampling_errors():
     nodes = [
         helper.make_node("AffineGrid", ["theta", "size"], ["ag"], name="affine_rank"),
         helper.make_node("GridSample", ["x", "grid"], ["gs"], name="bad_mode", mode="area"),
-        helper.make_node("Resize", ["x", "", "scales"], ["rs"], name="wide_filter",
-                         mode="cubic", antialias=1),
+        helper.make_node("Resize", ["x", "", "scales"], ["rs"], name="nearest_antialias",
+                         mode="nearest", antialias=1),
     ]
-    inits = [const("scales", [1.0, 1.0, 1.0, 0.001], np.float32)]
+    inits = [const("scales", [1.0, 1.0, 1.0, 0.5], np.float32)]
     return model(nodes, [vi("theta", F, [1, 2, 3]), vi("size", I64, [3]),
                          vi("x", F, [1, 1, 4, 4000]), vi("grid", F, [1, 2, 2, 2])],
                  [vi("ag", F, None), vi("gs", F, None), vi("rs", F, None)], inits, opset=20)

@@ -273,8 +273,8 @@ def Tc_DynamicResizeOp : Tc_Op<"dynamic_resize",
     non-negative) as operands, and for `tf_crop_and_resize` the region of
     interest (f64, every dimension's start, then every end). The result's
     dynamic dimensions take their extents from `sizes`; its static ones
-    must equal them. The other attributes are tc.resize's; antialiasing,
-    whose filter width follows the scale, is not part of this op.
+    must equal them. The other attributes are tc.resize's; with
+    `antialias`, the filter's width follows the scale read at run time.
   }], [{%r = tc.dynamic_resize %x, %scales, %sizes {mode = "linear"}
      : (tensor<1x3x16x16xf32>, tensor<4xf64>, tensor<4xi64>) -> tensor<1x3x?x?xf32>}]>.doc;
   let arguments = (ins Tc_Tensor:$input, TensorRankOf<[F64], [1]>:$scales,
@@ -285,7 +285,8 @@ def Tc_DynamicResizeOp : Tc_Op<"dynamic_resize",
       DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
       DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
       UnitAttr:$exclude_outside,
-      DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value);
+      DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value,
+      UnitAttr:$antialias);
   let results = (outs Tc_Tensor:$result);
   let assemblyFormat = "$input `,` $scales `,` $sizes (`,` $roi^)? attr-dict `:` "
                        "functional-type(operands, results)";
