@@ -9,6 +9,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "tc/Support/WeightStore.h"
@@ -260,21 +261,25 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
   if (!nExpr || iterators[nExpr.getPosition()] != utils::IteratorType::parallel)
     return std::nullopt;
   unsigned n = nExpr.getPosition();
-  // N needs a static range to get static full tiles, and enough lanes to
-  // fill a vector register: a 7-wide feature map row of a convolution with
-  // rows would get short vectors whose reductions walk the input across
-  // rows. A tile without rows (pooling, a depthwise convolution) reduces
-  // only over its window and takes rows as narrow as kMinWindowLanes.
-  if (ShapedType::isDynamic(ranges[n]) || ranges[n] < kMinWindowLanes)
+  // N needs enough lanes to fill a vector register: a 7-wide feature map
+  // row of a convolution with rows would get short vectors whose reductions
+  // walk the input across rows. A tile without rows (pooling, a depthwise
+  // convolution) reduces only over its window and takes rows as narrow as
+  // kMinWindowLanes. A dynamic N (the key length of attention exported with
+  // dynamic axes) takes full tiles and a peeled partial one, and only with
+  // rows.
+  bool dynamicN = ShapedType::isDynamic(ranges[n]);
+  if (!dynamicN && ranges[n] < kMinWindowLanes)
     return std::nullopt;
   RegisterTileDims dims{n, std::nullopt};
-  bool narrow = ranges[n] < kMinLanes;
+  bool narrow = !dynamicN && ranges[n] < kMinLanes;
   // A pooling window has no operand shared across rows: one row per tile,
   // and the window's input must run along N in its last dim (contiguous or
   // strided), or each lane would be a separate load (a global pool reducing
   // each channel's image, with the channels as N).
   if (pooling)
-    return readsLoopOnlyInLastDim(op, n) ? std::optional(dims) : std::nullopt;
+    return !dynamicN && readsLoopOnlyInLastDim(op, n) ? std::optional(dims)
+                                                      : std::nullopt;
   auto readsAlongN = [&](unsigned d) {
     return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
       AffineMap m = op.getMatchingIndexingMap(in);
@@ -294,7 +299,7 @@ std::optional<RegisterTileDims> registerTileDims(linalg::LinalgOp op) {
       return narrow ? std::nullopt : std::optional(dims);
     }
   }
-  return dims;
+  return dynamicN ? std::nullopt : std::optional(dims);
 }
 
 /// `map` with the loops in `zero` fixed at 0 (a loop of range 1 only takes
@@ -610,6 +615,11 @@ splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
   return parts;
 }
 
+bool readsLoopIndices(Operation *op) {
+  return op->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// Tiles `op` with `width` lanes on loop `n` (which `width` divides) and 1
 /// on every other loop, `n` innermost; marks the tile.
 FailureOr<linalg::TiledLinalgOp>
@@ -617,7 +627,7 @@ tileAndMark(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes
             ArrayRef<unsigned> interchange, StringRef marker) {
   linalg::LinalgTilingOptions options;
   options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
-  if (!interchange.empty())
+  if (!interchange.empty() && !readsLoopIndices(op))
     options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::TiledLinalgOp> tiled =
@@ -629,8 +639,9 @@ tileAndMark(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes
   return tiled;
 }
 
-static void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
-                      int64_t width, StringRef marker) {
+static FailureOr<linalg::TiledLinalgOp> tileLanes(RewriterBase &rewriter,
+                                                  linalg::GenericOp op, unsigned n,
+                                                  int64_t width, StringRef marker) {
   SmallVector<int64_t> sizes(op.getNumLoops(), 1);
   sizes[n] = width;
   SmallVector<unsigned> order;
@@ -638,13 +649,25 @@ static void tileLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
     if (i != n)
       order.push_back(i);
   order.push_back(n);
-  (void)tileAndMark(rewriter, op, sizes, order, marker);
+  return tileAndMark(rewriter, op, sizes, order, marker);
 }
 
 void tileAlongLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
                     int64_t lanes, StringRef marker) {
+  if (ShapedType::isDynamic(op.getStaticLoopRanges()[n])) {
+    // `n` is the innermost loop, or in its own place when the loops keep
+    // their order (tileAndMark).
+    size_t position = readsLoopIndices(op) ? n : op.getNumLoops() - 1;
+    FailureOr<linalg::TiledLinalgOp> tiled = tileLanes(rewriter, op, n, lanes, marker);
+    if (failed(tiled) || tiled->loops.size() != op.getNumLoops())
+      return;
+    scf::ForOp partial;
+    if (auto loop = dyn_cast<scf::ForOp>(tiled->loops[position]))
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    return;
+  }
   for (auto [part, width] : splitLanes(rewriter, op, n, lanes))
-    tileLanes(rewriter, part, n, width % lanes == 0 ? lanes : width, marker);
+    (void)tileLanes(rewriter, part, n, width % lanes == 0 ? lanes : width, marker);
 }
 
 void vectorizeMarkedTiles(RewriterBase &rewriter, Operation *root,

@@ -318,7 +318,8 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
   RegisterTiling t;
   t.tileSizes.assign(ranges.size(), 1);
   int64_t scaledLanes = std::max<int64_t>(1, lanes * 32 / element.getIntOrFloatBitWidth());
-  t.tileSizes[n] = std::min(ranges[n], scaledLanes);
+  t.tileSizes[n] = ShapedType::isDynamic(ranges[n]) ? scaledLanes
+                                                    : std::min(ranges[n], scaledLanes);
   t.laneTile = scaledLanes;
   t.peeled.push_back(n);
   t.lanes = n;
@@ -368,14 +369,18 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
 void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // The loops' order: the interchange, unless tileAndMark keeps their own.
+  SmallVector<unsigned> order(tiling.interchange);
+  if (readsLoopIndices(op))
+    order = llvm::to_vector(llvm::seq<unsigned>(0, op.getNumLoops()));
   FailureOr<linalg::TiledLinalgOp> tiled = tileAndMark(
       rewriter, op, tiling.tileSizes, tiling.interchange, kTileMarker);
   if (failed(tiled))
     return;
 
-  // tiled->loops follow the interchanged order; map each back to its dim.
+  // tiled->loops follow that order; map each back to its dim.
   SmallVector<unsigned> loopDims;
-  for (unsigned d : tiling.interchange)
+  for (unsigned d : order)
     if (tiling.tileSizes[d] != 0)
       loopDims.push_back(d);
   if (loopDims.size() != tiled->loops.size())
@@ -393,8 +398,8 @@ void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
     if (!loop || failed(scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial)) ||
         !dynamic || tiling.tileSizes[d] == 1)
       continue;
-    // The last tile of a dynamic M has fewer rows than a full one, known
-    // only at run time: one row at a time, each a static tile.
+    // The last tile of a dynamic M (or N) has fewer rows (lanes) than a
+    // full one, known only at run time: one at a time, each a static tile.
     SmallVector<linalg::GenericOp> partialTiles;
     partial.walk([&](linalg::GenericOp tile) {
       if (tile->hasAttr(kTileMarker))
@@ -414,6 +419,11 @@ void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   unsigned n = tiling.lanes;
   int64_t tile = tiling.laneTile;
+  // A dynamic N: full tiles and a partial one, peeled (tileAndPeel).
+  if (ShapedType::isDynamic(op.getStaticLoopRanges()[n])) {
+    tileAndPeel(rewriter, op, tiling);
+    return;
+  }
   for (auto [part, width] : splitLanes(rewriter, op, n, tile)) {
     RegisterTiling partTiling = tiling;
     partTiling.tileSizes[n] = width % tile == 0 ? tile : width;
@@ -496,7 +506,18 @@ LogicalResult hoistAccumulators(func::FuncOp func) {
   DominanceInfo dominance(func);
   eliminateCommonSubExpressions(rewriter, dominance, func);
   func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
-  linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+  // A loop that may run zero times (a reduction over a dynamic length: the
+  // key length of attention exported with dynamic axes) still gets its
+  // accumulator hoisted: the hoisted read and write-back of an unchanged
+  // value are harmless in a workgroup's sequential code, whose tiles no
+  // other workgroup touches. Parallel loops, should any remain, keep the
+  // non-zero-trip requirement.
+  bool parallel = func.walk([](Operation *op) {
+                        return isa<scf::ForallOp, scf::ParallelOp>(op)
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      }).wasInterrupted();
+  linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/parallel);
   return success();
 }
 

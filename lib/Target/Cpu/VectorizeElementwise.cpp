@@ -27,7 +27,8 @@ constexpr StringLiteral kTileMarker = "tc.elementwise_tile";
 
 /// The loop of an elementwise op's contiguous output dimension, when the op
 /// can be vectorized along it: all loops parallel, on buffers, one output
-/// whose last dim is a static loop of at least 8 lanes, every input reading
+/// whose last dim is a loop of at least 8 lanes (or a dynamic one, whose
+/// partial last tile stays loops), every input reading
 /// that loop (if at all) as its own last dim, and a body without memory
 /// accesses of its own (gathers stay loops).
 std::optional<unsigned> laneLoop(linalg::GenericOp op, int64_t minLanes) {
@@ -42,7 +43,7 @@ std::optional<unsigned> laneLoop(linalg::GenericOp op, int64_t minLanes) {
     return std::nullopt;
   unsigned n = last.getPosition();
   int64_t range = op.getStaticLoopRanges()[n];
-  if (ShapedType::isDynamic(range) || range < minLanes)
+  if (!ShapedType::isDynamic(range) && range < minLanes)
     return std::nullopt;
   // A transposed read is left to loops.
   return readsLoopOnlyInLastDim(op, n) ? std::optional(n) : std::nullopt;

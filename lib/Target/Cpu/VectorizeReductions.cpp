@@ -39,7 +39,8 @@ namespace {
 constexpr StringLiteral kTileMarker = "tc.reduction_tile";
 
 /// The loop a reduction kernel is vectorized along: the last dim of one of
-/// its inputs (larger inputs first), static and at least `minLanes` long,
+/// its inputs (larger inputs first), at least `minLanes` long or dynamic (its
+/// partial last tile stays loops),
 /// read by every input that depends on it as its own last dim; when that
 /// loop is parallel, also the last dim of every output (a transposed write
 /// stays loops).
@@ -62,7 +63,7 @@ std::optional<unsigned> reductionLaneLoop(linalg::GenericOp op,
     if (!last)
       continue;
     unsigned n = last.getPosition();
-    if (ShapedType::isDynamic(ranges[n]) || ranges[n] < minLanes ||
+    if ((!ShapedType::isDynamic(ranges[n]) && ranges[n] < minLanes) ||
         !readsLoopOnlyInLastDim(op, n))
       continue;
     if (iterators[n] == utils::IteratorType::parallel &&

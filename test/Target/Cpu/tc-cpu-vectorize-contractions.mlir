@@ -316,6 +316,26 @@ func.func @dynamic_rows(%a: memref<?x16xf32>, %b: memref<16x32xf32>, %c: memref<
 
 // -----
 
+// A dynamic N too (attention's scores with a key length of any size): full
+// 8x32 tiles over both; the partial tiles, of fewer lanes or rows known
+// only at run time, run one lane or row at a time.
+// CHECK-LABEL: func.func @dynamic_rows_and_lanes
+// CHECK: %[[ROWS:.*]] = affine.apply #{{.*}}()[%dim]
+// CHECK: %[[LANES:.*]] = affine.apply #{{.*}}()[%dim_0]
+// CHECK: scf.for %{{.*}} = %c0 to %[[ROWS]] step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %[[LANES]] step %c32
+// CHECK:   vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: scf.for %{{.*}} = %[[LANES]] to %{{.*}} step %c32
+// CHECK:   vector.contract {{.*}} : vector<1xf32>, vector<8x1xf32> into vector<8xf32>
+// CHECK: vector.contract {{.*}} : vector<1xf32>, vector<1x32xf32> into vector<32xf32>
+// CHECK: vector.contract {{.*}} : vector<1xf32>, vector<1xf32> into f32
+func.func @dynamic_rows_and_lanes(%a: memref<?x16xf32>, %b: memref<16x?xf32>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x16xf32>, memref<16x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
 // A channel-blocked depthwise convolution (--tc-cpu-block-depthwise-convs):
 // lanes are 32 channels, rows are 7 output columns, and each window
 // position multiplies 7 input vectors by one filter vector, both along the

@@ -172,3 +172,24 @@ func.func @fill_plane(%y: memref<1x64x56x56xf32>, %c: index) {
   linalg.fill ins(%cst : f32) outs(%v : memref<1x1x56x56xf32, strided<[200704, 3136, 56, 1], offset: ?>>)
   return
 }
+
+// -----
+
+// A dynamic row: full vectors of 16 lanes up to the last multiple of 16,
+// then the partial last tile, of a width known only at run time, peeled off
+// and left to loops.
+// CHECK-LABEL: func.func @dynamic_row
+// CHECK: %[[FULL:.*]] = affine.apply #{{.*}}()[%[[DIM:.*]]]
+// CHECK: scf.for %{{.*}} = %c0 to %[[FULL]] step %c16
+// CHECK:   math.exp %{{.*}} : vector<16xf32>
+// CHECK: scf.for %{{.*}} = %[[FULL]] to %[[DIM]] step %c16
+// CHECK:   linalg.generic
+// CHECK:     math.exp %{{.*}} : f32
+func.func @dynamic_row(%x: memref<3x?xf32>, %y: memref<3x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<3x?xf32>) outs(%y : memref<3x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

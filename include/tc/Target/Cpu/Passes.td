@@ -444,7 +444,7 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
     with a multiply-add body whose maps read loops, constants or
     convolution windows `o * s + k * d`) and pooling windows (one max, min
     or add of the input and the accumulator): tiles the output's last
-    dimension by `lanes` (N, static), the output dimension that the N-side
+    dimension by `lanes` (N), the output dimension that the N-side
     input does not read by `rows` (M; or, where `rows` does not divide a
     static M, by its largest divisor of at least 3/4 `rows`, 7 of 14 or 28,
     so that no partial tile follows), and every other loop (batch, image
@@ -455,16 +455,21 @@ def CpuVectorizeContractionsPass : Pass<"tc-cpu-vectorize-contractions"> {
     N may be as narrow as 4 lanes (a 7x7 image). N is
     first split (linalg::splitOp) into whole tiles, a multiple of 8 and
     powers of two, so that no tile has an odd vector width; a partial M
-    tile is peeled, so that every tile has static sizes. Each tile drops its unit
+    tile, or that of a dynamic N (given an M: attention's key length), is
+    peeled and taken one row or lane at a time, so that every tile has
+    static sizes. Each tile drops its unit
     loops and dims (rank-reducing subviews; a strided window becomes a
     strided view, each row of it read as one contiguous vector and a
     shuffle), is vectorized to `vector.contract` (a multiply and an add
     become `vector.fma`), keeps its accumulator in registers
-    across the reduction loops (the transfers are hoisted), and the
+    across the reduction loops (the transfers are hoisted, also out of a
+    reduction of dynamic length, which may run zero times), and the
     contraction is lowered to outer products, which become broadcast-FMA
-    chains. Ops it does not handle (no multiply-add body, dynamic N, fewer
-    than 8 lanes) keep their linalg form for --tc-cpu-interchange-loops and
-    loops.
+    chains. Ops it does not handle (no multiply-add body, a dynamic N
+    without an M, fewer than 8 lanes) keep their linalg form for
+    --tc-cpu-interchange-loops and loops. An op whose body reads its loop
+    indices (linalg.index) keeps its loops' order when tiled: upstream
+    tiling offsets the indices by the loops in interchanged order.
   }];
   let options = [
     Option<"rows", "rows", "int64_t", /*default=*/"8",
@@ -503,17 +508,19 @@ def CpuVectorizeElementwisePass : Pass<"tc-cpu-vectorize-elementwise"> {
   let summary = "Vectorize elementwise kernels along their contiguous dimension";
   let description = [{
     For linalg.generic ops on buffers whose loops are all parallel, whose
-    output's last dimension is a static loop of at least 8 lanes (or
-    becomes one when trailing loops that every operand's buffer reads
-    contiguously are collapsed first: a 7x7 image's 49) that every
+    output's last dimension is a loop of at least 8 lanes (or becomes one
+    when trailing loops that every operand's buffer reads contiguously are
+    collapsed first: a 7x7 image's 49), or a dynamic one, that every
     input reads contiguously (as its last dimension) or not at all
     (broadcasts), and whose body has no memory accesses: splits that loop
     (linalg::splitOp) into whole vectors of `lanes` 32-bit lanes, a
     multiple of 8 and powers of two; tiles each part by its vector width
     on that loop and 1 on every other (innermost: the vector loop); drops
     the unit loops (rank-reducing subviews) and vectorizes each tile with
-    upstream linalg vectorization. Other ops (transposed reads, gathers,
-    dynamic innermost sizes, reductions) keep their linalg form.
+    upstream linalg vectorization. A dynamic loop is tiled by the vector
+    width and its partial last tile, of a width known only at run time,
+    peeled off and left to loops. Other ops (transposed reads, gathers,
+    reductions) keep their linalg form.
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
@@ -531,7 +538,8 @@ def CpuVectorizeReductionsPass : Pass<"tc-cpu-vectorize-reductions"> {
   let description = [{
     For linalg.generic ops on buffers with reduction loops, maps of loops
     and constants, and a body without memory accesses: picks the loop that
-    an input reads as its last dimension (static, at least 8 lanes) and
+    an input reads as its last dimension (at least 8 lanes, or dynamic: its
+    partial last tile is peeled off and left to loops) and
     that every input depending on it reads contiguously. When that loop is
     a reduction (a row reduced along its last dim: softmax, normalization,
     ReduceSum over the last axis, a dot product), each row is read in

@@ -214,9 +214,15 @@ SmallVector<std::pair<linalg::GenericOp, int64_t>>
 splitLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
            int64_t tile);
 
+/// Whether `op`'s body reads its loop indices (linalg.index).
+bool readsLoopIndices(Operation *op);
+
 /// Tiles `op` into loops (tile size 0: not tiled; `interchange` empty:
 /// the loops' own order), puts the unit attribute `marker` on the tile and
-/// erases `op`; `op` stays as it was when tiling fails.
+/// erases `op`; `op` stays as it was when tiling fails. An op that reads
+/// its loop indices keeps the loops' own order whatever `interchange` says:
+/// upstream's tiling offsets linalg.index ops by the loops in their
+/// interchanged order, not by dim (a cumsum's `k <= i` became `j <= i`).
 FailureOr<linalg::TiledLinalgOp>
 tileAndMark(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
             ArrayRef<unsigned> interchange, StringRef marker);
@@ -224,7 +230,9 @@ tileAndMark(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes
 /// Splits loop `n` of `op` (static range) into the laneWidths of `lanes`
 /// and tiles each part to one vector along `n` (`lanes`, or the part's
 /// whole width when narrower) with every other loop 1, `n` innermost. The
-/// tiles carry the unit attribute `marker` for vectorizeMarkedTiles.
+/// tiles carry the unit attribute `marker` for vectorizeMarkedTiles. A
+/// dynamic `n` is tiled by `lanes` and its partial last tile peeled off:
+/// it keeps a run-time width, so it stays loops.
 void tileAlongLanes(RewriterBase &rewriter, linalg::GenericOp op, unsigned n,
                     int64_t lanes, StringRef marker);
 
