@@ -1,7 +1,8 @@
 """For col2im-runtime-shapes.mlir: Col2Im whose image_shape and block_shape
 are graph inputs, on a 2-D image with strides, dilations and pads and on a
 3-D one, with onnx's reference outputs for two shape sets each, and shapes
-that do not fit the input.
+that do not fit the input; and model_const.onnx: constant shapes on an input
+of dynamic shape (case a's 2-D ones).
 
 Usage: col2im-runtime-shapes.mlir.py DIR"""
 import os
@@ -60,3 +61,14 @@ for name, (c, image2, block2, image3, block3) in cases.items():
         np.save(os.path.join(out, f"{name}.{key}.npy"), value)
 # Case a's input with case b's 2-D block: dimension 2 is not the block count.
 np.save(os.path.join(out, "bad.block2.npy"), np.array(cases["b"][2], np.int64))
+
+# Constant shapes, an input of dynamic shape: checked when it runs.
+const_graph = helper.make_graph(
+    [helper.make_node("Col2Im", ["x2", "image", "block"], ["y2"], name="col2im_const",
+                      strides=[2, 1], dilations=[1, 2], pads=[1, 0, 0, 1])], "g",
+    [helper.make_tensor_value_info("x2", TensorProto.FLOAT, [2, "cols2", "blocks2"])],
+    [helper.make_tensor_value_info("y2", TensorProto.FLOAT, [2, "c2", 5, 6])],
+    [helper.make_tensor("image", TensorProto.INT64, [2], cases["a"][1]),
+     helper.make_tensor("block", TensorProto.INT64, [2], cases["a"][2])])
+onnx.save(helper.make_model(const_graph, opset_imports=[helper.make_opsetid("", 18)]),
+          os.path.join(out, "model_const.onnx"))

@@ -302,7 +302,7 @@ LogicalResult runtimeCol2Im(NodeContext &ctx, Value x, Value imageIn, Value bloc
                          arith::RemSIOp::create(b, loc, columns, kernelSize), c64(0)));
   valid = all(valid, cmp(arith::CmpIPredicate::eq, dimOf(2), numBlocks));
   assertAtRunTime(ctx, valid,
-                  "the image_shape and block_shape computed at run time do not fit the "
+                  "image_shape and block_shape do not fit the "
                   "input [N, C * prod(block_shape), number of blocks]");
   for (int64_t d = 0; d < n; ++d) {
     block[d] = sane(block[d]);
@@ -403,8 +403,12 @@ LogicalResult col2im(NodeContext &ctx, SmallVectorImpl<Value> &results) {
   if (n == 0 || static_cast<int64_t>(block->size()) != n)
     return ctx.invalid("image_shape and block_shape must have the same length");
   auto type = NodeContext::typeOf(*x);
-  if (type.getRank() != 3 || !type.hasStaticShape())
-    return ctx.unsupported("only static [N, C * prod(block_shape), L] inputs");
+  if (type.getRank() != 3)
+    return ctx.invalid("the input must be [N, C * prod(block_shape), L]");
+  // An input of dynamic shape takes the run-time path, which checks it
+  // against the constant shapes when it runs.
+  if (!type.hasStaticShape())
+    return runtimeCol2Im(ctx, *x, *imageIn, *blockIn, results);
   FailureOr<Col2ImWindow> window = readCol2ImWindow(ctx, n);
   if (failed(window))
     return failure();
