@@ -14,8 +14,12 @@ one-node model: the compiler's own floor (its libraries' relocated data,
 its dialects, LLVM's code generation), which any compile pays. Prints a Markdown table;
 --write adds it to docs/compile-time.md as the present state.
 
+--timeline instead prints each model's private memory over one compile
+beside its --timing stage table, to see which stage holds the peak.
+
 Usage: benchmarks/compile_time.py [--models NAME,...] [--workdir DIR]
        [--target cpu|cpu,cuda:sm_90,rocm:gfx942] [--redis] [--write]
+       [--timeline]
 """
 import argparse
 import os
@@ -44,13 +48,15 @@ def timed(argv, env):
     return seconds, p.stderr
 
 
-def peak_memory(argv, env):
+def peak_memory(argv, env, timeline=False):
     """(peak RSS, peak private memory) in bytes of one run of argv and its
     children, measured in a fresh child so earlier runs do not count. RSS is
     the largest process's (getrusage), which includes the ~120 MB of
     tc-compile's own code that the shared libraries map from their files;
     private memory is the anonymous memory (RssAnon) of the process tree
-    summed, sampled every 10 ms: what the compile itself allocates."""
+    summed, sampled every 10 ms: what the compile itself allocates. With
+    `timeline`, also the samples, as (seconds, bytes, processes), and the
+    run's stderr (its --timing table)."""
     probe = ("import resource, subprocess, sys, time, os\n"
              "def anon(pid):\n"
              "    try:\n"
@@ -69,19 +75,46 @@ def peak_memory(argv, env):
              "    except OSError:\n"
              "        pass\n"
              "    return pids\n"
+             "start = time.perf_counter()\n"
              "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
              "peak = 0\n"
              "while p.poll() is None:\n"
-             "    peak = max(peak, sum(anon(q) for q in tree(p.pid)))\n"
+             "    pids = tree(p.pid)\n"
+             "    total = sum(anon(q) for q in pids)\n"
+             "    peak = max(peak, total)\n"
+             "    print('sample', time.perf_counter() - start, total, len(pids))\n"
              "    time.sleep(0.01)\n"
              "err = p.stderr.read()\n"
              "if p.returncode:\n"
              "    sys.exit(err.decode())\n"
+             "sys.stderr.write(err.decode())\n"
              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, peak)\n")
-    out = subprocess.run([sys.executable, "-c", probe, *argv], env=env,
-                         capture_output=True, text=True, check=True).stdout
-    rss, private = out.split()[-2:]
-    return int(rss), int(private)
+    run = subprocess.run([sys.executable, "-c", probe, *argv], env=env,
+                         capture_output=True, text=True, check=True)
+    lines = run.stdout.splitlines()
+    rss, private = lines[-1].split()
+    if not timeline:
+        return int(rss), int(private)
+    samples = [(float(t), int(b), int(n)) for _, t, b, n in
+               (line.split() for line in lines if line.startswith("sample "))]
+    return int(rss), int(private), samples, run.stderr
+
+
+def print_timeline(name, argv, env):
+    """One --no-cache compile of `argv` with --timing: its private memory
+    over time (every 100 ms, and the peak) beside the stage table, to see
+    which stage holds the peak."""
+    _, private, samples, log = peak_memory(argv + ["--timing"], env, timeline=True)
+    at = max(samples, key=lambda s: s[1])
+    print(f"{name}: peak private {private / 1e6:.1f} MB at {at[0]:.2f} s "
+          f"({at[2]} processes)")
+    shown = -1.0
+    for t, total, processes in samples:
+        if t - shown >= 0.1 or (t, total, processes) == at:
+            shown = t
+            print(f"  {t:6.2f} s {total / 1e6:6.1f} MB {processes} "
+                  + "#" * int(total / 1e6))
+    print(log)
 
 
 def write_one_node_model(path):
@@ -122,11 +155,21 @@ def main():
     ap.add_argument("--redis", action="store_true",
                     help="start a redis-server on loopback and time remote hits")
     ap.add_argument("--write", action="store_true", help="write docs/compile-time.md")
+    ap.add_argument("--timeline", action="store_true",
+                    help="only print each model's private memory over one compile, "
+                         "beside its --timing stages")
     args = ap.parse_args()
     names = args.models.split(",")
     models_dir = ensure_models(args.workdir, names)
     redis = None
     env = dict(os.environ)
+    if args.timeline:
+        for name in names:
+            model = os.path.join(models_dir, name, "model.onnx")
+            print_timeline(name, [args.tc_compile, model, "-o",
+                                  os.path.join(args.workdir, f"{name}.so"),
+                                  f"--target={args.target}", "--no-cache"], env)
+        return
     if args.redis:
         redis, env["TC_REMOTE_CACHE"] = start_redis()
     remote = "TC_REMOTE_CACHE" in env
