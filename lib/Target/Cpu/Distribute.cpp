@@ -232,6 +232,19 @@ struct CpuDistributePass
     resolveAllDims(func);
     DenseSet<Operation *> erased;
     IRRewriter rewriter(&getContext());
+    // Ops left without users once their extents are read off operands go
+    // first (an unpacking copy whose activation --tc-cpu-fuse-elementwise
+    // merged into a second copy, the first still measured for the output's
+    // dynamic batch): left until their turn, they would keep their
+    // producer (the convolution) from fusing into the consumer's
+    // workgroups, since it would still have two users.
+    for (Operation *op : llvm::reverse(candidates)) {
+      resolveDimUsers(op);
+      if (op->use_empty()) {
+        erased.insert(op);
+        rewriter.eraseOp(op);
+      }
+    }
     for (Operation *op : llvm::reverse(candidates)) {
       if (erased.contains(op))
         continue;

@@ -377,3 +377,52 @@ func.func @reduction_own_fill(%x: tensor<64x16x8xf32>, %c: tensor<8xf32>, %d: te
   } -> tensor<64x16xf32>
   return %r : tensor<64x16xf32>
 }
+
+// -----
+
+// A reduction with two elementwise users, one of them left only measured
+// (an unpacking copy whose activation another copy took over, still read
+// for the dynamic batch of the output): the measured one goes before any
+// distribution, so the reduction has one user and fuses into its
+// workgroups, one forall in all.
+#red_in = affine_map<(b, c, k) -> (b, k, c)>
+#red_out = affine_map<(b, c, k) -> (b, c)>
+#id2 = affine_map<(b, c) -> (b, c)>
+#tr2 = affine_map<(b, c) -> (b, c)>
+// CHECK-LABEL: func.func @measured_copy_dynamic_batch
+// CHECK: scf.forall
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic {{.*}}"reduction"]
+// CHECK-NOT: scf.forall
+// CHECK: arith.maximumf
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @measured_copy_dynamic_batch(%x: tensor<?x64x128xf32>) -> tensor<?x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %b = tensor.dim %x, %c0 : tensor<?x64x128xf32>
+  %e = tensor.empty(%b) : tensor<?x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %sum = linalg.generic {indexing_maps = [#red_in, #red_out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<?x64x128xf32>) outs(%f : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %o, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  %e1 = tensor.empty(%b) : tensor<?x128xf32>
+  %copy = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<?x128xf32>) outs(%e1 : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<?x128xf32>
+  %rows = tensor.dim %copy, %c0 : tensor<?x128xf32>
+  %e2 = tensor.empty(%rows) : tensor<?x128xf32>
+  %y = linalg.generic {indexing_maps = [#tr2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<?x128xf32>) outs(%e2 : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
