@@ -23,3 +23,7 @@
 // BAD: node 'real' (STFT): the frame_length computed at run time must be in [1, the signal's length]
 // RUN: not tc-run %t/model.so --input=real=%t/a.real.npy --input=complex=%t/a.complex.npy --input=step=%t/a.step.npy --input=length=%t/a.length.npy --input=window=%t/a.window.npy --input=window_length=%t/five.npy 2>&1 | FileCheck %s --check-prefix=WINDOW
 // WINDOW: node 'windowed' (STFT): the frame_length computed at run time differs from the window's length
+// A frame_length of 0 is the same error, not a division by zero in the
+// kernels that may run before the check.
+// RUN: not tc-run %t/model.so --input=real=%t/a.real.npy --input=complex=%t/a.complex.npy --input=step=%t/a.step.npy --input=length=%t/zero.npy --input=window=%t/a.window.npy --input=window_length=%t/a.window_length.npy 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: node 'real' (STFT): the frame_length computed at run time must be in [1, the signal's length]

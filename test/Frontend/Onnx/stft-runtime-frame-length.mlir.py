@@ -62,3 +62,4 @@ for name, step, length in (("a", 4, 6), ("b", 7, 9), ("bad", 4, 21)):
         np.save(os.path.join(out, f"{name}.y_complex.npy"), stft(complex_, 3, length, False))
         np.save(os.path.join(out, f"{name}.y_windowed.npy"), stft(real, step, 4, True, window))
 np.save(os.path.join(out, "five.npy"), np.array(5, np.int64))
+np.save(os.path.join(out, "zero.npy"), np.array(0, np.int64))

@@ -476,12 +476,19 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
   if (!frameLength)
     return nullptr;
   auto i64c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i64, v); };
-  assertAtRunTime(
-      ctx,
-      arith::AndIOp::create(
-          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, fl, i64c(0)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, fl, i64c(length))),
-      "the frame_length computed at run time must be in [1, the signal's length]");
+  auto scalarOf = [&](Value v) {
+    return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, i64), ValueRange{v})
+        .getResult();
+  };
+  Value lengthValid = arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, fl, i64c(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, fl, i64c(length)));
+  assertAtRunTime(ctx, lengthValid,
+                  "the frame_length computed at run time must be in [1, the signal's length]");
+  // Extents may be computed before the check runs (to plan memory): a
+  // select keeps a rejected length (a zero would divide) out of them.
+  fl = arith::SelectOp::create(b, loc, lengthValid, fl, i64c(1));
+  frameLength = scalarOf(fl);
   Value stepScalar;
   if (step) {
     stepScalar = ctx.constantI64({*step}, true);
@@ -489,14 +496,10 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
     auto [s, sv] = runtimeI64Scalar(ctx, stepIn);
     if (!s)
       return nullptr;
-    assertAtRunTime(ctx, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sv, i64c(0)),
-                    "the frame_step computed at run time must be positive");
-    stepScalar = s;
+    Value stepValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sv, i64c(0));
+    assertAtRunTime(ctx, stepValid, "the frame_step computed at run time must be positive");
+    stepScalar = scalarOf(arith::SelectOp::create(b, loc, stepValid, sv, i64c(1)));
   }
-  auto scalarOf = [&](Value v) {
-    return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, i64), ValueRange{v})
-        .getResult();
-  };
   auto range = [&](Value start, Value limit, Value by) {
     return ctx.build<RangeOp>({start, limit, by}, {},
                               {RankedTensorType::get({dyn}, i64)});
