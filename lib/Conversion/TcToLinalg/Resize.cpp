@@ -74,6 +74,12 @@ struct ResizeModes {
   bool crop() const { return coordinateMode == "tf_crop_and_resize"; }
 };
 
+/// An index as an f64.
+Value indexToF64(OpBuilder &b, Location loc, Value index) {
+  Value asInt = b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
+  return b.createOrFold<arith::SIToFPOp>(loc, b.getF64Type(), asInt);
+}
+
 /// The float arithmetic (FloatMath) is in f64, like the reference.
 struct ResizeLowering : FloatMath {
   const ResizeModes &modes;
@@ -221,6 +227,21 @@ struct ResizeLowering : FloatMath {
   /// reference shifts it one to the left, which only trades two taps of
   /// weight zero. Out-of-range taps read the edge element, or drop out with
   /// exclude_outside.
+  /// The weight of the antialiasing tap `offset` (f64) taps from
+  /// floor(xo), which reads input `index`, for a filter stretched by
+  /// 1 / `s` (s = min(scale, 1)); `ratio` is xo - floor(xo). Zero outside
+  /// the input with exclude_outside; not yet divided by the taps' total.
+  Value antialiasWeight(Value offset, Value ratio, Value s, Value index,
+                        Value inSize) {
+    Value t = math::AbsFOp::create(b, loc, mul(sub(offset, ratio), s));
+    Value w = modes.mode == "cubic"
+                  ? keys(t)
+                  : arith::MaximumFOp::create(b, loc, sub(f(1), t), f(0)).getResult();
+    if (modes.excludeOutside)
+      w = select(inRange(index, inSize), w, f(0));
+    return w;
+  }
+
   SmallVector<Tap> antialiasTaps(Value xo, Value inSize, double scale) {
     bool cubic = modes.mode == "cubic";
     double s = std::min(scale, 1.0);
@@ -232,14 +253,9 @@ struct ResizeLowering : FloatMath {
     SmallVector<Value> raw, weights;
     Value total = f(0);
     for (int64_t j = 0; j < count; ++j) {
-      Value t = math::AbsFOp::create(b, loc,
-                                     mul(sub(f(double(start + j)), ratio), f(s)));
-      Value w = cubic ? keys(t)
-                      : arith::MaximumFOp::create(b, loc, sub(f(1), t), f(0));
       Value index = arith::AddIOp::create(
           b, loc, first, arith::ConstantIndexOp::create(b, loc, start + j));
-      if (modes.excludeOutside)
-        w = arith::SelectOp::create(b, loc, inRange(index, inSize), w, f(0));
+      Value w = antialiasWeight(f(double(start + j)), ratio, f(s), index, inSize);
       total = add(total, w);
       raw.push_back(index);
       weights.push_back(w);
@@ -274,13 +290,9 @@ struct ResizeLowering : FloatMath {
         b, loc, zero, toIndexFromFloat(count), one, ValueRange{f(0), f(0)},
         [&](OpBuilder &nb, Location nl, Value j, ValueRange acc) {
           ResizeLowering r{{nb, nl, ft}, modes};
-          Value offset = r.add(start, r.indexToFloat(j));
-          Value t = math::AbsFOp::create(nb, nl, r.mul(r.sub(offset, ratio), s));
-          Value w = cubic ? r.keys(t)
-                          : arith::MaximumFOp::create(nb, nl, r.sub(r.f(1), t), r.f(0));
           Value index = arith::AddIOp::create(nb, nl, first, j);
-          if (modes.excludeOutside)
-            w = r.select(r.inRange(index, inSize), w, r.f(0));
+          Value w = r.antialiasWeight(r.add(start, indexToF64(nb, nl, j)), ratio, s,
+                                      index, inSize);
           Value v = element(nb, nl, r.clampIndex(index, inSize));
           scf::YieldOp::create(nb, nl,
                                ValueRange{r.add(acc[0], r.mul(v, w)), r.add(acc[1], w)});
@@ -288,17 +300,8 @@ struct ResizeLowering : FloatMath {
     return div(loop.getResult(0), loop.getResult(1));
   }
 
-  Value indexToFloat(Value index) {
-    Value asInt = b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
-    return b.createOrFold<arith::SIToFPOp>(loc, ft, asInt);
-  }
 };
 
-/// An index as an f64.
-Value indexToF64(OpBuilder &b, Location loc, Value index) {
-  Value asInt = b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
-  return b.createOrFold<arith::SIToFPOp>(loc, b.getF64Type(), asInt);
-}
 
 /// One parallel generic over the output of `resultType`: every combination
 /// of the per-dimension taps, weighted and summed.

@@ -2,6 +2,8 @@
 
 #include "HandlerUtils.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <limits>
 
 #include "tc/Dialect/Tc/IR/TcOps.h"
@@ -21,6 +23,31 @@ Value mlir::tc::onnx::reshapeTo(NodeContext &ctx, Value v,
   if (type == v.getType())
     return v;
   return ctx.build<ReshapeOp>({v}, {}, type);
+}
+
+Value mlir::tc::onnx::reshapeToValues(NodeContext &ctx, Value v,
+                                     ArrayRef<Value> sizes,
+                                     ArrayRef<int64_t> shape) {
+  if (!v || llvm::any_of(sizes, [](Value s) { return !s; }))
+    return nullptr;
+  auto type =
+      RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
+  return ctx.build<ReshapeOp>(
+      {v, tensor::FromElementsOp::create(ctx.builder, ctx.loc, sizes)}, {},
+      {type});
+}
+
+Value mlir::tc::onnx::i64Scalar(NodeContext &ctx, Value v) {
+  return tensor::FromElementsOp::create(
+      ctx.builder, ctx.loc,
+      RankedTensorType::get({}, ctx.builder.getI64Type()), ValueRange{v});
+}
+
+Value mlir::tc::onnx::i64Range(NodeContext &ctx, Value start, Value limit,
+                               Value step) {
+  return ctx.build<RangeOp>(
+      {start, limit, step}, {},
+      {RankedTensorType::get({ShapedType::kDynamic}, ctx.builder.getI64Type())});
 }
 
 SmallVector<int64_t> mlir::tc::onnx::wholeSliceEnds(RankedTensorType type) {

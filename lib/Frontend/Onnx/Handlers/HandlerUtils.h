@@ -13,6 +13,19 @@ namespace mlir::tc::onnx {
 /// for a null `v` or after recording why the reshape is invalid.
 Value reshapeTo(NodeContext &ctx, Value v, ArrayRef<int64_t> shape);
 
+/// `v` reshaped to extents read at run time: `sizes` holds one i64 value per
+/// dimension (a constant where `shape` is static); null for a null `v` or
+/// size.
+Value reshapeToValues(NodeContext &ctx, Value v, ArrayRef<Value> sizes,
+                      ArrayRef<int64_t> shape);
+
+/// The i64 value `v` as a 0-d tensor (an operand of tc.range and the like).
+Value i64Scalar(NodeContext &ctx, Value v);
+
+/// tc.range(start, limit, step) of 0-d i64 tensors: a 1-D i64 tensor of
+/// run-time length.
+Value i64Range(NodeContext &ctx, Value start, Value limit, Value step);
+
 /// `v` reshaped to `shape`, where each size either is static or copies the
 /// size of `v`'s dimension `sources[i]` (Squeeze, Unsqueeze): with several
 /// dynamic sizes the reshape gets a shape operand built from shape_of(v).

@@ -312,19 +312,12 @@ LogicalResult runtimeCol2Im(NodeContext &ctx, Value x, Value imageIn, Value bloc
   numBlocks = sane(numBlocks);
   channels = sane(channels);
 
-  auto scalar = [&](Value v) -> Value {
-    return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, i64), ValueRange{v});
-  };
-  auto reshaped = [&](Value v, ArrayRef<Value> sizes, ArrayRef<int64_t> shape) -> Value {
-    if (!v)
-      return nullptr;
-    auto t = RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
-    return ctx.build<ReshapeOp>({v, tensor::FromElementsOp::create(b, loc, sizes)}, {}, {t});
+  auto scalar = [&](Value v) { return i64Scalar(ctx, v); };
+  auto reshaped = [&](Value v, ArrayRef<Value> sizes, ArrayRef<int64_t> shape) {
+    return reshapeToValues(ctx, v, sizes, shape);
   };
   Value zero = ctx.constantI64({0}, true), one = ctx.constantI64({1}, true);
-  auto iota = [&](Value size) {
-    return ctx.build<RangeOp>({zero, scalar(size), one}, {}, {RankedTensorType::get({dyn}, i64)});
-  };
+  auto iota = [&](Value size) { return i64Range(ctx, zero, scalar(size), one); };
   // index[k, l]: the flat padded-image position of kernel offset k in block
   // l, digit by digit (row-major over the spatial dimensions).
   Value k = reshaped(iota(kernelSize), {kernelSize, c64(1)}, {dyn, 1});

@@ -441,17 +441,6 @@ Value runtimeFrameIndices(NodeContext &ctx, Value stepIn, int64_t length,
   return column && row ? ctx.build<AddOp>({column, row}) : nullptr;
 }
 
-/// `v` reshaped to extents read at run time (i64 values; a static size
-/// where `shape` has one).
-Value reshapeToValues(NodeContext &ctx, Value v, ArrayRef<Value> sizes,
-                      ArrayRef<int64_t> shape) {
-  if (!v || llvm::any_of(sizes, [](Value s) { return !s; }))
-    return nullptr;
-  auto type = RankedTensorType::get(shape, NodeContext::typeOf(v).getElementType());
-  return ctx.build<ReshapeOp>(
-      {v, tensor::FromElementsOp::create(ctx.builder, ctx.loc, sizes)}, {}, {type});
-}
-
 /// STFT without a window whose frame_length is read at run time: the
 /// frames' gather indices and the DFT matrix are computed at run time
 /// (the matrix in f64 over tc.range vectors, as dftMatrix computes the
@@ -476,10 +465,6 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
   if (!frameLength)
     return nullptr;
   auto i64c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i64, v); };
-  auto scalarOf = [&](Value v) {
-    return tensor::FromElementsOp::create(b, loc, RankedTensorType::get({}, i64), ValueRange{v})
-        .getResult();
-  };
   Value lengthValid = arith::AndIOp::create(
       b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, fl, i64c(0)),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, fl, i64c(length)));
@@ -488,7 +473,7 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
   // Extents may be computed before the check runs (to plan memory): a
   // select keeps a rejected length (a zero would divide) out of them.
   fl = arith::SelectOp::create(b, loc, lengthValid, fl, i64c(1));
-  frameLength = scalarOf(fl);
+  frameLength = i64Scalar(ctx, fl);
   Value stepScalar;
   if (step) {
     stepScalar = ctx.constantI64({*step}, true);
@@ -498,12 +483,8 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
       return nullptr;
     Value stepValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sv, i64c(0));
     assertAtRunTime(ctx, stepValid, "the frame_step computed at run time must be positive");
-    stepScalar = scalarOf(arith::SelectOp::create(b, loc, stepValid, sv, i64c(1)));
+    stepScalar = i64Scalar(ctx, arith::SelectOp::create(b, loc, stepValid, sv, i64c(1)));
   }
-  auto range = [&](Value start, Value limit, Value by) {
-    return ctx.build<RangeOp>({start, limit, by}, {},
-                              {RankedTensorType::get({dyn}, i64)});
-  };
   auto asF64 = [&](Value v) -> Value {
     if (!v)
       return nullptr;
@@ -512,12 +493,12 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
   };
   Value zero = ctx.constantI64({0}, true), one = ctx.constantI64({1}, true);
   // Frame f reads the signal at f * step + 0 .. frame_length - 1.
-  Value starts = range(zero, scalarOf(arith::AddIOp::create(b, loc, arith::SubIOp::create(b, loc, i64c(length), fl), i64c(1))),
+  Value starts = i64Range(ctx, zero, i64Scalar(ctx, arith::AddIOp::create(b, loc, arith::SubIOp::create(b, loc, i64c(length), fl), i64c(1))),
                        stepScalar);
   if (!starts)
     return nullptr;
   Value frames = arith::IndexCastOp::create(b, loc, i64, tensor::DimOp::create(b, loc, starts, 0));
-  Value offsets = range(zero, frameLength, one);
+  Value offsets = i64Range(ctx, zero, frameLength, one);
   Value idx = ctx.build<AddOp>({reshapeToValues(ctx, starts, {frames, i64c(1)}, {dyn, 1}),
                                 reshapeToValues(ctx, offsets, {i64c(1), fl}, {1, dyn})});
   Value framed = ctx.build<GatherOp>({signal, idx},
@@ -530,7 +511,7 @@ Value runtimeFrameLengthStft(NodeContext &ctx, Value signal, Value stepIn,
                          .getResult()
                    : fl;
   Value n = reshapeToValues(ctx, offsets, {fl, i64c(1)}, {dyn, 1});
-  Value k = reshapeToValues(ctx, range(zero, scalarOf(bins), one), {i64c(1), bins}, {1, dyn});
+  Value k = reshapeToValues(ctx, i64Range(ctx, zero, i64Scalar(ctx, bins), one), {i64c(1), bins}, {1, dyn});
   Value kn = ctx.build<ModOp>({ctx.build<MulOp>({n, k}), frameLength});
   Value theta = ctx.build<DivOp>(
       {ctx.build<MulOp>({asF64(kn), ctx.scalar(f64, 2 * M_PI)}), asF64(frameLength)});
@@ -717,8 +698,7 @@ LogicalResult runtimeMelWeightMatrix(NodeContext &ctx, SmallVectorImpl<Value> &r
   Value step = ctx.build<DivOp>(
       {ctx.build<SubOp>({toMel(in[4]), lowMel}), cast(edgeCount, f32)});
   auto range = [&](Value start, Value limit) {
-    return ctx.build<RangeOp>({start, limit, ctx.constantI64({1}, true)}, {},
-                              {RankedTensorType::get({ShapedType::kDynamic}, i64)});
+    return i64Range(ctx, start, limit, ctx.constantI64({1}, true));
   };
   Value mel = ctx.build<AddOp>(
       {ctx.build<MulOp>({cast(range(ctx.constantI64({0}, true), edgeCount), f64),
