@@ -47,11 +47,14 @@ if ! ctest --test-dir "$TC_SAN_BUILD" --output-on-failure -j "$TC_JOBS" \
 fi
 tail -n 3 "$TC_SAN_BUILD/ctest.log"
 tc_log "sanitized lit suites: tools, Dialect, Conversion, Frontend, Target/Cpu"
-if ! lit -s "$TC_SAN_BUILD/test/tools" "$TC_SAN_BUILD/test/Dialect" \
+if ! lit -s -v "$TC_SAN_BUILD/test/tools" "$TC_SAN_BUILD/test/Dialect" \
     "$TC_SAN_BUILD/test/Conversion" "$TC_SAN_BUILD/test/Frontend" \
     "$TC_SAN_BUILD/test/Target/Cpu" > "$TC_SAN_BUILD/lit.log" 2>&1; then
   grep -E "^(FAIL|UNRESOLVED):|ERROR: AddressSanitizer|runtime error|LeakSanitizer" \
     "$TC_SAN_BUILD/lit.log" | head -n 40
+  # What a failing test printed (lit -v), so that CI's log says why.
+  sed -n '/^\**\* TEST .* FAILED/,/^\*\{20\}$/p' \
+    "$TC_SAN_BUILD/lit.log" | tail -n 120
   status=1
 fi
 grep -E "^(Total Discovered Tests|  Passed|  Failed|  Unsupported)" "$TC_SAN_BUILD/lit.log" || true

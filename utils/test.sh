@@ -136,7 +136,7 @@ fi
 
 if [ "${TC_SANITIZE:-1}" != 0 ]; then
   tc_log "the sanitizer job: ASan + UBSan build, GoogleTest and lit (TC_SANITIZE=0 skips it)"
-  if ! "$TC_ROOT/utils/sanitize.sh" 2>&1 | tee "$TC_BUILD/sanitize.log" | tail -n 12; then
+  if ! "$TC_ROOT/utils/sanitize.sh" 2>&1 | tee "$TC_BUILD/sanitize.log" | tail -n 150; then
     status=1
   fi
 fi

@@ -66,6 +66,35 @@ Value allocationRoot(Value value) {
   return value;
 }
 
+/// The buffers defined outside `op` that the deallocations inside it may
+/// free, in `freed`; false when that cannot be told (a call, or a
+/// deallocation of a region argument, which may be any buffer passed in).
+/// A kernel's own temporaries (allocated inside it) are its business.
+bool freedInside(Operation &op, SmallVectorImpl<Value> &freed) {
+  auto classify = [&](Value buffer) {
+    Value root = allocationRoot(buffer);
+    Operation *owner = root.getParentRegion()->getParentOp();
+    if (!op.isAncestor(owner)) {
+      freed.push_back(root); // allocated outside the op
+      return true;
+    }
+    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(root.getDefiningOp());
+  };
+  WalkResult result = op.walk([&](Operation *inner) {
+    if (isa<CallOpInterface>(inner))
+      return WalkResult::interrupt();
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(inner))
+      if (!classify(dealloc.getMemref()))
+        return WalkResult::interrupt();
+    if (auto dealloc = dyn_cast<bufferization::DeallocOp>(inner))
+      for (Value buffer : dealloc.getMemrefs())
+        if (!classify(buffer))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// For each assert in @main's block, the `memref.alloc`s of that block
 /// that are allocated and not yet freed where it stands: what an early
 /// return must free. A buffer that an op with regions or a call may have
@@ -84,13 +113,12 @@ liveAllocations(Block &block) {
     } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
       forget(dealloc.getMemref());
     } else if (isa<CallOpInterface>(op) || op.getNumRegions() != 0) {
-      bool mayFree = isa<CallOpInterface>(op);
-      op.walk([&](Operation *inner) {
-        if (isa<memref::DeallocOp, bufferization::DeallocOp, CallOpInterface>(inner))
-          mayFree = true;
-      });
-      if (!mayFree)
+      SmallVector<Value> freed;
+      if (freedInside(op, freed)) {
+        for (Value buffer : freed)
+          forget(buffer);
         continue;
+      }
       for (Value operand : op.getOperands())
         forget(operand);
       llvm::SetVector<Value> captured;

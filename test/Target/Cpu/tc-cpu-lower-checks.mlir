@@ -101,3 +101,50 @@ module {
     return %out : memref<4x?xf32>
   }
 }
+
+// -----
+
+// A kernel that frees only its own temporary (allocated inside it) leaves
+// the buffers it reads allocated: the failure block frees %in and %acc.
+// One that frees a buffer from outside (%gone), or a region argument, which
+// may be any buffer, is assumed to have freed it (a leak on the error path
+// rather than a double free): %gone and %kept are not freed there.
+// CHECK-LABEL: func.func @main(%{{.*}}: memref<?xf32>, %{{.*}}: index) -> (memref<?xf32>, i32)
+// CHECK: %[[IN:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: %[[ACC:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: %[[GONE:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: %[[KEPT:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: cf.cond_br %{{.*}}, ^{{.*}}, ^[[FAIL:[a-z0-9]*]]
+// CHECK: ^[[FAIL]]:
+// CHECK-NEXT: memref.dealloc %[[IN]] : memref<?xf32>
+// CHECK-NEXT: memref.dealloc %[[ACC]] : memref<?xf32>
+// CHECK-NEXT: memref.alloc() : memref<1xf32>
+module {
+  func.func @main(%x: memref<?xf32>, %n: index) -> memref<?xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %in = memref.alloc(%n) : memref<?xf32>
+    %acc = memref.alloc(%n) : memref<?xf32>
+    %gone = memref.alloc(%n) : memref<?xf32>
+    %kept = memref.alloc(%n) : memref<?xf32>
+    scf.forall (%i) in (4) {
+      %tmp = memref.alloc(%n) : memref<?xf32>
+      memref.copy %in, %tmp : memref<?xf32> to memref<?xf32>
+      memref.copy %tmp, %acc : memref<?xf32> to memref<?xf32>
+      memref.dealloc %tmp : memref<?xf32>
+    }
+    scf.forall (%i) in (1) {
+      memref.dealloc %gone : memref<?xf32>
+    }
+    scf.for %i = %c0 to %n step %c1 iter_args(%buffer = %kept) -> memref<?xf32> {
+      memref.dealloc %buffer : memref<?xf32>
+      scf.yield %x : memref<?xf32>
+    }
+    %d = memref.dim %x, %c0 : memref<?xf32>
+    %eq = arith.cmpi eq, %d, %n : index
+    cf.assert %eq, "node 'r' (Reshape): count"
+    memref.dealloc %in : memref<?xf32>
+    memref.dealloc %acc : memref<?xf32>
+    return %x : memref<?xf32>
+  }
+}
