@@ -264,6 +264,14 @@ TC_API const char *tc_module_cpu_feature(const tc_module *module,
  * NULL when index >= tc_module_num_targets. */
 TC_API size_t tc_module_num_targets(const tc_module *module);
 TC_API const char *tc_module_target(const tc_module *module, size_t index);
+/* The shape buckets compiled into the module (tc-compile --shape-bucket),
+ * each spelled "name=extent,..." with the names of the symbolic dimensions
+ * it fixes: a run whose inputs have those extents takes the bucket's code,
+ * any other run the generic code. Owned by the module; NULL when index >=
+ * tc_module_num_shape_buckets. */
+TC_API size_t tc_module_num_shape_buckets(const tc_module *module);
+TC_API const char *tc_module_shape_bucket(const tc_module *module,
+                                          size_t index);
 
 /* The signature of one input or output. Every pointer is owned by the
  * module and valid until tc_module_release. */

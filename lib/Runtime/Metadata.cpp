@@ -193,6 +193,22 @@ bool tc::rt::parseMetadata(const char *text, ModuleSignature &signature,
       if (fields.size() < 2)
         return fail(line, "expected 'target <name>'");
       signature.targets.push_back(line.substr(7));
+    } else if (kind == "bucket") {
+      std::string bucket;
+      for (size_t f = 1; f < fields.size(); ++f) {
+        size_t equals = fields[f].find('=');
+        std::string name;
+        const std::string extent =
+            equals == std::string::npos ? "" : fields[f].substr(equals + 1);
+        if (equals == std::string::npos ||
+            !unescapeName(fields[f].substr(0, equals), name) || extent.empty() ||
+            extent.find_first_not_of("0123456789") != std::string::npos)
+          return fail(line, "expected 'bucket <escaped-name>=<extent>...'");
+        bucket += (bucket.empty() ? "" : ",") + name + "=" + extent;
+      }
+      if (bucket.empty())
+        return fail(line, "expected 'bucket <escaped-name>=<extent>...'");
+      signature.shapeBuckets.push_back(std::move(bucket));
     } else if (kind == "compiler") {
       if (fields.size() < 2 || !signature.compiler.empty())
         return fail(line, "expected one 'compiler <description>'");

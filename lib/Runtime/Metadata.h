@@ -30,6 +30,8 @@ struct ModuleSignature {
   std::vector<ArgSignature> inputs;
   std::vector<ArgSignature> outputs;
   std::vector<std::string> targets;
+  /// The `bucket` records, each spelled "name=extent,..." (unescaped).
+  std::vector<std::string> shapeBuckets;
   /// The `compiler` record ("tc 0.1.0 llvm 22.1.0"), "" when absent.
   std::string compiler;
   /// The `cpu` record: the CPU compiled for and the features it may use.

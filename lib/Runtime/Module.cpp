@@ -256,6 +256,16 @@ const char *tc_module_target(const tc_module *module, size_t index) {
   return module->signature.targets[index].c_str();
 }
 
+size_t tc_module_num_shape_buckets(const tc_module *module) {
+  return module ? module->signature.shapeBuckets.size() : 0;
+}
+
+const char *tc_module_shape_bucket(const tc_module *module, size_t index) {
+  if (!module || index >= module->signature.shapeBuckets.size())
+    return nullptr;
+  return module->signature.shapeBuckets[index].c_str();
+}
+
 tc_status tc_module_input_info(const tc_module *module, size_t index,
                                tc_arg_info *out_info) {
   return guarded("tc_module_input_info", [&]() -> tc_status {

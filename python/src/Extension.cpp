@@ -318,6 +318,12 @@ public:
   int64_t numThreads() const { return tc_device_num_threads(device); }
   int64_t graphRuns() const { return tc_device_graph_runs(device); }
   std::string compiler() const { return tc_module_compiler(module); }
+  std::vector<std::string> shapeBuckets() const {
+    std::vector<std::string> buckets;
+    for (size_t i = 0, e = tc_module_num_shape_buckets(module); i < e; ++i)
+      buckets.push_back(tc_module_shape_bucket(module, i));
+    return buckets;
+  }
   std::vector<std::string> targets() const {
     std::vector<std::string> names;
     for (size_t i = 0, e = tc_module_num_targets(module); i < e; ++i)
@@ -481,6 +487,7 @@ NB_MODULE(_tc, m) {
       .def_prop_ro("graph_runs", &Model::graphRuns)
       .def_prop_ro("compiler", &Model::compiler)
       .def_prop_ro("targets", &Model::targets)
+      .def_prop_ro("shape_buckets", &Model::shapeBuckets)
       .def("run", &Model::run, nb::arg("inputs"), nb::arg("framework"),
            nb::arg("out") = nb::none(), nb::arg("outputs_on_device") = false);
 }

@@ -167,6 +167,13 @@ class Model:
         """The GPU targets the model.so carries kernels for."""
         return self._model.targets
 
+    @property
+    def shape_buckets(self) -> list:
+        """The shape buckets compiled into the model.so (tc-compile
+        --shape-bucket), each "name=extent,...": inputs with those extents run
+        code specialized for them, others the generic code."""
+        return self._model.shape_buckets
+
     def __call__(self, *arrays, **named) -> list:
         """Runs the model; inputs by position or by name; returns a list.
 

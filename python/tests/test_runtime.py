@@ -24,6 +24,17 @@ def test_signature_comes_from_the_runtime(model):
     assert model.device == "cpu" and model.num_threads == 2
 
 
+def test_shape_buckets_are_listed_and_run(affine, tmp_path):
+    path = tc.compile_onnx(affine[0], str(tmp_path / "bucketed.so"),
+                           flags=["--shape-bucket=n=2"])
+    bucketed = tc.load(path)
+    assert bucketed.shape_buckets == ["n=2"]
+    assert tc.load(affine[1]).shape_buckets == []
+    for rows in (2, 3):  # the bucket's code, then the generic code
+        x = np.arange(rows * 8, dtype=np.float32).reshape(rows, 8)
+        np.testing.assert_allclose(bucketed(x)[0], affine_reference(x), rtol=1e-6)
+
+
 def test_version_matches_the_c_api():
     assert tc.__version__ == tc._tc.version()
     assert re.fullmatch(r"\d+\.\d+\.\d+", tc.__version__)

@@ -19,6 +19,7 @@
 #include "tc/InitAllDialects.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/ConstantsObject.h"
+#include "tc/Target/Cpu/ShapeBuckets.h"
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Gpu/Passes.h"
 #include "tc/Version.h"
@@ -43,6 +44,7 @@
 #include <malloc.h>
 #endif
 #include <optional>
+#include <set>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -131,6 +133,14 @@ cl::list<std::string> bind(
     cl::desc("replace graph input NAME by the TensorProto in FILE "
              "(NAME=FILE): specializes shape parameters given as inputs"),
     cl::value_desc("name=file.pb"));
+
+cl::list<std::string> shapeBucketSpecs(
+    "shape-bucket", cl::cat(category),
+    cl::desc("also compile the model with these named (dim_param) dimensions "
+             "fixed, into the same library (NAME=EXTENT[,NAME=EXTENT]...; "
+             "repeatable): a run whose inputs have those extents takes that "
+             "code, any other run the generic code; CPU target"),
+    cl::value_desc("name=extent,..."));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "tc-compile: error: " << message << "\n";
@@ -263,7 +273,34 @@ LogicalResult checkSignature(func::FuncOp main) {
     check(type, "output", i);
   return success(ok);
 }
-/// The number of comma-separated entries of a --target value.
+/// The graph stage: shape inference, clean-up, composite patterns,
+/// constant folding and the precision policy, on an imported module.
+LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module) {
+  PassManager graph(&context);
+  StageTimer::timePasses(graph);
+  graph.addNestedPass<func::FuncOp>(tc::createTcInferShapesPass());
+  graph.addPass(createCanonicalizerPass());
+  // Dynamic-axis exports compute static sizes from Shape ops that no longer
+  // fold; this recovers them (and re-infers shapes) before the patterns.
+  graph.addNestedPass<func::FuncOp>(tc::createTcFoldShapeArithmeticPass());
+  // Composite patterns match on folded constants and static shapes, so they
+  // run after the clean-up; the second canonicalization composes the key
+  // transposes attention fusion leaves and drops dead constants.
+  graph.addNestedPass<func::FuncOp>(tc::createTcFuseGeluPass());
+  graph.addNestedPass<func::FuncOp>(tc::createTcFuseLayerNormPass());
+  graph.addNestedPass<func::FuncOp>(tc::createTcFuseAttentionPass());
+  graph.addPass(createCanonicalizerPass());
+  graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  if (precision != "fp32") {
+    // After the weights' transposes fold, so the fp16 range check sees
+    // them; the second folding narrows the cast weights.
+    graph.addNestedPass<func::FuncOp>(
+        tc::createTcApplyPrecisionPass({precision}));
+    graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  }
+  return graph.run(module);
+}
+
 /// How the GPU kernels are lowered, from the flags.
 tc::gpu::KernelCompileOptions kernelOptions() {
   tc::gpu::KernelCompileOptions options;
@@ -271,10 +308,88 @@ tc::gpu::KernelCompileOptions kernelOptions() {
   return options;
 }
 
+/// The number of comma-separated entries of a --target value.
 size_t specsCount(StringRef value) {
   SmallVector<StringRef> specs;
   value.split(specs, ',', -1, /*KeepEmpty=*/false);
   return specs.size();
+}
+
+/// Each --shape-bucket names symbolic dimensions of the model's inputs:
+/// checked on the imported model, before the generic code is compiled.
+LogicalResult checkBucketDimensions(ModuleOp module,
+                                    ArrayRef<tc::cpu::ShapeBucket> buckets) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (buckets.empty() || !main)
+    return success();
+  std::set<std::string> named;
+  for (unsigned i = 0; i < main.getNumArguments(); ++i)
+    if (auto dims = main.getArgAttrOfType<ArrayAttr>(i, "tc.dim_params"))
+      for (auto dim : dims.getAsValueRange<StringAttr>())
+        if (!dim.empty())
+          named.insert(dim.str());
+  for (auto [spec, bucket] : llvm::zip(shapeBucketSpecs, buckets))
+    for (const auto &entry : bucket.dims)
+      if (!named.count(entry.first))
+        return failure(fail(
+            "--shape-bucket=" + spec + ": no input has a dimension named '" +
+            entry.first + "' (named dimensions: " +
+            (named.empty() ? std::string("none") : llvm::join(named, ", ")) +
+            ")"));
+  return success();
+}
+
+/// --shape-bucket: each bucket imported with its dimensions fixed, through
+/// the graph stage and the CPU pipeline (without the entry point), then
+/// merged into `module`, the generic model lowered the same way, whose
+/// @main took `genericInputs`; then the entry point that chooses between
+/// them.
+LogicalResult compileShapeBuckets(MLIRContext &context, ModuleOp module,
+                                  ArrayRef<tc::cpu::ShapeBucket> buckets,
+                                  const tc::onnx::ImportOptions &options,
+                                  ArrayRef<Type> genericInputs,
+                                  const tc::cpu::CpuPipelineOptions &pipeline,
+                                  StageTimer &timer) {
+  for (auto [i, bucket] : llvm::enumerate(buckets)) {
+    std::string flag = "--shape-bucket=" + shapeBucketSpecs[i];
+    tc::onnx::ImportOptions bucketOptions = options;
+    bucketOptions.dimParams = bucket.dims;
+    tc::onnx::ImportResult result =
+        tc::onnx::importOnnxFile(context, inputPath, bucketOptions);
+    if (!result.succeeded()) {
+      llvm::errs() << "tc-compile: error: " << flag << ":\n";
+      result.printErrors(llvm::errs(), inputPath);
+      return failure();
+    }
+    ModuleOp fixed = *result.module;
+    if (failed(runGraphPasses(context, fixed)))
+      return failure();
+    tc::cpu::releaseUnreferencedResources(&context, {module, fixed});
+    auto main = fixed.lookupSymbol<func::FuncOp>("main");
+    std::string error;
+    FailureOr<SmallVector<int64_t>> guard =
+        main ? tc::cpu::bucketGuard(genericInputs, main.getArgumentTypes(), error)
+             : FailureOr<SmallVector<int64_t>>(failure());
+    if (failed(guard))
+      return failure(fail(flag + ": " + (error.empty() ? "no @main" : error)));
+    if (failed(checkSignature(main)))
+      return failure();
+    PassManager lowering(&context);
+    StageTimer::timePasses(lowering);
+    tc::cpu::buildCpuPipeline(lowering, pipeline);
+    if (failed(lowering.run(fixed)))
+      return failure(fail(flag + ": code generation failed (see the "
+                                 "diagnostics above)"));
+    if (failed(tc::cpu::mergeShapeBucket(module, fixed, *guard, bucket, error)))
+      return failure(fail(flag + ": " + error));
+    timer.report("shape bucket " + bucket.describe());
+  }
+  PassManager entry(&context);
+  entry.addPass(tc::cpu::createCpuEmitEntryPass());
+  if (failed(entry.run(module)))
+    return failure(fail("emitting the entry point failed (see the "
+                        "diagnostics above)"));
+  return success();
 }
 
 /// --emit=gpu-kernels: the vendor-neutral kernel pipeline, then each GPU
@@ -443,6 +558,8 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
   key.add("winograd", winograd ? "1" : "0");
   key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
   key.add("precision", precision);
+  for (const std::string &spec : shapeBucketSpecs)
+    key.add("shape-bucket", spec);
   return key.finish();
 }
 
@@ -530,6 +647,20 @@ int main(int argc, char **argv) {
     if (failed(tc::cpu::checkCpuName(cpuName, error)))
       return fail(error);
   }
+  SmallVector<tc::cpu::ShapeBucket> buckets;
+  for (const std::string &spec : shapeBucketSpecs) {
+    std::string error;
+    FailureOr<tc::cpu::ShapeBucket> bucket = tc::cpu::parseShapeBucket(spec, error);
+    if (failed(bucket))
+      return fail("--shape-bucket=" + spec + ": " + error);
+    buckets.push_back(std::move(*bucket));
+  }
+  if (!buckets.empty() && (!gpuTargets.empty() || emulation))
+    return fail("--shape-bucket: shape buckets are compiled for the CPU "
+                "target only; drop the GPU --target or the buckets");
+  if (!buckets.empty() && emit != Emit::So && emit != Emit::Llvm)
+    return fail("--shape-bucket applies to compiled code (--emit=so or "
+                "--emit=llvm)");
   std::string output;
   if (!checkOnly) {
     output = checkedOutputPath();
@@ -608,6 +739,8 @@ int main(int argc, char **argv) {
                   "' is an external-data file of the model ('" + file +
                   "'); choose another -o");
   ModuleOp module = *result.module;
+  if (failed(checkBucketDimensions(module, buckets)))
+    return 1;
   if (checkOnly) {
     size_t ops = 0;
     module->walk([&](Operation *) { ++ops; });
@@ -619,29 +752,7 @@ int main(int argc, char **argv) {
       failed(writeModule(module, dumpPath("00-import.mlir"), true)))
     return 1;
 
-  PassManager graph(&context);
-  StageTimer::timePasses(graph);
-  graph.addNestedPass<func::FuncOp>(tc::createTcInferShapesPass());
-  graph.addPass(createCanonicalizerPass());
-  // Dynamic-axis exports compute static sizes from Shape ops that no longer
-  // fold; this recovers them (and re-infers shapes) before the patterns.
-  graph.addNestedPass<func::FuncOp>(tc::createTcFoldShapeArithmeticPass());
-  // Composite patterns match on folded constants and static shapes, so they
-  // run after the clean-up; the second canonicalization composes the key
-  // transposes attention fusion leaves and drops dead constants.
-  graph.addNestedPass<func::FuncOp>(tc::createTcFuseGeluPass());
-  graph.addNestedPass<func::FuncOp>(tc::createTcFuseLayerNormPass());
-  graph.addNestedPass<func::FuncOp>(tc::createTcFuseAttentionPass());
-  graph.addPass(createCanonicalizerPass());
-  graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
-  if (precision != "fp32") {
-    // After the weights' transposes fold, so the fp16 range check sees
-    // them; the second folding narrows the cast weights.
-    graph.addNestedPass<func::FuncOp>(
-        tc::createTcApplyPrecisionPass({precision}));
-    graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
-  }
-  if (failed(graph.run(module)))
+  if (failed(runGraphPasses(context, module)))
     return 1;
   // Weights the graph passes replaced (folded, re-laid out) are dead: free
   // them before code generation doubles what is alive.
@@ -728,6 +839,9 @@ int main(int argc, char **argv) {
   // The GPU host code shares the imported weights; without it, `module` is
   // the context's only module.
   pipelineOptions.releaseReplacedWeights = !gpuHost;
+  // With shape buckets, the entry point comes once they are merged.
+  pipelineOptions.emitEntry = buckets.empty();
+  SmallVector<Type> genericInputs(main.getArgumentTypes());
   if (emulation) {
     tc::gpu::GpuPipelineOptions gpuOptions;
     gpuOptions.emulateInReverse = emulateInReverse;
@@ -748,6 +862,10 @@ int main(int argc, char **argv) {
   if (failed(lowering.run(module)))
     return fail("code generation failed (see the diagnostics above)");
   timer.report("code generation");
+  if (!buckets.empty() &&
+      failed(compileShapeBuckets(context, module, buckets, options,
+                                 genericInputs, pipelineOptions, timer)))
+    return 1;
   if (emit == Emit::Llvm)
     return failed(writeModule(module, output, false));
 

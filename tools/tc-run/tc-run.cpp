@@ -236,6 +236,10 @@ void printSignature(tc_module *module, const std::vector<Arg> &inputs,
       std::printf(" %s", tc_module_cpu_feature(module, i));
     std::printf("%s\n", count ? "" : " no optional features");
   }
+  for (size_t i = 0; i < tc_module_num_shape_buckets(module); ++i)
+    std::printf("  shape bucket %s: its own code for these extents; other "
+                "extents run the generic code\n",
+                tc_module_shape_bucket(module, i));
   for (const Arg &arg : inputs)
     std::printf("  input '%s': %s\n", arg.name.c_str(),
                 describeArg(arg.info).c_str());

@@ -12,7 +12,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tc::onnx;
@@ -388,6 +391,11 @@ GraphImporter::convertValueType(const ::onnx::ValueInfoProto &info,
       }
       shape.push_back(dim.dim_value());
       dimNames.push_back("");
+    } else if (auto bound = options.dimParams.find(dim.dim_param());
+               dim.has_dim_param() && bound != options.dimParams.end()) {
+      // A specialized symbolic dimension (a shape bucket).
+      shape.push_back(bound->second);
+      dimNames.push_back("");
     } else {
       shape.push_back(ShapedType::kDynamic);
       dimNames.push_back(dim.has_dim_param() ? dim.dim_param() : "");
@@ -538,6 +546,35 @@ void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {
   for (auto &init : *graph.mutable_initializer()) {
     initializerNames.insert(init.name());
     pendingInitializers[init.name()] = &init;
+  }
+
+  // Dimensions to specialize must name symbolic dimensions of the inputs.
+  if (!options.dimParams.empty()) {
+    std::set<std::string> named;
+    for (const auto &input : graph.input())
+      if (!initializerNames.contains(input.name()) &&
+          input.type().tensor_type().has_shape())
+        for (const auto &dim : input.type().tensor_type().shape().dim())
+          if (dim.has_dim_param())
+            named.insert(dim.dim_param());
+    for (const auto &[name, extent] : options.dimParams) {
+      if (named.count(name) && extent >= 0)
+        continue;
+      result.fatalError =
+          named.count(name)
+              ? llvm::formatv("cannot specialize the dimension '{0}' to {1}: "
+                              "extents are not negative",
+                              name, extent)
+                    .str()
+              : llvm::formatv("cannot specialize the dimension '{0}': no graph "
+                              "input has a dimension of that name (named "
+                              "dimensions: {1})",
+                              name,
+                              named.empty() ? std::string("none")
+                                            : llvm::join(named, ", "))
+                    .str();
+      return;
+    }
   }
 
   // Bound inputs become constants, like initializers.

@@ -13,6 +13,10 @@
 //     of the environment's `parallel_for`,
 //   - `tc_module_kernels_v1`, the table of those trampolines with the ONNX
 //     nodes each kernel computes, which the runtime's profile reports.
+// A module with shape buckets merged in (ShapeBuckets.h) has one such run
+// function per entry, internal, and a `tc_module_run_v1` that compares the
+// input extents with each bucket's and calls the first that matches, else
+// the generic @main's.
 // The ranks and element sizes of inputs and outputs come from the metadata,
 // which is the one description of the signature the runtime also reads.
 //
@@ -191,6 +195,78 @@ void emitKernelTable(ModuleOp module, ArrayRef<Kernel> kernels) {
                 });
 }
 
+/// The checks an entry function reports (kCheckOffsetAttr; mergeShapeBucket
+/// sets it on every entry that has checks).
+EntryChecks entryChecks(LLVM::LLVMFuncOp fn) {
+  EntryChecks checks;
+  if (auto offset = fn->getAttrOfType<IntegerAttr>(kCheckOffsetAttr)) {
+    checks.returnsCheck = true;
+    checks.offset = offset.getInt();
+  }
+  return checks;
+}
+
+/// A model with shape buckets (--shape-bucket): one run function per entry
+/// (@main, the generic code, and each bucket's), and tc_module_run_v1
+/// calling the first bucket whose extents the inputs have, else @main's.
+LogicalResult emitBucketDispatch(ModuleOp module, LLVM::LLVMFuncOp main,
+                                 ArrayRef<LLVM::LLVMFuncOp> buckets,
+                                 ArrayRef<TensorSlot> inputs,
+                                 ArrayRef<TensorSlot> outputs) {
+  MLIRContext *ctx = module.getContext();
+  auto emit = [&](LLVM::LLVMFuncOp fn, StringRef name) {
+    return emitEntryCall(module, fn, inputs, outputs, name, entryChecks(fn),
+                         /*releaseOutputsOnError=*/true,
+                         LLVM::Linkage::Internal);
+  };
+  FailureOr<LLVM::LLVMFuncOp> generic = emit(main, "__tc_run_generic");
+  if (failed(generic))
+    return failure();
+  SmallVector<LLVM::LLVMFuncOp> runs;
+  for (auto [i, bucket] : llvm::enumerate(buckets)) {
+    FailureOr<LLVM::LLVMFuncOp> run =
+        emit(bucket, ("__tc_run_bucket" + llvm::Twine(i)).str());
+    if (failed(run))
+      return failure();
+    runs.push_back(*run);
+  }
+  emitCheckMessages(module, "tc_module_check_messages_v1");
+
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = main.getLoc();
+  Emitter e = Emitter::at(b, loc);
+  auto dispatch = LLVM::LLVMFuncOp::create(b, loc, "tc_module_run_v1",
+                                           runFunctionType(ctx));
+  Block *block = dispatch.addEntryBlock(b);
+  ValueRange args = dispatch.getArguments();
+  Value inputDims = args[2];
+  for (auto [bucket, run] : llvm::zip(buckets, runs)) {
+    b.setInsertionPointToEnd(block);
+    ArrayRef<int64_t> guard =
+        cast<DenseI64ArrayAttr>(bucket->getAttr(kBucketGuardAttr)).asArrayRef();
+    Value match = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+    for (size_t k = 0; k + 1 < guard.size(); k += 2) {
+      Value extent = e.load(e.i64, e.element(e.i64, inputDims, guard[k]));
+      Value equal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                         extent, e.constI64(guard[k + 1]));
+      match = LLVM::AndOp::create(b, loc, match, equal);
+    }
+    Block *taken = dispatch.addBlock();
+    Block *next = dispatch.addBlock();
+    LLVM::CondBrOp::create(b, loc, match, taken, next);
+    b.setInsertionPointToStart(taken);
+    auto call = LLVM::CallOp::create(b, loc, run, args);
+    LLVM::ReturnOp::create(b, loc, call.getResults());
+    block = next;
+  }
+  b.setInsertionPointToEnd(block);
+  auto call = LLVM::CallOp::create(b, loc, *generic, args);
+  LLVM::ReturnOp::create(b, loc, call.getResults());
+  for (LLVM::LLVMFuncOp fn : buckets)
+    fn->removeAttr(kBucketGuardAttr);
+  return success();
+}
+
 struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -232,10 +308,18 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     OpBuilder b(&getContext());
     emitAbiGlobals(module, b, metadata.getValue());
     emitKernelTable(module, kernels);
-    if (failed(emitRunFunction(module, main, inputs, outputs, "tc_module_run_v1",
-                               "tc_module_check_messages_v1",
-                               /*releaseOutputsOnError=*/true)))
+    SmallVector<LLVM::LLVMFuncOp> buckets;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (fn->hasAttr(kBucketGuardAttr))
+        buckets.push_back(fn);
+    if (buckets.empty()) {
+      if (failed(emitRunFunction(module, main, inputs, outputs,
+                                 "tc_module_run_v1", "tc_module_check_messages_v1",
+                                 /*releaseOutputsOnError=*/true)))
+        return signalPassFailure();
+    } else if (failed(emitBucketDispatch(module, main, buckets, inputs, outputs))) {
       return signalPassFailure();
+    }
     module->removeAttr("tc.module_metadata");
   }
 };

@@ -123,19 +123,24 @@ void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
   emitBytesGlobal(module, b, "tc_module_metadata_v1", text);
 }
 
-LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
-                              ArrayRef<TensorSlot> inputs,
-                              ArrayRef<TensorSlot> outputs, StringRef name,
-                              StringRef checkMessagesSymbol,
-                              bool releaseOutputsOnError) {
+LLVM::LLVMFunctionType runFunctionType(MLIRContext *ctx) {
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  return LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32),
+                                     {ptr, ptr, ptr, ptr, ptr, ptr});
+}
+
+FailureOr<LLVM::LLVMFuncOp>
+emitEntryCall(ModuleOp module, LLVM::LLVMFuncOp main,
+              ArrayRef<TensorSlot> inputs, ArrayRef<TensorSlot> outputs,
+              StringRef name, const EntryChecks &checks,
+              bool releaseOutputsOnError, LLVM::Linkage linkage) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = main.getLoc();
   Emitter e = Emitter::at(b, loc);
   b.setInsertionPointToEnd(module.getBody());
-  auto type = LLVM::LLVMFunctionType::get(
-      e.i32, {e.ptr, e.ptr, e.ptr, e.ptr, e.ptr, e.ptr});
-  auto run = LLVM::LLVMFuncOp::create(b, loc, name, type);
+  auto run = LLVM::LLVMFuncOp::create(b, loc, name, runFunctionType(ctx),
+                                      linkage);
   Block *entry = run.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   Value env = entry->getArgument(0), inputData = entry->getArgument(1),
@@ -160,14 +165,14 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
     args.append(strides);
   }
   if (args.size() != main.getNumArguments())
-    return main.emitError("@main takes ")
-           << main.getNumArguments() << " values but the metadata describes "
-           << args.size() << " (environment and input descriptors)";
+    return main.emitError("@")
+           << main.getName() << " takes " << main.getNumArguments()
+           << " values but the metadata describes " << args.size()
+           << " (environment and input descriptors)";
   auto call = LLVM::CallOp::create(b, loc, main, args);
   // With run-time checks (--tc-cpu-lower-checks), @main's last result is
   // the failed check's index plus one, or 0.
-  auto checks = module->getAttrOfType<ArrayAttr>("tc.check_messages");
-  size_t numResults = outputs.size() + (checks ? 1 : 0);
+  size_t numResults = outputs.size() + (checks.returnsCheck ? 1 : 0);
 
   dimOffset = 0;
   for (auto [k, slot] : llvm::enumerate(outputs)) {
@@ -192,11 +197,10 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
     dimOffset += slot.rank;
   }
   Value ok = LLVM::ConstantOp::create(b, loc, e.i32, b.getI32IntegerAttr(0));
-  if (!checks) {
+  if (!checks.returnsCheck) {
     LLVM::ReturnOp::create(b, loc, ValueRange{ok});
-    return success();
+    return run;
   }
-  emitCheckMessages(module, b, checks, checkMessagesSymbol);
   Value failed = call.getResult();
   if (numResults > 1)
     failed = LLVM::ExtractValueOp::create(
@@ -237,10 +241,33 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
     }
   }
   Value base = LLVM::ConstantOp::create(
-      b, loc, e.i32, b.getI32IntegerAttr(TC_RUN_CHECK_FAILED - 1));
+      b, loc, e.i32,
+      b.getI32IntegerAttr(TC_RUN_CHECK_FAILED - 1 + checks.offset));
   LLVM::ReturnOp::create(b, loc,
                          ValueRange{LLVM::AddOp::create(b, loc, failed, base)});
+  return run;
+}
+
+void emitCheckMessages(ModuleOp module, StringRef symbol) {
+  auto checks = module->getAttrOfType<ArrayAttr>("tc.check_messages");
+  if (!checks)
+    return;
+  OpBuilder b(module.getContext());
+  emitCheckMessages(module, b, checks, symbol);
   module->removeAttr("tc.check_messages");
+}
+
+LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
+                              ArrayRef<TensorSlot> inputs,
+                              ArrayRef<TensorSlot> outputs, StringRef name,
+                              StringRef checkMessagesSymbol,
+                              bool releaseOutputsOnError) {
+  EntryChecks checks;
+  checks.returnsCheck = module->hasAttr("tc.check_messages");
+  if (failed(emitEntryCall(module, main, inputs, outputs, name, checks,
+                           releaseOutputsOnError, LLVM::Linkage::External)))
+    return failure();
+  emitCheckMessages(module, checkMessagesSymbol);
   return success();
 }
 

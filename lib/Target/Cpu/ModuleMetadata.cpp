@@ -12,9 +12,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::tc::cpu {
-namespace {
 
-std::string escapeName(StringRef name) {
+std::string escapeMetadataName(StringRef name) {
   if (name.empty())
     return "%";
   std::string out;
@@ -30,6 +29,9 @@ std::string escapeName(StringRef name) {
   }
   return out;
 }
+
+namespace {
+std::string escapeName(StringRef name) { return escapeMetadataName(name); }
 
 void writeRecord(llvm::raw_ostream &os, StringRef kind, StringRef name,
                  Type type, DictionaryAttr attrs) {

@@ -56,7 +56,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createCpuFillPerUsePass());
 
   buildBufferization(pm);
-  buildCpuLoweringTail(pm);
+  buildCpuLoweringTail(pm, options.emitEntry);
 }
 
 void buildBufferization(OpPassManager &pm, bool checksInKernels,
@@ -84,7 +84,7 @@ void buildBufferization(OpPassManager &pm, bool checksInKernels,
   pm.addPass(createCpuLowerChecksPass(checks));
 }
 
-void buildCpuLoweringTail(OpPassManager &pm) {
+void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry) {
   pm.addPass(createCpuOutlineWorkgroupsPass());
 
   // Clones (of an output that aliases an input, say) become copies before
@@ -134,7 +134,8 @@ void buildCpuLoweringTail(OpPassManager &pm) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCpuEmitEntryPass());
+  if (emitEntry)
+    pm.addPass(createCpuEmitEntryPass());
 }
 
 void registerCpuPipeline() {

@@ -94,12 +94,24 @@ TEST(ModuleQueryTest, CompilerAndCpuRecords) {
   ASSERT_EQ(tc_module_num_cpu_features(module.get()), 1u);
   EXPECT_STREQ(tc_module_cpu_feature(module.get(), 0), "cmov");
   EXPECT_EQ(tc_module_cpu_feature(module.get(), 1), nullptr);
+  ASSERT_EQ(tc_module_num_shape_buckets(module.get()), 2u);
+  EXPECT_STREQ(tc_module_shape_bucket(module.get(), 0), "batch=1,seq len=128");
+  EXPECT_STREQ(tc_module_shape_bucket(module.get(), 1), "batch=8");
+  EXPECT_EQ(tc_module_shape_bucket(module.get(), 2), nullptr);
   // A module without the records says so with empty strings.
   auto add = loadModule(runtime.get(), "add");
   ASSERT_TRUE(add);
   EXPECT_STREQ(tc_module_compiler(add.get()), "");
   EXPECT_STREQ(tc_module_cpu_name(add.get()), "");
   EXPECT_EQ(tc_module_num_cpu_features(add.get()), 0u);
+  EXPECT_EQ(tc_module_num_shape_buckets(add.get()), 0u);
+}
+
+TEST(ModuleLoadTest, MalformedBucketRecordNamesTheLine) {
+  Error error = loadError(fakeModule("bad_bucket"));
+  EXPECT_EQ(error.code, TC_STATUS_MALFORMED);
+  TC_EXPECT_CONTAINS(error.message, "'bucket batch'");
+  TC_EXPECT_CONTAINS(error.message, "expected 'bucket <escaped-name>=<extent>...'");
 }
 
 TEST(ModuleLoadTest, RelativePathIsNotSearched) {

@@ -39,6 +39,11 @@ struct ImportOptions {
   /// reduction's axes, Resize's scales, ...) given as graph inputs become
   /// constants this way, so the shapes they decide are known when compiling.
   std::map<std::string, std::string> boundInputs;
+  /// Named symbolic dimensions (ONNX dim_param) to specialize: name ->
+  /// extent. Every input and output dimension with that name becomes that
+  /// static extent, so one model imports once per shape bucket. A name that
+  /// no graph input has is an error.
+  std::map<std::string, int64_t> dimParams;
 };
 
 /// One piece of a model the importer does not support.

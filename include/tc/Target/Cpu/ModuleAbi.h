@@ -16,6 +16,13 @@ namespace mlir::tc::cpu {
 inline constexpr llvm::StringLiteral kWorkgroupAttr = "tc.workgroup";
 inline constexpr llvm::StringLiteral kKernelOpsAttr = "tc.kernel_ops";
 inline constexpr llvm::StringLiteral kKernelNodesAttr = "tc.kernel_nodes";
+/// On a shape bucket's entry function (mergeShapeBucket): the input extents
+/// it was compiled for, as (index into tc_module_run_v1's input_dims,
+/// extent) pairs.
+inline constexpr llvm::StringLiteral kBucketGuardAttr = "tc.bucket_guard";
+/// On an entry function that reports run-time checks, once shape buckets
+/// are merged: where its checks start in the module's `tc.check_messages`.
+inline constexpr llvm::StringLiteral kCheckOffsetAttr = "tc.check_offset";
 
 /// An input or output of the model, as the metadata describes it.
 struct TensorSlot {
@@ -80,6 +87,31 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                               ArrayRef<TensorSlot> outputs, StringRef name,
                               StringRef checkMessagesSymbol,
                               bool releaseOutputsOnError);
+
+/// What a function called like @main reports about run-time checks: whether
+/// it returns the failed check's index plus one as its last result, and
+/// where its checks start in the module's table of messages.
+struct EntryChecks {
+  bool returnsCheck = false;
+  int64_t offset = 0;
+};
+
+/// The type of tc_module_run_v1: i32 (ptr x 6).
+LLVM::LLVMFunctionType runFunctionType(MLIRContext *ctx);
+
+/// The body of emitRunFunction for one function `main` (a model or one of
+/// its shape buckets), without the messages' table: a failed check k of
+/// `main` returns TC_RUN_CHECK_FAILED + checks.offset + k.
+FailureOr<LLVM::LLVMFuncOp>
+emitEntryCall(ModuleOp module, LLVM::LLVMFuncOp main,
+              ArrayRef<TensorSlot> inputs, ArrayRef<TensorSlot> outputs,
+              StringRef name, const EntryChecks &checks,
+              bool releaseOutputsOnError, LLVM::Linkage linkage);
+
+/// The global `symbol` listing the messages of the module's
+/// `tc.check_messages` attribute (module_abi.h), which it then removes; no
+/// global without the attribute.
+void emitCheckMessages(ModuleOp module, StringRef symbol);
 
 /// Names each constant global (`__constant_*`, from bufferization) after its
 /// content and makes it linkonce_odr and hidden, so that the CPU code and

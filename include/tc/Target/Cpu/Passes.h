@@ -34,6 +34,10 @@ struct CpuPipelineOptions {
   /// Compute eligible 3x3 convolutions with Winograd's F(4x4, 3x3)
   /// (--tc-cpu-winograd-conv).
   bool winograd = true;
+  /// End with --tc-cpu-emit-entry. Without it the module stays a lowered
+  /// @main with its kernels, for shape buckets to merge (ShapeBuckets.h)
+  /// before the entry point is emitted.
+  bool emitEntry = true;
 };
 
 /// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to
@@ -59,12 +63,15 @@ void buildBufferization(
 /// workgroup outlining, vectorization, lowering to loops and to the LLVM
 /// dialect, the entry point. Also what the GPU emulation target lowers its
 /// host code and emulated kernels with.
-void buildCpuLoweringTail(OpPassManager &pm);
+void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry = true);
 void registerCpuPipeline();
 
 /// The metadata text of module_abi.h for `main` (read from the tc-level
 /// signature: names, element types including unsignedness, symbolic dims).
 std::string buildModuleMetadata(func::FuncOp main, StringRef modelName);
+/// A name as the metadata writes it: bytes outside [A-Za-z0-9_.:/-] as %XX,
+/// the empty name as "%".
+std::string escapeMetadataName(StringRef name);
 /// The metadata spelling of a tc element type ("f32", "u8", "f8e4m3fn"), or
 /// "" for a type a compiled model cannot take or return.
 std::string moduleDtypeName(Type elementType);

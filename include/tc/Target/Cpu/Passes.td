@@ -590,7 +590,11 @@ def CpuEmitEntryPass : Pass<"tc-cpu-emit-entry", "ModuleOp"> {
     and extents, calls `@main`, and hands each result buffer to the caller
     (see include/tc-runtime/module_abi.h). Each `@__tc_dispatch_wg<N>` call
     becomes a call of the environment's `parallel_for` with a trampoline that
-    unpacks the captured values and runs workgroups `[begin, end)`.
+    unpacks the captured values and runs workgroups `[begin, end)`. A module
+    with shape buckets merged in (functions with a `tc.bucket_guard`, see
+    ShapeBuckets.h) gets one internal run function per entry and a
+    `tc_module_run_v1` that calls the first bucket whose extents the inputs
+    have, else `@main`'s.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -1,6 +1,7 @@
-/* A module whose metadata says what compiled it and for which CPU: with
- * FUTURE_CPU, a feature no runtime knows (as a newer compiler might
- * record), which the runtime must treat as missing. */
+/* A module whose metadata says what compiled it, for which CPU and for
+ * which shape buckets: with FUTURE_CPU, a feature no runtime knows (as a
+ * newer compiler might record), which the runtime must treat as missing;
+ * with BAD_BUCKET, a bucket record without an extent. */
 #include "tc-runtime/module_abi.h"
 
 const uint32_t tc_module_abi_version = TC_MODULE_ABI_VERSION;
@@ -10,6 +11,11 @@ const char tc_module_metadata_v1[] = "tc-module 1\n"
                                      "output b f32 1 4\n"
                                      "target cpu\n"
                                      "compiler tc 9.9.9 llvm 22.0.0\n"
+                                     "bucket batch=1 seq%20len=128\n"
+                                     "bucket batch=8\n"
+#ifdef BAD_BUCKET
+                                     "bucket batch\n"
+#endif
 #ifdef FUTURE_CPU
                                      "cpu future-cpu cmov avx99\n";
 #else
