@@ -136,6 +136,9 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
       fresh = "__tc_bucket" + std::to_string(number) + "_main";
     else if (name.consume_front("__tc_dispatch_"))
       fresh = "__tc_dispatch_" + tag + "_" + name.str(); // kernel "b0_k3"
+    else if (name.consume_front("__constant_"))
+      // Still a constant the entry point shares with equal ones by content.
+      fresh = "__constant_" + tag + "_" + name.str();
     else
       fresh = "__tc_" + tag + "_" + name.str();
     renamed[symbol.getNameAttr()] = StringAttr::get(ctx, fresh);
