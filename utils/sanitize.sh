@@ -46,9 +46,9 @@ if ! ctest --test-dir "$TC_SAN_BUILD" --output-on-failure -j "$TC_JOBS" \
   status=1
 fi
 tail -n 3 "$TC_SAN_BUILD/ctest.log"
-tc_log "sanitized lit suites: tools, Dialect, Conversion, Frontend, Target/Cpu"
+tc_log "sanitized lit suites: tools, Dialect, Conversion, Frontend, Pipelines, Target/Cpu"
 if ! lit -s -v "$TC_SAN_BUILD/test/tools" "$TC_SAN_BUILD/test/Dialect" \
-    "$TC_SAN_BUILD/test/Conversion" "$TC_SAN_BUILD/test/Frontend" \
+    "$TC_SAN_BUILD/test/Conversion" "$TC_SAN_BUILD/test/Frontend" "$TC_SAN_BUILD/test/Pipelines" \
     "$TC_SAN_BUILD/test/Target/Cpu" > "$TC_SAN_BUILD/lit.log" 2>&1; then
   grep -E "^(FAIL|UNRESOLVED):|ERROR: AddressSanitizer|runtime error|LeakSanitizer" \
     "$TC_SAN_BUILD/lit.log" | head -n 40

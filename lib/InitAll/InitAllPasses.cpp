@@ -8,14 +8,14 @@
 #include "tc/Target/Gpu/Passes.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
+#include "tc/Pipelines/Pipelines.h"
 
 void mlir::tc::registerTcPasses() {
   tc::registerTcTransformsPasses();
   tc::registerTcConversionPasses();
   tc::cpu::registerTcCpuPasses();
-  tc::cpu::registerCpuPipeline();
   tc::gpu::registerTcGpuPasses();
-  tc::gpu::registerGpuKernelPipeline();
+  tc::registerTcPipelines();
   fusion::registerFusionTransformsPasses();
 }
 

@@ -16,6 +16,7 @@
 #include "tc/Cache/CompileCache.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Frontend/Onnx/Importer.h"
+#include "tc/Pipelines/Pipelines.h"
 #include "tc/InitAllDialects.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/ConstantsObject.h"
@@ -273,31 +274,13 @@ LogicalResult checkSignature(func::FuncOp main) {
     check(type, "output", i);
   return success(ok);
 }
-/// The graph stage: shape inference, clean-up, composite patterns,
-/// constant folding and the precision policy, on an imported module.
+/// The graph stage (tc-graph-pipeline) on an imported module.
 LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module) {
   PassManager graph(&context);
   StageTimer::timePasses(graph);
-  graph.addNestedPass<func::FuncOp>(tc::createTcInferShapesPass());
-  graph.addPass(createCanonicalizerPass());
-  // Dynamic-axis exports compute static sizes from Shape ops that no longer
-  // fold; this recovers them (and re-infers shapes) before the patterns.
-  graph.addNestedPass<func::FuncOp>(tc::createTcFoldShapeArithmeticPass());
-  // Composite patterns match on folded constants and static shapes, so they
-  // run after the clean-up; the second canonicalization composes the key
-  // transposes attention fusion leaves and drops dead constants.
-  graph.addNestedPass<func::FuncOp>(tc::createTcFuseGeluPass());
-  graph.addNestedPass<func::FuncOp>(tc::createTcFuseLayerNormPass());
-  graph.addNestedPass<func::FuncOp>(tc::createTcFuseAttentionPass());
-  graph.addPass(createCanonicalizerPass());
-  graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
-  if (precision != "fp32") {
-    // After the weights' transposes fold, so the fp16 range check sees
-    // them; the second folding narrows the cast weights.
-    graph.addNestedPass<func::FuncOp>(
-        tc::createTcApplyPrecisionPass({precision}));
-    graph.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
-  }
+  tc::GraphPipelineOptions options;
+  options.precision = precision;
+  tc::buildGraphPipeline(graph, options);
   return graph.run(module);
 }
 

@@ -1,0 +1,53 @@
+//===- GraphPipeline.cpp - the graph stage --------------------------------===//
+//
+// What runs between the importer and code generation, on tc ops with
+// value semantics. Order matters: dynamic-axis exports compute static
+// sizes from Shape ops that no longer fold, which shape-arithmetic folding
+// recovers (re-inferring shapes) before the composite patterns, which
+// match on folded constants and static shapes; the second canonicalization
+// composes the key transposes attention fusion leaves and drops dead
+// constants; the precision policy comes after the weights' transposes
+// fold, so its fp16 range check sees them, and a second folding narrows
+// the cast weights.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
+#include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Gpu/Passes.h"
+
+namespace mlir::tc {
+
+void buildGraphPipeline(OpPassManager &pm, const GraphPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createTcInferShapesPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createTcFoldShapeArithmeticPass());
+  pm.addNestedPass<func::FuncOp>(createTcFuseGeluPass());
+  pm.addNestedPass<func::FuncOp>(createTcFuseLayerNormPass());
+  pm.addNestedPass<func::FuncOp>(createTcFuseAttentionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createTcFoldConstantsPass());
+  if (options.precision != "fp32") {
+    pm.addNestedPass<func::FuncOp>(
+        createTcApplyPrecisionPass({options.precision}));
+    pm.addNestedPass<func::FuncOp>(createTcFoldConstantsPass());
+  }
+}
+
+void registerTcPipelines() {
+  PassPipelineRegistration<GraphPipelineOptions>(
+      "tc-graph-pipeline",
+      "The graph stage of tc-compile on an imported tc module: shape "
+      "inference, shape arithmetic, composite patterns, constant folding, "
+      "precision",
+      buildGraphPipeline);
+  cpu::registerCpuPipeline();
+  gpu::registerGpuKernelPipeline();
+}
+
+} // namespace mlir::tc
