@@ -39,6 +39,15 @@ void buildGraphPipeline(OpPassManager &pm, const GraphPipelineOptions &options) 
   }
 }
 
+namespace {
+gpu::GpuPipelineOptions gpuOptions(const GpuPipelineRegistrationOptions &o) {
+  gpu::GpuPipelineOptions options;
+  options.blockSize = o.blockSize;
+  options.emulateInReverse = o.reverse;
+  return options;
+}
+} // namespace
+
 void registerTcPipelines() {
   PassPipelineRegistration<GraphPipelineOptions>(
       "tc-graph-pipeline",
@@ -46,8 +55,36 @@ void registerTcPipelines() {
       "inference, shape arithmetic, composite patterns, constant folding, "
       "precision",
       buildGraphPipeline);
-  cpu::registerCpuPipeline();
-  gpu::registerGpuKernelPipeline();
+  PassPipelineRegistration<CpuPipelineRegistrationOptions>(
+      "tc-cpu-pipeline",
+      "Lower a tc module (with tc.module_metadata) to the LLVM dialect with "
+      "the model.so ABI",
+      [](OpPassManager &pm, const CpuPipelineRegistrationOptions &o) {
+        cpu::CpuPipelineOptions options;
+        options.maxWorkgroups = o.maxWorkgroups;
+        options.winograd = o.winograd;
+        options.emitEntry = o.emitEntry;
+        cpu::buildCpuPipeline(pm, options);
+      });
+  PassPipelineRegistration<GpuPipelineRegistrationOptions>(
+      "tc-gpu-kernel-pipeline",
+      "tc to outlined GPU kernels (vendor-neutral): linalg, bufferization, "
+      "memory plan, one gpu.launch per kernel, outlining",
+      [](OpPassManager &pm, const GpuPipelineRegistrationOptions &o) {
+        gpu::buildGpuKernelPipeline(pm, gpuOptions(o));
+      });
+  PassPipelineRegistration<>(
+      "tc-gpu-host-pipeline",
+      "The host code of outlined GPU kernels (with tc.gpu_images) to the LLVM "
+      "dialect with the GPU entry point",
+      [](OpPassManager &pm) { gpu::buildGpuHostPipeline(pm); });
+  PassPipelineRegistration<GpuPipelineRegistrationOptions>(
+      "tc-gpu-emulation-pipeline",
+      "The GPU kernels, run on the CPU by loops (a test target): the kernel "
+      "pipeline, emulation, the CPU lowering",
+      [](OpPassManager &pm, const GpuPipelineRegistrationOptions &o) {
+        gpu::buildGpuEmulationPipeline(pm, gpuOptions(o));
+      });
 }
 
 } // namespace mlir::tc

@@ -2,12 +2,16 @@
 //
 // The compiler's stages as pass pipelines, each registered so that
 // `tc-opt --<name>` reproduces exactly what tc-compile runs for it:
-//   tc-graph-pipeline   the graph stage, on an imported tc module
-//   tc-cpu-pipeline     tc to the LLVM dialect with the model.so ABI
-//                       (lib/Target/Cpu/Pipeline.cpp)
-//   tc-gpu-kernel-pipeline  the vendor-neutral GPU kernels
-//                       (lib/Target/Gpu/Pipeline.cpp)
-// tc-compile composes them.
+//   tc-graph-pipeline       the graph stage, on an imported tc module
+//   tc-cpu-pipeline         tc to the LLVM dialect with the model.so ABI
+//                           (built in lib/Target/Cpu/Pipeline.cpp)
+//   tc-gpu-kernel-pipeline  tc to outlined, vendor-neutral GPU kernels
+//   tc-gpu-host-pipeline    their host code to the LLVM dialect with the
+//                           GPU entry point
+//   tc-gpu-emulation-pipeline  the kernels run on the CPU (a test target)
+//                           (the three built in lib/Target/Gpu/Pipeline.cpp)
+// Each takes the options tc-compile sets from its flags; tc-compile
+// composes them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,12 +32,45 @@ struct GraphPipelineOptions
       llvm::cl::init("fp32")};
 };
 
+/// tc-cpu-pipeline's options (CpuPipelineOptions).
+struct CpuPipelineRegistrationOptions
+    : public PassPipelineOptions<CpuPipelineRegistrationOptions> {
+  Option<int64_t> maxWorkgroups{
+      *this, "max-workgroups",
+      llvm::cl::desc("the most workgroups a kernel is split into"),
+      llvm::cl::init(64)};
+  Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("compute eligible 3x3 convolutions by Winograd's "
+                     "F(4x4, 3x3) or F(2x2, 3x3)"),
+      llvm::cl::init(true)};
+  Option<bool> emitEntry{
+      *this, "emit-entry",
+      llvm::cl::desc("end with --tc-cpu-emit-entry (false: for shape "
+                     "buckets to merge first)"),
+      llvm::cl::init(true)};
+};
+
+/// tc-gpu-kernel-pipeline's and tc-gpu-emulation-pipeline's options
+/// (GpuPipelineOptions).
+struct GpuPipelineRegistrationOptions
+    : public PassPipelineOptions<GpuPipelineRegistrationOptions> {
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("threads per block"),
+                            llvm::cl::init(256)};
+  Option<bool> reverse{
+      *this, "reverse",
+      llvm::cl::desc("gpu-emulation: run blocks and threads last to first "
+                     "(a race check)"),
+      llvm::cl::init(false)};
+};
+
 /// The graph stage: shape inference and clean-up, the shape arithmetic of
 /// dynamic-axis exports, the composite patterns (GELU, layer norm,
 /// attention), constant folding, and the precision policy.
 void buildGraphPipeline(OpPassManager &pm, const GraphPipelineOptions &options);
 
-/// Registers tc-graph-pipeline, tc-cpu-pipeline and tc-gpu-kernel-pipeline.
+/// Registers every pipeline above.
 void registerTcPipelines();
 
 } // namespace mlir::tc

@@ -138,12 +138,5 @@ void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry) {
     pm.addPass(createCpuEmitEntryPass());
 }
 
-void registerCpuPipeline() {
-  PassPipelineRegistration<>(
-      "tc-cpu-pipeline",
-      "Lower a tc module (with tc.module_metadata) to the LLVM dialect with "
-      "the model.so ABI",
-      [](OpPassManager &pm) { buildCpuPipeline(pm, CpuPipelineOptions{}); });
-}
 
 } // namespace mlir::tc::cpu

@@ -95,14 +95,5 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
   cpu::buildCpuLoweringTail(pm);
 }
 
-void registerGpuKernelPipeline() {
-  PassPipelineRegistration<>(
-      "tc-gpu-kernel-pipeline",
-      "tc to outlined GPU kernels (vendor-neutral): linalg, bufferization, "
-      "memory plan, one gpu.launch per kernel, outlining",
-      [](OpPassManager &pm) {
-        buildGpuKernelPipeline(pm, GpuPipelineOptions{});
-      });
-}
 
 } // namespace mlir::tc::gpu

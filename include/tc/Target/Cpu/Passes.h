@@ -42,7 +42,8 @@ struct CpuPipelineOptions {
 
 /// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to
 /// linalg, workgroup distribution, bufferization, deallocation, outlining,
-/// lowering to loops and LLVM, entry point. Registered as `tc-cpu-pipeline`.
+/// lowering to loops and LLVM, entry point. Registered as `tc-cpu-pipeline`
+/// (lib/Pipelines).
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Tensors to buffers, for every target: inputs read-only, one-shot
@@ -64,7 +65,6 @@ void buildBufferization(
 /// dialect, the entry point. Also what the GPU emulation target lowers its
 /// host code and emulated kernels with.
 void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry = true);
-void registerCpuPipeline();
 
 /// The metadata text of module_abi.h for `main` (read from the tc-level
 /// signature: names, element types including unsignedness, symbolic dims).

@@ -104,7 +104,6 @@ struct GpuPipelineOptions {
 /// `tc-gpu-kernel-pipeline`.
 void buildGpuKernelPipeline(OpPassManager &pm,
                             const GpuPipelineOptions &options);
-void registerGpuKernelPipeline();
 
 /// The host side of GPU targets, after buildGpuKernelPipeline and kernel
 /// compilation (module attributes `tc.module_metadata` and
