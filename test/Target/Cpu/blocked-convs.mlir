@@ -4,17 +4,20 @@
 // (not blocked: its strided positions are copied dense and it is a matmul);
 // dilated with asymmetric padding at batch 2 on 5x6 (5x3 out); a 1-D one of width 5;
 // stride-2 3x3 ones 14 and 12 columns wide out (with ReLU, batch 2), and
-// one 11 wide that keeps the image-width tile.
+// one 11 wide that keeps the image-width tile; wider stride-2 ones (16 and
+// 24 columns out, one dilated at batch 2) from channels-last copies.
 // RUN: %pyonnx %s.py %t
 // RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache
 // RUN: tc-run %t/model.so --rtol=1e-4 --atol=1e-4 \
 // RUN:   --input=x_c3x3=%t/x_c3x3.npy --input=x_down=%t/x_down.npy \
 // RUN:   --input=x_dilated=%t/x_dilated.npy --input=x_line=%t/x_line.npy \
 // RUN:   --input=x_s2=%t/x_s2.npy --input=x_s2odd=%t/x_s2odd.npy --input=x_s2kept=%t/x_s2kept.npy \
+// RUN:   --input=x_s2wide=%t/x_s2wide.npy --input=x_s2widedil=%t/x_s2widedil.npy \
 // RUN:   --compare=y_c3x3=%t/y_c3x3.npy --compare=y_down=%t/y_down.npy \
 // RUN:   --compare=y_dilated=%t/y_dilated.npy --compare=y_line=%t/y_line.npy \
 // RUN:   --compare=y_s2=%t/y_s2.npy --compare=y_s2odd=%t/y_s2odd.npy \
-// RUN:   --compare=y_s2kept=%t/y_s2kept.npy | FileCheck %s
+// RUN:   --compare=y_s2kept=%t/y_s2kept.npy --compare=y_s2wide=%t/y_s2wide.npy \
+// RUN:   --compare=y_s2widedil=%t/y_s2widedil.npy | FileCheck %s
 // CHECK-DAG: output 'y_c3x3': OK: f32[1, 64, 7, 7]
 // CHECK-DAG: output 'y_down': OK: f32[1, 32, 7, 7]
 // CHECK-DAG: output 'y_dilated': OK: f32[2, 96, 5, 3]
@@ -22,6 +25,8 @@
 // CHECK-DAG: output 'y_s2': OK: f32[1, 64, 14, 14]
 // CHECK-DAG: output 'y_s2odd': OK: f32[2, 32, 12, 12]
 // CHECK-DAG: output 'y_s2kept': OK: f32[1, 32, 11, 11]
+// CHECK-DAG: output 'y_s2wide': OK: f32[1, 32, 16, 16]
+// CHECK-DAG: output 'y_s2widedil': OK: f32[2, 64, 20, 24]
 // RUN: tc-compile %t/model.onnx --no-cache --dump-ir=%t/dump -o %t/model2.so
 // RUN: cat %t/dump/passes/*/*tc-cpu-block-conv-channels.mlir | FileCheck %s --check-prefix=IR
 // The filters [F, C, K...] become [F / 32, C, K..., 32]; each convolution
@@ -34,6 +39,10 @@
 // IR-DAG: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] : tensor<1x1x32x3xf32> into tensor<1x32x3xf32>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x20x3x3x32xf32>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x12x3x3x32xf32>
+// The wider strided ones read channels-last copies of their padded inputs.
+// IR-DAG: outs(%{{.*}} : tensor<1x33x33x16xf32>)
+// IR-DAG: outs(%{{.*}} : tensor<2x42x52x24xf32>)
+// IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x24x3x3x32xf32>
 // RUN: cat %t/dump/passes/*/*tc-cpu-block-conv-channels.mlir | FileCheck %s --check-prefix=KEPT
 // KEPT-NOT: tensor<1x8x3x3x32xf32>
 // The 1x1 with stride 2 reads its input through a dense copy of every other

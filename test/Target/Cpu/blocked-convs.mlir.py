@@ -70,6 +70,11 @@ case("line", (1, 16, 5), 32, (3,), [2], [1, 1], [1], True)
 # of 6.
 case("s2", (1, 20, 27, 27), 64, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True, relu=True)
 case("s2odd", (2, 12, 25, 23), 32, (3, 3), [2, 2], [1, 1, 0, 1], [1, 1], False)
+# Wider strided ones (from 16 input channels) read a channels-last copy of
+# their padded input: 31x31 -> 16x16 with bias and ReLU; batch 2, dilated
+# along the width, asymmetric padding, 40x51 -> 20x24.
+case("s2wide", (1, 16, 31, 31), 32, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True, relu=True)
+case("s2widedil", (2, 24, 40, 51), 64, (3, 3), [2, 2], [0, 1, 2, 0], [1, 2], False)
 # One 11 columns wide has no row count without a partial tile: kept in the
 # image-width tile.
 case("s2kept", (1, 8, 21, 21), 32, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True)

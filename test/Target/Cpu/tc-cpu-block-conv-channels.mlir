@@ -9,6 +9,10 @@
 // CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d6, d7, d4)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
 // CHECK-DAG: #[[SPLIT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d2, d3)>
+// The maps of @strided_wide, below.
+// CHECK-DAG: #[[NCHW:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[NHWC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+// CHECK-DAG: #[[LAST:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d2 * 2 + d6, d3 * 2 + d7, d5)>
 // CHECK-LABEL: func.func @narrow
 // CHECK: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<2x24x3x3x32xf32>
 // CHECK: %[[INIT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x7x7x32xf32>)
@@ -33,4 +37,26 @@ func.func @kept(%x: tensor<1x24x8x8xf32>, %z: tensor<1x24x7x7xf32>) -> (tensor<1
   %y = tc.conv %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x24x8x8xf32>, tensor<64x24x3x3xf32>) -> tensor<1x64x8x8xf32>
   %u = tc.conv %z, %v {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x24x7x7xf32>, tensor<48x24x3x3xf32>) -> tensor<1x48x7x7xf32>
   return %y, %u : tensor<1x64x8x8xf32>, tensor<1x48x7x7xf32>
+}
+
+// A stride-2 3x3 convolution from 56 to 28 columns, too wide for the rule
+// above, is blocked from a channels-last copy of its (padded) input: the
+// copy [N, H, W, C], then the convolution reading it (n, oh * 2 + kh,
+// ow * 2 + kw, c). With 8 input channels it keeps the image-width tile.
+// CHECK-LABEL: func.func @strided_wide
+// CHECK: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<2x32x3x3x32xf32>
+// CHECK: %[[T:.*]] = linalg.generic {indexing_maps = [#[[NCHW]], #[[NHWC]]], {{.*}} ins(%{{.*}} : tensor<1x32x58x58xf32>) outs(%{{.*}} : tensor<1x58x58x32xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[LAST]], #{{.*}}, #{{.*}}], {{.*}} ins(%[[T]], %[[W]] : tensor<1x58x58x32xf32>, tensor<2x32x3x3x32xf32>) outs(%{{.*}} : tensor<1x2x28x28x32xf32>)
+// CHECK-LABEL: func.func @strided_few_channels
+// CHECK-NOT: x32xf32>
+// CHECK: return
+func.func @strided_wide(%x: tensor<1x32x56x56xf32>) -> tensor<1x64x28x28xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x32x3x3xf32>
+  %y = tc.conv %x, %w {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x32x56x56xf32>, tensor<64x32x3x3xf32>) -> tensor<1x64x28x28xf32>
+  return %y : tensor<1x64x28x28xf32>
+}
+func.func @strided_few_channels(%x: tensor<1x8x56x56xf32>) -> tensor<1x64x28x28xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x8x3x3xf32>
+  %y = tc.conv %x, %w {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x56x56xf32>, tensor<64x8x3x3xf32>) -> tensor<1x64x28x28xf32>
+  return %y : tensor<1x64x28x28xf32>
 }

@@ -65,8 +65,10 @@ def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
     channels are a multiple of L (the
     register tile's 32 lanes), with a constant filter read only here, and
     whose output width is below the 8 columns an image-width register tile
-    needs, or, for a strided one with a window wider than 1x1, below 16
-    columns and divided by the rows of its register tile: the filter is
+    needs, or, for a strided one with a window wider than 1x1, divided by
+    the rows of its register tile (below 16 columns, or from 16 input
+    channels on, when the convolution reads a channels-last copy
+    [N, I..., C] of its input, made by a transposing generic): the filter is
     stored at compile time as [F / L, C, K..., L], the convolution writes
     [N, F / L, O..., L] (its init read into that layout), and its result is
     unpacked to [N, F, O...] by an elementwise generic (through
