@@ -1,11 +1,12 @@
 // Convolutions over images narrower than 8 columns, computed in blocks of
 // 32 output channels (--tc-cpu-block-conv-channels), give numpy's results:
 // 3x3 with padding, bias and ReLU on 7x7; 1x1 with stride 2 from 13x13
-// (not blocked: its strided positions are copied dense and it is a matmul);
+// (its strided positions copied dense, then blocked as a pointwise one);
 // dilated with asymmetric padding at batch 2 on 5x6 (5x3 out); a 1-D one of width 5;
 // stride-2 3x3 ones 14 and 12 columns wide out (with ReLU, batch 2), and
 // one 11 wide that keeps the image-width tile; wider stride-2 ones (16 and
-// 24 columns out, one dilated at batch 2) from channels-last copies.
+// 24 columns out, one dilated at batch 2) from channels-last copies;
+// pointwise ones over 7x7 and 6x6 images.
 // RUN: %pyonnx %s.py %t
 // RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache
 // RUN: tc-run %t/model.so --rtol=1e-4 --atol=1e-4 \
@@ -13,11 +14,13 @@
 // RUN:   --input=x_dilated=%t/x_dilated.npy --input=x_line=%t/x_line.npy \
 // RUN:   --input=x_s2=%t/x_s2.npy --input=x_s2odd=%t/x_s2odd.npy --input=x_s2kept=%t/x_s2kept.npy \
 // RUN:   --input=x_s2wide=%t/x_s2wide.npy --input=x_s2widedil=%t/x_s2widedil.npy \
+// RUN:   --input=x_pw7=%t/x_pw7.npy --input=x_pw6=%t/x_pw6.npy \
 // RUN:   --compare=y_c3x3=%t/y_c3x3.npy --compare=y_down=%t/y_down.npy \
 // RUN:   --compare=y_dilated=%t/y_dilated.npy --compare=y_line=%t/y_line.npy \
 // RUN:   --compare=y_s2=%t/y_s2.npy --compare=y_s2odd=%t/y_s2odd.npy \
 // RUN:   --compare=y_s2kept=%t/y_s2kept.npy --compare=y_s2wide=%t/y_s2wide.npy \
-// RUN:   --compare=y_s2widedil=%t/y_s2widedil.npy | FileCheck %s
+// RUN:   --compare=y_s2widedil=%t/y_s2widedil.npy --compare=y_pw7=%t/y_pw7.npy \
+// RUN:   --compare=y_pw6=%t/y_pw6.npy | FileCheck %s
 // CHECK-DAG: output 'y_c3x3': OK: f32[1, 64, 7, 7]
 // CHECK-DAG: output 'y_down': OK: f32[1, 32, 7, 7]
 // CHECK-DAG: output 'y_dilated': OK: f32[2, 96, 5, 3]
@@ -27,11 +30,17 @@
 // CHECK-DAG: output 'y_s2kept': OK: f32[1, 32, 11, 11]
 // CHECK-DAG: output 'y_s2wide': OK: f32[1, 32, 16, 16]
 // CHECK-DAG: output 'y_s2widedil': OK: f32[2, 64, 20, 24]
+// CHECK-DAG: output 'y_pw7': OK: f32[1, 64, 7, 7]
+// CHECK-DAG: output 'y_pw6': OK: f32[2, 32, 6, 6]
 // RUN: tc-compile %t/model.onnx --no-cache --dump-ir=%t/dump -o %t/model2.so
 // RUN: cat %t/dump/passes/*/*tc-cpu-block-conv-channels.mlir | FileCheck %s --check-prefix=IR
 // The filters [F, C, K...] become [F / 32, C, K..., 32]; each convolution
 // writes [N, F / 32, O..., 32], unpacked through [N, F / 32, 32, O...].
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x24x3x3x32xf32>
+// Pointwise ones over fewer than 64 pixels: filters [F / 32, C, 32].
+// IR-DAG: dense_resource<blocked{{.*}}> : tensor<2x48x32xf32>
+// IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x24x32xf32>
+// IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x40x32xf32>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<3x8x3x3x32xf32>
 // IR-DAG: dense_resource<blocked{{.*}}> : tensor<1x16x3x32xf32>
 // IR-DAG: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x32x7x7xf32> into tensor<1x64x7x7xf32>

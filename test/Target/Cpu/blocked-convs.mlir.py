@@ -58,7 +58,8 @@ def case(name, x_shape, f, kernel, strides, pads, dilations, bias, relu=False):
 # ResNet's last stage: 3x3, padding 1, 7x7, bias and ReLU.
 case("c3x3", (1, 24, 7, 7), 64, (3, 3), [1, 1], [1, 1, 1, 1], [1, 1], True, relu=True)
 # Its downsample: 1x1 with stride 2 from an odd 13x13 (7x7 out), no bias
-# (a dense copy of the strided positions and a matmul, not blocked).
+# (a dense copy of the strided positions, then a pointwise convolution on
+# 49 pixels, blocked).
 case("down", (1, 40, 13, 13), 32, (1, 1), [2, 2], [0, 0, 0, 0], [1, 1], False)
 # Non-square, dilated, asymmetric padding, batch 2: 5x6 -> 5x3.
 case("dilated", (2, 8, 5, 6), 96, (3, 3), [1, 1], [2, 1, 2, 0], [2, 2], True)
@@ -75,6 +76,10 @@ case("s2odd", (2, 12, 25, 23), 32, (3, 3), [2, 2], [1, 1, 0, 1], [1, 1], False)
 # along the width, asymmetric padding, 40x51 -> 20x24.
 case("s2wide", (1, 16, 31, 31), 32, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True, relu=True)
 case("s2widedil", (2, 24, 40, 51), 64, (3, 3), [2, 2], [0, 1, 2, 0], [1, 2], False)
+# Pointwise ones over 7x7 and 6x6 images (49 and 36 pixels, rows of 7 and
+# 6), with bias and ReLU; batch 2 without bias.
+case("pw7", (1, 48, 7, 7), 64, (1, 1), [1, 1], [0, 0, 0, 0], [1, 1], True, relu=True)
+case("pw6", (2, 24, 6, 6), 32, (1, 1), [1, 1], [0, 0, 0, 0], [1, 1], False)
 # One 11 columns wide has no row count without a partial tile: kept in the
 # image-width tile.
 case("s2kept", (1, 8, 21, 21), 32, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True)

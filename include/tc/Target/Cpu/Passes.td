@@ -68,7 +68,10 @@ def CpuBlockConvChannelsPass : Pass<"tc-cpu-block-conv-channels"> {
     needs, or, for a strided one with a window wider than 1x1, divided by
     the rows of its register tile (below 16 columns, or from 16 input
     channels on, when the convolution reads a channels-last copy
-    [N, I..., C] of its input, made by a transposing generic): the filter is
+    [N, I..., C] of its input, made by a transposing generic), and for a
+    pointwise one in the matmul form --convert-tc-to-linalg gives it
+    (loops (n, f, p, c) over the collapsed image), from 8 to 63 pixels that
+    are not whole 16-lane vectors and divide into register-tile rows: the filter is
     stored at compile time as [F / L, C, K..., L], the convolution writes
     [N, F / L, O..., L] (its init read into that layout), and its result is
     unpacked to [N, F, O...] by an elementwise generic (through
