@@ -22,8 +22,9 @@
 // pointwise convolution over fewer than 64 pixels (ResNet-50's last stage,
 // MobileNetV2's last layers), which --convert-tc-to-linalg gives as a
 // matmul over the collapsed image: its 49 pixels in lanes fill 32 + 16 + 1,
-// the last column in scalars. ResNet-50's fourth stage took 15.3 instead of
-// 18.7 ms blocked (1 thread, `tc-run --profile`, the kernels of layer4).
+// the last column in scalars. ResNet-50's fourth stage took 19.3 instead of
+// 21.8 ms blocked (1 thread, `tc-run --profile-json`, the kernels of
+// layer4, medians of 8 alternating runs).
 //
 // Runs on tensors, after --convert-tc-to-linalg and before
 // --tc-cpu-pack-weights.
@@ -122,10 +123,11 @@ bool blockStrided(linalg::GenericOp op, unsigned spatial, int64_t width) {
 /// before the convolution): each reduction step then broadcasts input
 /// values that lie next to each other, channel after channel, instead of
 /// one per NCHW plane, and the strided columns cost nothing more than
-/// unit ones. ResNet's stride-2 3x3 convolution from 56x56 to 28x28 with
-/// 128 channels went from 2.30 to 1.89 ms with its copy (1 thread,
-/// `tc-run --profile`). Not for few input channels (an RGB stem), whose
-/// image-width tile is kept.
+/// unit ones. ResNet-50's stride-2 3x3 convolution from 56x56 to 28x28
+/// with 128 channels went from 3.08 to 2.95 ms, its copy included (1
+/// thread, medians of 8 alternating runs of `tc-run --profile-json`).
+/// Not for few input channels (an RGB stem), whose image-width tile is
+/// kept.
 bool blockChannelsLast(linalg::GenericOp op, unsigned spatial, int64_t width) {
   auto input = cast<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
   return stridedWindow(op, spatial) && width % registerRows(width) == 0 &&
