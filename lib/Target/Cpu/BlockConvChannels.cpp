@@ -168,16 +168,18 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   // time that way) and the channels fill whole lane blocks.
   int64_t width = outType.getShape().back();
   int64_t channels = outType.getDimSize(1);
+  if (channels % kRegisterLanes != 0)
+    return std::nullopt;
+  bool channelsLast = false;
   if (window == 0) {
     // A pointwise convolution over a small image (its pixels, p, in one
     // dimension): blocked when the pixels fill under two register tiles.
-    if (spatial != 1 || channels % kRegisterLanes != 0 ||
-        !blockPointwise(width))
+    if (spatial != 1 || !blockPointwise(width))
       return std::nullopt;
   } else {
     bool narrow = width < kMinLanes || blockStrided(op, spatial, width);
-    bool channelsLast = !narrow && blockChannelsLast(op, spatial, width);
-    if (channels % kRegisterLanes != 0 || (!narrow && !channelsLast))
+    channelsLast = !narrow && blockChannelsLast(op, spatial, width);
+    if (!narrow && !channelsLast)
       return std::nullopt;
   }
   // A pointwise filter [F, C, 1, 1] reaches the matmul form collapsed to
@@ -189,8 +191,6 @@ std::optional<Candidate> match(linalg::GenericOp op) {
   std::optional<ConstantWeight> filter = constantWeight(filterValue);
   if (!filter)
     return std::nullopt;
-  bool channelsLast = window != 0 && width >= kMinLanes &&
-                      !blockStrided(op, spatial, width);
   return Candidate{op, spatial, window, *filter, channelsLast};
 }
 
