@@ -14,10 +14,12 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tc/Dialect/Fusion/IR/FusionDialect.h"
 #include "tc/Dialect/Tc/IR/TcDialect.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuDialect.h"
 
 void mlir::tc::registerTcDialects(DialectRegistry &registry) {
   // scf and tensor carry the control flow the ONNX importer produces.
-  registry.insert<tc::TcDialect, fusion::FusionDialect, func::FuncDialect,
+  registry.insert<tc::TcDialect, fusion::FusionDialect, tc_gpu::TcGpuDialect,
+                  func::FuncDialect,
                   scf::SCFDialect, tensor::TensorDialect, arith::ArithDialect>();
 }
 

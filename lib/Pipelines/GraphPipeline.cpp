@@ -44,6 +44,7 @@ gpu::GpuPipelineOptions gpuOptions(const GpuPipelineRegistrationOptions &o) {
   gpu::GpuPipelineOptions options;
   options.blockSize = o.blockSize;
   options.emulateInReverse = o.reverse;
+  options.emulatedMatrixTarget = o.matrixTarget;
   return options;
 }
 } // namespace

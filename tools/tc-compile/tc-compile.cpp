@@ -102,6 +102,12 @@ cl::opt<bool> gpuFpContract(
              "product into one fused multiply-add, rounded once (as nvcc and "
              "hipcc do by default); =false rounds each separately"),
     cl::init(true));
+cl::opt<std::string> emulatedMatrixCores(
+    "emulate-matrix-cores", cl::cat(category),
+    cl::desc("with --target=gpu-emulation: the GPU target whose matrix "
+             "instructions (their lanes' layouts) the 16-bit matrix products "
+             "use, executed by scalar code; none: CUDA-core code"),
+    cl::init("cuda:sm_90"));
 cl::opt<std::string> precision(
     "precision", cl::cat(category),
     cl::desc("the type contractions, convolutions and attention compute in: "
@@ -541,6 +547,7 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
   key.add("winograd", winograd ? "1" : "0");
   key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
   key.add("precision", precision);
+  key.add("emulate-matrix-cores", emulatedMatrixCores);
   for (const std::string &spec : shapeBucketSpecs)
     key.add("shape-bucket", spec);
   return key.finish();
@@ -614,6 +621,11 @@ int main(int argc, char **argv) {
   }
   if (emulation && (specsCount(target) != 1))
     return fail("--target=gpu-emulation cannot be combined with other targets");
+  if (emulatedMatrixCores != "none") {
+    std::string error;
+    if (failed(tc::gpu::parseGpuTarget(emulatedMatrixCores, error)))
+      return fail("--emulate-matrix-cores: " + error + " (or none)");
+  }
   if (emit == Emit::GpuKernels && gpuTargets.empty())
     return fail("--emit=gpu-kernels needs a GPU --target (cuda:<sm> or "
                 "rocm:<gfx>)");
@@ -828,6 +840,8 @@ int main(int argc, char **argv) {
   if (emulation) {
     tc::gpu::GpuPipelineOptions gpuOptions;
     gpuOptions.emulateInReverse = emulateInReverse;
+    if (emulatedMatrixCores != "none")
+      gpuOptions.emulatedMatrixTarget = emulatedMatrixCores;
     tc::gpu::buildGpuEmulationPipeline(lowering, gpuOptions);
   }
   else

@@ -63,6 +63,12 @@ struct GpuPipelineRegistrationOptions
       llvm::cl::desc("gpu-emulation: run blocks and threads last to first "
                      "(a race check)"),
       llvm::cl::init(false)};
+  Option<std::string> matrixTarget{
+      *this, "matrix-target",
+      llvm::cl::desc("gpu-emulation: the GPU target whose matrix "
+                     "instructions the block matrix products use (empty: "
+                     "none)"),
+      llvm::cl::init("")};
 };
 
 /// The graph stage: shape inference and clean-up, the shape arithmetic of

@@ -134,6 +134,7 @@ void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCpuMoveBf16AsIntegersPass());
   if (emitEntry)
     pm.addPass(createCpuEmitEntryPass());
 }

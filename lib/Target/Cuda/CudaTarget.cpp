@@ -15,6 +15,11 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -40,6 +45,75 @@ public:
     static const StringRef chips[] = {"sm_80", "sm_86", "sm_89", "sm_90",
                                       "sm_100"};
     return chips;
+  }
+
+  /// mma.sync m16n8k16 (sm_80 and later), f16 or bf16 with f32
+  /// accumulation; PTX's fragment layouts, with g = lane / 4 (the lane's
+  /// group) and t = lane % 4 (its place in the group): A's element i at row
+  /// g (+8 for registers 1 and 3), columns 2t + i % 2 (+8 for registers 2
+  /// and 3); B's at rows 2t + i % 2 (+8 for its second register), column
+  /// g; C's at row g (+8 for elements 2 and 3), columns 2t + i % 2.
+  std::optional<MatrixInstruction>
+  matrixInstruction(MLIRContext *ctx, StringRef, Type element) const override {
+    if (!element.isF16() && !element.isBF16())
+      return std::nullopt;
+    AffineExpr lane = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx);
+    AffineExpr g = lane.floorDiv(4), t = lane % 4;
+    auto map = [&](AffineExpr row, AffineExpr column) {
+      return AffineMap::get(2, 0, {row, column}, ctx);
+    };
+    MatrixInstruction mma;
+    mma.m = 16;
+    mma.n = 8;
+    mma.k = 16;
+    mma.subgroupSize = 32;
+    mma.aLayout = map(g + (i.floorDiv(2) % 2) * 8, t * 2 + i % 2 + i.floorDiv(4) * 8);
+    mma.bLayout = map(t * 2 + i % 2 + i.floorDiv(2) * 8, g);
+    mma.cLayout = map(g + i.floorDiv(2) * 8, t * 2 + i % 2);
+    return mma;
+  }
+
+  /// nvvm.mma.sync reads A and B in 32-bit registers of two elements
+  /// (f16 pairs as vector<2xf16>, bf16 pairs as i32) and returns D as a
+  /// struct of four f32.
+  LogicalResult lowerSubgroupMma(RewriterBase &rewriter, tc_gpu::SubgroupMmaOp op,
+                                 StringRef) const override {
+    Location loc = op.getLoc();
+    Type element = op.getA().getType().getElementType();
+    bool bf16 = element.isBF16();
+    auto registers = [&](Value fragment) {
+      SmallVector<Value> values;
+      int64_t count = cast<VectorType>(fragment.getType()).getNumElements();
+      for (int64_t r = 0; r < count / 2; ++r) {
+        Value pair = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, fragment, ArrayRef<int64_t>{2 * r}, ArrayRef<int64_t>{2},
+            ArrayRef<int64_t>{1});
+        if (bf16) {
+          Value word = vector::BitCastOp::create(
+              rewriter, loc, VectorType::get({1}, rewriter.getI32Type()), pair);
+          pair = vector::ExtractOp::create(rewriter, loc, word, 0);
+        }
+        values.push_back(pair);
+      }
+      return values;
+    };
+    SmallVector<Value> c;
+    for (int64_t e = 0; e < 4; ++e)
+      c.push_back(vector::ExtractOp::create(rewriter, loc, op.getC(), e));
+    Type f32 = rewriter.getF32Type();
+    auto resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
+                                                       {f32, f32, f32, f32});
+    NVVM::MMATypes type = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    Value d = NVVM::MmaOp::create(
+        rewriter, loc, resultType, registers(op.getA()), registers(op.getB()), c,
+        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{type, type},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+    SmallVector<Value> results;
+    for (int64_t e = 0; e < 4; ++e)
+      results.push_back(LLVM::ExtractValueOp::create(rewriter, loc, d, e));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getC().getType(), results);
+    return success();
   }
 
   void addAttachTarget(OpPassManager &pm, StringRef chip) const override {

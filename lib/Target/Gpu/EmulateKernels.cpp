@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
+#include "tc/Target/Gpu/MatrixCores.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -397,12 +399,98 @@ LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
   return success();
 }
 
+/// A matrix instruction (tc_gpu.subgroup_mma) is its subgroup's, each
+/// lane holding elements of A, B and C in the layouts its attributes give.
+/// Emulated: each lane stores its A and B elements at their places in
+/// shared copies of its subgroup's A and B, a barrier, then it computes its
+/// C elements from the copies (f32 multiply-adds over k), and a barrier
+/// before the next instruction writes the copies again. So the layouts
+/// are executed as written: a wrong one gives wrong numbers here.
+LogicalResult rewriteSubgroupMmas(mlir::gpu::GPUFuncOp kernel) {
+  SmallVector<tc_gpu::SubgroupMmaOp> ops;
+  kernel.walk([&](tc_gpu::SubgroupMmaOp op) { ops.push_back(op); });
+  struct Copies {
+    Type element;
+    SmallVector<int64_t> shape;
+    int64_t lanes;
+    Value a, b;
+  };
+  SmallVector<Copies> copies;
+  int64_t threads = blockThreads(kernel);
+  auto workgroup = mlir::gpu::AddressSpaceAttr::get(
+      kernel.getContext(), mlir::gpu::AddressSpace::Workgroup);
+  for (tc_gpu::SubgroupMmaOp op : ops) {
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t m = shape[0], n = shape[1], k = shape[2], lanes = op.getSubgroupSize();
+    if (threads % lanes)
+      return op.emitOpError("cannot be emulated in a block of ")
+             << threads << " threads";
+    Type element = op.getA().getType().getElementType();
+    auto *found = llvm::find_if(copies, [&](const Copies &c) {
+      return c.element == element && ArrayRef(c.shape) == shape && c.lanes == lanes;
+    });
+    if (found == copies.end()) {
+      int64_t subgroups = threads / lanes;
+      auto type = [&](int64_t rows, int64_t columns) {
+        return MemRefType::get({subgroups, rows, columns}, element, AffineMap(), workgroup);
+      };
+      copies.push_back({element, SmallVector<int64_t>(shape), lanes,
+                        kernel.addWorkgroupAttribution(type(m, k), op.getLoc()),
+                        kernel.addWorkgroupAttribution(type(k, n), op.getLoc())});
+      found = std::prev(copies.end());
+    }
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+    Value linear = linearThreadId(b, loc).first;
+    Value subgroup = arith::DivUIOp::create(b, loc, linear, index(lanes));
+    Value lane = arith::RemUIOp::create(b, loc, linear, index(lanes));
+    auto place = [&](Value fragment, AffineMap layout, Value copy) {
+      int64_t count = cast<VectorType>(fragment.getType()).getNumElements();
+      for (int64_t i = 0; i < count; ++i)
+        memref::StoreOp::create(
+            b, loc, vector::ExtractOp::create(b, loc, fragment, i), copy,
+            ValueRange{subgroup, layoutAt(b, loc, layout, 0, lane, i),
+                       layoutAt(b, loc, layout, 1, lane, i)});
+    };
+    place(op.getA(), op.getALayout(), found->a);
+    place(op.getB(), op.getBLayout(), found->b);
+    mlir::gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> results;
+    Type f32 = b.getF32Type();
+    for (int64_t i = 0; i < op.getC().getType().getNumElements(); ++i) {
+      Value row = layoutAt(b, loc, op.getCLayout(), 0, lane, i);
+      Value column = layoutAt(b, loc, op.getCLayout(), 1, lane, i);
+      Value start = vector::ExtractOp::create(b, loc, op.getC(), i);
+      auto sum = scf::ForOp::create(b, loc, index(0), index(k), index(1), ValueRange{start});
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(sum.getBody());
+        Value kk = sum.getInductionVar();
+        Value x = memref::LoadOp::create(b, loc, found->a, ValueRange{subgroup, row, kk});
+        Value y = memref::LoadOp::create(b, loc, found->b, ValueRange{subgroup, kk, column});
+        Value product = arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, x),
+                                              arith::ExtFOp::create(b, loc, f32, y));
+        scf::YieldOp::create(b, loc, arith::AddFOp::create(b, loc, sum.getRegionIterArgs()[0],
+                                                           product).getResult());
+      }
+      results.push_back(sum.getResult(0));
+    }
+    Value result = vector::FromElementsOp::create(b, loc, op.getC().getType(), results);
+    mlir::gpu::BarrierOp::create(b, loc);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+  return success();
+}
+
 /// Builds `@__tc_emulated_<name>` from a kernel.
 FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
-                                bool reverse) {
+                                bool reverse, InstructionFor instructionFor) {
   if (!kernel.getBody().hasOneBlock())
     return kernel.emitError("cannot emulate a kernel with several blocks");
-  if (failed(rewriteShuffles(kernel)))
+  if (failed(expandBlockMmas(kernel, instructionFor)) ||
+      failed(rewriteSubgroupMmas(kernel)) || failed(rewriteShuffles(kernel)))
     return failure();
   demoteAcrossBarriers(kernel);
   if (!kernel.getPrivateAttributions().empty())
@@ -433,10 +521,17 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
     auto host = MemRefType::get(type.getShape(), type.getElementType(),
                                 type.getLayout());
     // Aligned as on a GPU (--tc-gpu-align-workgroup-memory), for the
-    // kernels' vector accesses.
+    // kernels' vector accesses; slots of vectors (a thread's accumulator
+    // across barriers) to the vector's own alignment, which the CPU's
+    // loads and stores of them assume (64 bytes for vector<16xf32>).
+    int64_t alignment = kWorkgroupAlignment;
+    if (auto vector = dyn_cast<VectorType>(type.getElementType()))
+      alignment = std::max<int64_t>(
+          alignment, llvm::PowerOf2Ceil(vector.getNumElements() *
+                                        vector.getElementTypeBitWidth() / 8));
     emitter.uniform.map(attribution,
-                        memref::AllocaOp::create(
-                            b, loc, host, b.getI64IntegerAttr(kWorkgroupAlignment)));
+                        memref::AllocaOp::create(b, loc, host,
+                                                 b.getI64IntegerAttr(alignment)));
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -472,10 +567,18 @@ struct GpuEmulateKernelsPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The matrix instructions of `matrixTarget`, executed by scalar code.
+    TargetInstructions instructionFor;
+    std::string error;
+    if (failed(instructionFor.init(module.getContext(), matrixTarget, error))) {
+      module.emitError("tc-gpu-emulate-kernels: matrix-target: ") << error;
+      return signalPassFailure();
+    }
     llvm::DenseMap<SymbolRefAttr, func::FuncOp> emulated;
     for (auto kernels : module.getOps<mlir::gpu::GPUModuleOp>())
       for (auto kernel : kernels.getOps<mlir::gpu::GPUFuncOp>()) {
-        FailureOr<func::FuncOp> func = emulate(module, kernel, reverseOrder);
+        FailureOr<func::FuncOp> func =
+            emulate(module, kernel, reverseOrder, instructionFor);
         if (failed(func))
           return signalPassFailure();
         emulated[SymbolRefAttr::get(

@@ -50,6 +50,27 @@ FailureOr<GpuTarget> parseGpuTarget(StringRef spec, std::string &error) {
   return failure();
 }
 
+LogicalResult TargetInstructions::init(MLIRContext *context, StringRef target,
+                                       std::string &error) {
+  ctx = context;
+  if (target.empty())
+    return success();
+  FailureOr<GpuTarget> parsed = parseGpuTarget(target, error);
+  if (failed(parsed))
+    return failure();
+  gpu = *parsed;
+  return success();
+}
+
+const MatrixInstruction *TargetInstructions::operator()(Type element) {
+  if (!gpu)
+    return nullptr;
+  auto [it, inserted] = cache.try_emplace(element);
+  if (inserted)
+    it->second = getBackend(gpu->vendor).matrixInstruction(ctx, gpu->chip, element);
+  return it->second ? &*it->second : nullptr;
+}
+
 FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
                                    std::string &error,
                                    const KernelCompileOptions &options) {
@@ -58,6 +79,14 @@ FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
   PassManager pm(module.getContext());
   backend.addAttachTarget(pm, target.chip);
   OpPassManager &prepare = pm.nest<mlir::gpu::GPUModuleOp>();
+  // Block matrix products as this target's matrix instructions (or scalar
+  // code), then those as the vendor's intrinsics.
+  GpuExpandBlockMmaPassOptions expand;
+  expand.target = target.name();
+  prepare.addPass(createGpuExpandBlockMmaPass(expand));
+  GpuLowerSubgroupMmaPassOptions lower;
+  lower.target = target.name();
+  prepare.addPass(createGpuLowerSubgroupMmaPass(lower));
   prepare.addPass(createGpuAlignWorkgroupMemoryPass());
   if (options.fpContract)
     prepare.addPass(createGpuContractFloatOpsPass());

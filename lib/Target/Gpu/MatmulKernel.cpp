@@ -24,6 +24,7 @@
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 #include "tc/Target/Gpu/ElementwiseKernel.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -209,6 +210,30 @@ Extents extentsOf(RewriterBase &rewriter, Location loc, const Roles &r,
   return {product(r.m), product(r.n), product(r.k), product(r.batch)};
 }
 
+/// Whether `op` multiplies 16-bit floats (f16 or bf16, both operands
+/// alike) and accumulates in f32: what matrix cores compute. Its kernel then
+/// multiplies the shared tiles by tc_gpu.block_mma, which each target
+/// expands to its matrix instructions (or scalar code).
+bool suitsMatrixCores(linalg::LinalgOp op, const Roles &r) {
+  Type a = getElementTypeOrSelf(r.a->get().getType());
+  Type b = getElementTypeOrSelf(r.b->get().getType());
+  Type out = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  if (a != b || !(a.isF16() || a.isBF16()) || !out.isF32())
+    return false;
+  // The product is an f32 product of the widened operands.
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    if (auto mul = dyn_cast<arith::MulFOp>(inner))
+      for (Value factor : mul->getOperands()) {
+        auto widen = factor.getDefiningOp<arith::ExtFOp>();
+        if (!widen || !isa<BlockArgument>(widen.getIn()))
+          return false;
+      }
+    else if (!isa<arith::ExtFOp, arith::AddFOp>(inner))
+      return false;
+  }
+  return true;
+}
+
 /// The kernel for `op` with R x R outputs per thread, at the insertion
 /// point (`op` stays).
 void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r,
@@ -244,11 +269,18 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   int64_t aBytes = std::max<int64_t>(
       1, elementBytes(getElementTypeOrSelf(r.a->get().getType())));
   const int64_t pad = std::max<int64_t>(1, kVectorBytes / aBytes);
+  // With matrix cores the products accumulate in tc_gpu.block_mma's
+  // registers, in the target's layout; the block writes them to a shared
+  // E x E tile once, and the fused epilogue reads its outputs from there.
+  const bool matrixCores = suitsMatrixCores(op, r);
+  SmallVector<Type> sharedTiles{shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E)};
+  if (matrixCores)
+    sharedTiles.push_back(MemRefType::get({E, E}, rewriter.getF32Type(), AffineMap(),
+                                           workgroup));
   auto launch = mlir::gpu::LaunchOp::create(
       rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile, tile, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{},
-      TypeRange{shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E)});
+      /*asyncDependencies=*/{}, sharedTiles);
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
   ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
@@ -380,15 +412,24 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   // The accumulators start from the output (linalg accumulates into it),
   // or from the value the fused init op would have stored there.
+  // With matrix cores, the block's accumulator starts at zero and the
+  // start values join in the epilogue.
+  auto startAt = [&](int64_t i, int64_t j) {
+    return orZero(element, inside[i * R + j], [&] {
+      return fusedStartValue(
+          rewriter, loc, op, fusion,
+          indicesAt(rewriter, loc, outMap, loopsAt(rows[i], columns[j], nullptr)));
+    });
+  };
+  auto accumulator = VectorType::get({R * R}, rewriter.getF32Type());
   SmallVector<Value> starts;
-  for (int64_t i = 0; i < R; ++i)
-    for (int64_t j = 0; j < R; ++j) {
-      starts.push_back(orZero(element, inside[i * R + j], [&] {
-        return fusedStartValue(
-            rewriter, loc, op, fusion,
-            indicesAt(rewriter, loc, outMap, loopsAt(rows[i], columns[j], nullptr)));
-      }));
-    }
+  if (matrixCores)
+    starts.push_back(arith::ConstantOp::create(rewriter, loc, accumulator,
+                                               rewriter.getZeroAttr(accumulator)));
+  else
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < R; ++j)
+        starts.push_back(startAt(i, j));
   auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
   {
     OpBuilder::InsertionGuard g(rewriter);
@@ -415,42 +456,62 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     if (bStaging.lanes > 1)
       stageVectors(bStaging, /*isA=*/false, k0);
     mlir::gpu::BarrierOp::create(rewriter, loc);
-    auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one,
-                                       steps.getRegionIterArgs());
-    {
-      OpBuilder::InsertionGuard inner(rewriter);
-      rewriter.setInsertionPointToStart(products.getBody());
-      Value kk = products.getInductionVar();
-      SmallVector<Value> as, bs;
-      // A's R values are adjacent (and aligned: the tile's rows start at
-      // multiples of 16 bytes, the thread's rows at a multiple of R): LLVM's
-      // load-store vectorizer makes one vector load of them.
-      for (int64_t i = 0; i < R; ++i) {
-        as.push_back(memref::LoadOp::create(rewriter, loc, aTile,
-                                            ValueRange{kk, add(localRow, i)}));
-        bs.push_back(memref::LoadOp::create(rewriter, loc, bTile, ValueRange{kk, localColumns[i]}));
-      }
-      // The op's body, once per owned output: block arguments follow the
-      // operands.
-      Block &combine = *op.getBlock();
-      SmallVector<Value> next;
-      for (int64_t i = 0; i < R; ++i)
-        for (int64_t j = 0; j < R; ++j) {
-          IRMapping mapping;
-          mapping.map(combine.getArgument(r.a->getOperandNumber()), as[i]);
-          mapping.map(combine.getArgument(r.b->getOperandNumber()), bs[j]);
-          mapping.map(combine.getArgument(op.getDpsInitOperand(0)->getOperandNumber()),
-                      products.getRegionIterArgs()[i * R + j]);
-          for (Operation &inner : combine.without_terminator())
-            rewriter.clone(inner, mapping);
-          next.push_back(mapping.lookup(combine.getTerminator()->getOperand(0)));
+    if (matrixCores) {
+      Value product =
+          tc_gpu::BlockMmaOp::create(rewriter, loc, accumulator, aTile, bTile,
+                                     steps.getRegionIterArgs()[0],
+                                     rewriter.getDenseI64ArrayAttr({E, E, T}));
+      mlir::gpu::BarrierOp::create(rewriter, loc);
+      scf::YieldOp::create(rewriter, loc, product);
+    } else {
+      auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one,
+                                         steps.getRegionIterArgs());
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(products.getBody());
+        Value kk = products.getInductionVar();
+        SmallVector<Value> as, bs;
+        // A's R values are adjacent (and aligned: the tile's rows start at
+        // multiples of 16 bytes, the thread's rows at a multiple of R): LLVM's
+        // load-store vectorizer makes one vector load of them.
+        for (int64_t i = 0; i < R; ++i) {
+          as.push_back(memref::LoadOp::create(
+              rewriter, loc, aTile, ValueRange{kk, add(localRow, i)}));
+          bs.push_back(memref::LoadOp::create(rewriter, loc, bTile,
+                                              ValueRange{kk, localColumns[i]}));
         }
-      scf::YieldOp::create(rewriter, loc, next);
+        // The op's body, once per owned output: block arguments follow the
+        // operands.
+        Block &combine = *op.getBlock();
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < R; ++i)
+          for (int64_t j = 0; j < R; ++j) {
+            IRMapping mapping;
+            mapping.map(combine.getArgument(r.a->getOperandNumber()), as[i]);
+            mapping.map(combine.getArgument(r.b->getOperandNumber()), bs[j]);
+            mapping.map(combine.getArgument(
+                            op.getDpsInitOperand(0)->getOperandNumber()),
+                        products.getRegionIterArgs()[i * R + j]);
+            for (Operation &inner : combine.without_terminator())
+              rewriter.clone(inner, mapping);
+            next.push_back(
+                mapping.lookup(combine.getTerminator()->getOperand(0)));
+          }
+        scf::YieldOp::create(rewriter, loc, next);
+      }
+      // The tiles are overwritten at the next step only once every thread
+      // is done with them.
+      mlir::gpu::BarrierOp::create(rewriter, loc);
+      scf::YieldOp::create(rewriter, loc, products.getResults());
     }
-    // The tiles are overwritten at the next step only once every thread
-    // is done with them.
+  }
+  Value cTile;
+  if (matrixCores) {
+    cTile = launch.getWorkgroupAttributions()[2];
+    tc_gpu::BlockMmaStoreOp::create(rewriter, loc, steps.getResult(0), cTile,
+                                    rewriter.getDenseI64ArrayAttr({E, E, T}),
+                                    TypeAttr::get(getElementTypeOrSelf(r.a->get().getType())));
     mlir::gpu::BarrierOp::create(rewriter, loc);
-    scf::YieldOp::create(rewriter, loc, products.getResults());
   }
   for (int64_t i = 0; i < R; ++i)
     for (int64_t j = 0; j < R; ++j) {
@@ -458,7 +519,18 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
                                      /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(&store.getThenRegion().front());
-      storeFusedResult(rewriter, loc, op, fusion, steps.getResult(i * R + j),
+      Value result;
+      if (matrixCores) {
+        Value sum = memref::LoadOp::create(rewriter, loc, cTile,
+                                           ValueRange{add(localRow, i), localColumns[j]});
+        Value start = fusedStartValue(
+            rewriter, loc, op, fusion,
+            indicesAt(rewriter, loc, outMap, loopsAt(rows[i], columns[j], nullptr)));
+        result = arith::AddFOp::create(rewriter, loc, start, sum);
+      } else {
+        result = steps.getResult(i * R + j);
+      }
+      storeFusedResult(rewriter, loc, op, fusion, result,
                        indicesAt(rewriter, loc, outMap,
                                  loopsAt(rows[i], columns[j], nullptr)));
     }

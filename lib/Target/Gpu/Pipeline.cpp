@@ -90,6 +90,7 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
   buildGpuKernelPipeline(pm, options);
   GpuEmulateKernelsPassOptions emulate;
   emulate.reverseOrder = options.emulateInReverse;
+  emulate.matrixTarget = options.emulatedMatrixTarget;
   pm.addPass(createGpuEmulateKernelsPass(emulate));
   pm.addPass(createCanonicalizerPass());
   cpu::buildCpuLoweringTail(pm);

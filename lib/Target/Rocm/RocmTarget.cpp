@@ -18,7 +18,10 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -111,6 +114,39 @@ public:
     return chips;
   }
 
+  /// MFMA 16x16x16 of CDNA (gfx90a, gfx942: v_mfma_f32_16x16x16f16 and
+  /// _bf16_1k) over a 64-lane wave. Lane l holds A's row l % 16 at columns
+  /// 4 (l / 16) + i, B's column l % 16 at rows 4 (l / 16) + i, and C's
+  /// column l % 16 at rows 4 (l / 16) + i. RDNA's WMMA (gfx1100) has other
+  /// layouts and is not described yet.
+  std::optional<MatrixInstruction>
+  matrixInstruction(MLIRContext *ctx, StringRef chip, Type element) const override {
+    if (!chip.starts_with("gfx9") || (!element.isF16() && !element.isBF16()))
+      return std::nullopt;
+    AffineExpr lane = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx);
+    auto map = [&](AffineExpr row, AffineExpr column) {
+      return AffineMap::get(2, 0, {row, column}, ctx);
+    };
+    AffineExpr quarter = lane.floorDiv(16) * 4 + i, position = lane % 16;
+    MatrixInstruction mfma;
+    mfma.m = mfma.n = mfma.k = 16;
+    mfma.subgroupSize = 64;
+    mfma.aLayout = map(position, quarter);
+    mfma.bLayout = map(quarter, position);
+    mfma.cLayout = map(quarter, position);
+    return mfma;
+  }
+
+  /// amdgpu.mfma, which --convert-amdgpu-to-rocdl turns into the chip's
+  /// intrinsic.
+  LogicalResult lowerSubgroupMma(RewriterBase &rewriter, tc_gpu::SubgroupMmaOp op,
+                                 StringRef) const override {
+    rewriter.replaceOpWithNewOp<amdgpu::MFMAOp>(
+        op, Type(op.getC().getType()), /*m=*/16u, /*n=*/16u, /*k=*/16u, /*blocks=*/1u,
+        op.getA(), op.getB(), op.getC());
+    return success();
+  }
+
   void addAttachTarget(OpPassManager &pm, StringRef chip) const override {
     GpuROCDLAttachTargetOptions options;
     options.chip = chip.str();
@@ -133,6 +169,10 @@ public:
     options.runtime = mlir::gpu::amd::Runtime::HIP;
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(
         createConvertGpuOpsToROCDLOps(options));
+    // Matrix-core operations (--tc-gpu-lower-subgroup-mma's amdgpu.mfma).
+    ConvertAMDGPUToROCDLPassOptions amdgpu;
+    amdgpu.chipset = chip.str();
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertAMDGPUToROCDLPass(amdgpu));
   }
 
   LogicalResult serialize(Operation *gpuModule, GpuImage &image,

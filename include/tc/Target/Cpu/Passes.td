@@ -586,6 +586,20 @@ def CpuInterchangeLoopsPass : Pass<"tc-cpu-interchange-loops"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CpuMoveBf16AsIntegersPass : Pass<"tc-cpu-move-bf16-as-integers", "ModuleOp"> {
+  let summary = "Load and store bf16 vectors as i16 vectors";
+  let description = [{
+    Runs on the LLVM dialect. Each `llvm.load` of a vector of bf16 becomes a
+    load of the i16 vector of the same bits and an `llvm.bitcast`, and each
+    `llvm.store` of one a bitcast and a store of the i16 vector. The bits
+    are the same; the point is LLVM 22's x86 back end, which aborts
+    ("Do not know how to soft promote this operator's operand") on a
+    load of <8k+1 x bfloat> stored unchanged (a copy of a 9-pixel bf16
+    image row, say) when the CPU has AVX512-BF16. Integer vectors of any
+    width are legal there.
+  }];
+}
+
 def CpuEmitEntryPass : Pass<"tc-cpu-emit-entry", "ModuleOp"> {
   let summary = "Emit the model.so ABI: entry point, metadata, dispatches";
   let description = [{

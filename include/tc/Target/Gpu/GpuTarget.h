@@ -15,9 +15,20 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
+#include "tc/Target/Gpu/MatrixCores.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
+
+namespace mlir {
+class RewriterBase;
+namespace tc_gpu {
+class SubgroupMmaOp;
+} // namespace tc_gpu
+} // namespace mlir
 
 namespace mlir::tc::gpu {
 
@@ -63,6 +74,15 @@ public:
   /// (binary, assembly, format); on failure, `error` says why.
   virtual LogicalResult serialize(Operation *gpuModule, GpuImage &image,
                                   std::string &error) const = 0;
+  /// The matrix instruction of `chip` for operands of `element` (f16,
+  /// bf16) with f32 accumulation, if it has one.
+  virtual std::optional<MatrixInstruction>
+  matrixInstruction(MLIRContext *ctx, StringRef chip, Type element) const = 0;
+  /// Replaces `op`, which uses the layouts matrixInstruction gave, by the
+  /// vendor's intrinsic.
+  virtual LogicalResult lowerSubgroupMma(RewriterBase &rewriter,
+                                         tc_gpu::SubgroupMmaOp op,
+                                         StringRef chip) const = 0;
   /// Checks a binary offline, as far as a machine without the GPU can:
   /// the ELF's machine and ABI, its chip, and one symbol per kernel.
   virtual LogicalResult validate(const GpuImage &image,
@@ -76,6 +96,23 @@ const GpuBackend &getBackend(Vendor vendor);
 /// Parses "cuda:sm_90" or "rocm:gfx942"; an unknown vendor or chip fails
 /// with a message that lists the supported targets.
 FailureOr<GpuTarget> parseGpuTarget(StringRef spec, std::string &error);
+
+/// The matrix instructions of one target (or of none), by operand element
+/// type, as its back end describes them; for --tc-gpu-expand-block-mma and
+/// the emulation.
+class TargetInstructions {
+public:
+  /// `target` is a --target spelling, or empty for none; fails with
+  /// `error` for a bad spelling.
+  LogicalResult init(MLIRContext *ctx, StringRef target, std::string &error);
+  /// The instruction for operands of `element`, or null.
+  const MatrixInstruction *operator()(Type element);
+
+private:
+  MLIRContext *ctx = nullptr;
+  std::optional<GpuTarget> gpu;
+  llvm::DenseMap<Type, std::optional<MatrixInstruction>> cache;
+};
 
 /// Every supported target spelling, for messages and --help.
 std::string supportedGpuTargets();

@@ -5,18 +5,21 @@
 
 #include "tc/Target/Gpu/GpuTarget.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuDialect.h"
 
 namespace mlir::tc::gpu {
 
@@ -95,6 +98,9 @@ struct GpuPipelineOptions {
   /// kernel whose results depend on their order (a race) gives different
   /// results than in the usual order.
   bool emulateInReverse = false;
+  /// gpu-emulation only: the target whose matrix instructions the block
+  /// matrix products use (executed by scalar code); empty: none.
+  std::string emulatedMatrixTarget;
 };
 
 /// tc (graph level) to outlined kernels: conversion to linalg, elementwise

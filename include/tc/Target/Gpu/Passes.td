@@ -131,7 +131,8 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
 }
 
 def GpuMergeKernelModulesPass
@@ -156,6 +157,50 @@ def GpuAlignWorkgroupMemoryPass
     contraction's A tile would be split (or, asserted aligned, fault).
     Alignments set before and larger stay.
   }];
+}
+
+def GpuExpandBlockMmaPass
+    : Pass<"tc-gpu-expand-block-mma", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Block matrix products as one target's matrix instructions";
+  let description = [{
+    Rewrites `tc_gpu.block_mma` and `tc_gpu.block_mma_store` for `target`
+    ("cuda:sm_90", "rocm:gfx942"; empty: none). With the target's matrix
+    instruction (its back end's description: shape, subgroup size, the
+    lanes' layouts of each operand), the block's subgroups share the tile
+    as a grid, load their fragments from the shared tiles, and multiply by
+    `tc_gpu.subgroup_mma`; the accumulator holds each subgroup tile's
+    result fragment in turn. A target without matrix cores for the tiles'
+    type, or a tile the instruction does not divide, gets scalar code:
+    each thread multiply-adds its own block of the tile in f32.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"",
+           "the GPU target whose matrix instruction to use (empty: none)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
+}
+
+def GpuLowerSubgroupMmaPass
+    : Pass<"tc-gpu-lower-subgroup-mma", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Matrix instructions as the vendor's intrinsics";
+  let description = [{
+    Replaces each `tc_gpu.subgroup_mma` by the intrinsic of `target`'s back
+    end: `nvvm.mma.sync` (m16n8k16) for NVIDIA, `amdgpu.mfma` (16x16x16)
+    for AMD. An op whose layouts are not the target's is an error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"",
+           "the GPU target (\"cuda:sm_90\", \"rocm:gfx942\")">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::amdgpu::AMDGPUDialect"];
 }
 
 def GpuContractFloatOpsPass
@@ -267,11 +312,16 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
   let options = [
     Option<"reverseOrder", "reverse-order", "bool", /*default=*/"false",
            "run blocks and threads from the last to the first (race check)">,
+    Option<"matrixTarget", "matrix-target", "std::string", /*default=*/"",
+           "the GPU target whose matrix instructions the block matrix "
+           "products use, executed by scalar code (empty: none)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::vector::VectorDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }
 

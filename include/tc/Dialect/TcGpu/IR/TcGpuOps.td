@@ -1,0 +1,112 @@
+//===- TcGpuOps.td - matrix-core operations of GPU kernels ----------------===//
+
+#ifndef TC_DIALECT_TCGPU_IR_TCGPUOPS_TD
+#define TC_DIALECT_TCGPU_IR_TCGPUOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TcGpu_Dialect : Dialect {
+  let name = "tc_gpu";
+  let cppNamespace = "::mlir::tc_gpu";
+  let summary = "Cooperative matrix products inside GPU kernels";
+  let description = [{
+    The ops a vendor-neutral GPU kernel uses to multiply matrices on matrix
+    cores (NVIDIA's mma, AMD's MFMA) without naming a vendor.
+    `tc_gpu.block_mma` is what the kernel builder emits: the block's threads
+    together multiply two tiles in shared memory into an accumulator that
+    they hold in registers, in an order the target chooses.
+    `--tc-gpu-expand-block-mma` rewrites it, for one target, into fragment
+    loads and `tc_gpu.subgroup_mma`, one matrix instruction of one subgroup
+    whose operand layouts are attributes; the vendor's back end lowers that
+    to its intrinsic, and the GPU emulation executes it with scalar code.
+  }];
+}
+
+class TcGpu_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TcGpu_Dialect, mnemonic, traits>;
+
+def TcGpu_Float16Tile : MemRefRankOf<[F16, BF16], [2]>;
+def TcGpu_Accumulator : VectorOfRankAndType<[1], [F32]>;
+
+def TcGpu_BlockMmaOp : TcGpu_Op<"block_mma", [
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "The block's accumulator tile plus the product of two shared tiles";
+  let description = [{
+    `tile = [M, N, K]`. `lhs` holds the first operand transposed, K rows of
+    at least M elements (`lhs[k][m]`), `rhs` the second, K rows of at least
+    N (`rhs[k][n]`), both in shared memory and both written before (a
+    barrier between). The block's threads together hold an M x N f32 tile
+    C, each thread `acc`'s elements of it, and each gets back its elements
+    of C + sum over k of lhs[k][m] rhs[k][n]. So the block has
+    M N / size(acc) threads, and every one of them must reach this op with
+    the same operands. Which elements of C a thread holds is the target's
+    choice (its matrix instruction's layout); `tc_gpu.block_mma_store` is
+    the only way to read them.
+  }];
+  let arguments = (ins Arg<TcGpu_Float16Tile, "", [MemRead]>:$lhs,
+                       Arg<TcGpu_Float16Tile, "", [MemRead]>:$rhs,
+                       TcGpu_Accumulator:$acc,
+                       DenseI64ArrayAttr:$tile);
+  let results = (outs TcGpu_Accumulator:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getM() { return getTile()[0]; }
+    int64_t getN() { return getTile()[1]; }
+    int64_t getK() { return getTile()[2]; }
+    /// The block's threads.
+    int64_t getThreads();
+  }];
+}
+
+def TcGpu_BlockMmaStoreOp : TcGpu_Op<"block_mma_store"> {
+  let summary = "Writes the block's accumulator tile to memory";
+  let description = [{
+    Each thread stores its elements of the M x N tile that `acc` holds at
+    their row and column of `dest`, so that after a barrier the whole tile
+    is there. `tile = [M, N, K]` and `operand_type` (the tiles' element
+    type) are those of the `tc_gpu.block_mma` that produced `acc`: the
+    target's layout of the accumulator depends on them.
+  }];
+  let arguments = (ins TcGpu_Accumulator:$acc,
+                       Arg<MemRefRankOf<[F32], [2]>, "", [MemWrite]>:$dest,
+                       DenseI64ArrayAttr:$tile,
+                       TypeAttr:$operand_type);
+  let assemblyFormat = [{
+    $acc `,` $dest attr-dict `:` type($acc) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
+    AllTypesMatch<["c", "result"]>]> {
+  let summary = "One matrix instruction of one subgroup";
+  let description = [{
+    The subgroup's `subgroup_size` lanes together compute D = A B + C for
+    `shape = [m, n, k]` (A m x k, B k x n, C and D m x n, f32). Each lane
+    holds some elements of each: element `i` of a lane's `a` is
+    A[r][c] with (r, c) = a_layout(lane, i), and so for `b`, `c` and the
+    result (`c_layout`). Every lane of the subgroup must execute it.
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a,
+                       VectorOfRankAndType<[1], [F16, BF16]>:$b,
+                       TcGpu_Accumulator:$c,
+                       DenseI64ArrayAttr:$shape,
+                       I64Attr:$subgroup_size,
+                       AffineMapAttr:$a_layout,
+                       AffineMapAttr:$b_layout,
+                       AffineMapAttr:$c_layout);
+  let results = (outs TcGpu_Accumulator:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TC_DIALECT_TCGPU_IR_TCGPUOPS_TD

@@ -1,0 +1,359 @@
+//===- ExpandBlockMma.cpp - tc_gpu.block_mma for one target ---------------===//
+//
+// A block's matrix product over shared tiles becomes, with the target's
+// matrix instruction, the subgroups' instructions: the block's M x N tile
+// is cut into the instruction's m x n tiles, the subgroups are laid out as
+// a gm x gn grid over them (the grid that loads the fewest fragments), and
+// each lane loads, for each of its subgroup's tiles and each k-step, the
+// elements the instruction's layouts give it, straight from the shared
+// tiles. Its accumulator holds its tiles' result fragments one after the
+// other. Without an instruction (a target without matrix cores, tiles it
+// does not divide) each thread owns an Rm x Rn block of the tile (rows
+// consecutive, columns strided by the threads along a row, as the CUDA-core
+// contraction kernel) and multiply-adds in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
+#include "tc/Target/Gpu/MatrixCores.h"
+#include "tc/Target/Gpu/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tc::gpu {
+#define GEN_PASS_DEF_GPUEXPANDBLOCKMMAPASS
+#include "tc/Target/Gpu/Passes.h.inc"
+} // namespace mlir::tc::gpu
+
+namespace mlir::tc::gpu {
+namespace {
+
+using mlir::gpu::Dimension;
+
+struct Builder {
+  OpBuilder &b;
+  Location loc;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  Value add(Value a, int64_t c) { return c == 0 ? a : add(a, index(c)); }
+  Value mul(Value a, int64_t c) {
+    return arith::MulIOp::create(b, loc, a, index(c));
+  }
+  Value div(Value a, int64_t c) {
+    return arith::DivUIOp::create(b, loc, a, index(c));
+  }
+  Value rem(Value a, int64_t c) {
+    return arith::RemUIOp::create(b, loc, a, index(c));
+  }
+
+  /// The thread's position in its block, x fastest (as subgroups are
+  /// formed on every GPU).
+  Value linearThread() {
+    auto id = [&](Dimension d) {
+      return mlir::gpu::ThreadIdOp::create(b, loc, d);
+    };
+    auto dim = [&](Dimension d) {
+      return mlir::gpu::BlockDimOp::create(b, loc, d);
+    };
+    Value yz =
+        add(id(Dimension::y),
+            arith::MulIOp::create(b, loc, dim(Dimension::y), id(Dimension::z)));
+    return add(id(Dimension::x),
+               arith::MulIOp::create(b, loc, dim(Dimension::x), yz));
+  }
+
+  /// Result `result` of `layout` at (lane, element).
+  Value at(AffineMap layout, unsigned result, Value lane, int64_t element) {
+    return layoutAt(b, loc, layout, result, lane, element);
+  }
+
+  Value load(Value memref, Value row, Value column) {
+    return memref::LoadOp::create(b, loc, memref, ValueRange{row, column});
+  }
+  Value widen(Value v) {
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  }
+};
+
+/// How the block's subgroups share the tile with `instruction`, if it
+/// divides it: a gm x gn grid of subgroups, each tm x tn instruction tiles.
+struct SubgroupGrid {
+  int64_t gn = 1, tm = 1, tn = 1;
+};
+
+std::optional<SubgroupGrid> planGrid(const MatrixInstruction &mma, int64_t M,
+                                     int64_t N, int64_t K, int64_t threads) {
+  if (M % mma.m || N % mma.n || K % mma.k || threads % mma.subgroupSize)
+    return std::nullopt;
+  int64_t subgroups = threads / mma.subgroupSize;
+  int64_t tilesM = M / mma.m, tilesN = N / mma.n;
+  std::optional<SubgroupGrid> best;
+  int64_t bestLoads = 0;
+  for (int64_t gm = 1; gm <= subgroups; ++gm) {
+    int64_t gn = subgroups / gm;
+    if (subgroups % gm || tilesM % gm || tilesN % gn)
+      continue;
+    SubgroupGrid grid{gn, tilesM / gm, tilesN / gn};
+    int64_t loads = grid.tm * mma.aElements() + grid.tn * mma.bElements();
+    if (!best || loads < bestLoads) {
+      best = grid;
+      bestLoads = loads;
+    }
+  }
+  return best;
+}
+
+/// The subgroup's share: its lane, and the first row and column of each of
+/// its instruction tiles.
+struct Share {
+  Value lane;
+  SmallVector<Value> rows, columns;
+};
+
+Share shareOf(Builder &e, const MatrixInstruction &mma,
+              const SubgroupGrid &grid) {
+  Value linear = e.linearThread();
+  Value subgroup = e.div(linear, mma.subgroupSize);
+  Share share;
+  share.lane = e.rem(linear, mma.subgroupSize);
+  Value sm = e.div(subgroup, grid.gn), sn = e.rem(subgroup, grid.gn);
+  for (int64_t i = 0; i < grid.tm; ++i)
+    share.rows.push_back(e.mul(e.add(e.mul(sm, grid.tm), i), mma.m));
+  for (int64_t j = 0; j < grid.tn; ++j)
+    share.columns.push_back(e.mul(e.add(e.mul(sn, grid.tn), j), mma.n));
+  return share;
+}
+
+void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
+                           const SubgroupGrid &grid) {
+  OpBuilder b(op);
+  Builder e{b, op.getLoc()};
+  Location loc = op.getLoc();
+  Share share = shareOf(e, mma, grid);
+  Type element = op.getLhs().getType().getElementType();
+  Value acc = op.getAcc();
+  int64_t cCount = mma.cElements();
+  auto fragment = [&](int64_t count, function_ref<Value(int64_t)> elementAt) {
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(elementAt(i));
+    return vector::FromElementsOp::create(
+               b, loc, VectorType::get({count}, element), values)
+        .getResult();
+  };
+  for (int64_t k0 = 0; k0 < op.getK(); k0 += mma.k) {
+    // lhs is A transposed: A[row][k] is lhs[k][row].
+    SmallVector<Value> as, bs;
+    for (Value row : share.rows)
+      as.push_back(fragment(mma.aElements(), [&](int64_t i) {
+        return e.load(op.getLhs(),
+                      e.add(e.at(mma.aLayout, 1, share.lane, i), k0),
+                      e.add(row, e.at(mma.aLayout, 0, share.lane, i)));
+      }));
+    for (Value column : share.columns)
+      bs.push_back(fragment(mma.bElements(), [&](int64_t i) {
+        return e.load(op.getRhs(),
+                      e.add(e.at(mma.bLayout, 0, share.lane, i), k0),
+                      e.add(column, e.at(mma.bLayout, 1, share.lane, i)));
+      }));
+    for (int64_t i = 0; i < grid.tm; ++i)
+      for (int64_t j = 0; j < grid.tn; ++j) {
+        int64_t offset = (i * grid.tn + j) * cCount;
+        Value c = vector::ExtractStridedSliceOp::create(
+            b, loc, acc, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{cCount},
+            ArrayRef<int64_t>{1});
+        Value d = tc_gpu::SubgroupMmaOp::create(
+            b, loc, c.getType(), as[i], bs[j], c,
+            b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
+            b.getI64IntegerAttr(mma.subgroupSize),
+            AffineMapAttr::get(mma.aLayout), AffineMapAttr::get(mma.bLayout),
+            AffineMapAttr::get(mma.cLayout));
+        acc = vector::InsertStridedSliceOp::create(
+            b, loc, d, acc, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{1});
+      }
+  }
+  op.replaceAllUsesWith(acc);
+  op.erase();
+}
+
+void storeWithInstruction(tc_gpu::BlockMmaStoreOp op,
+                          const MatrixInstruction &mma,
+                          const SubgroupGrid &grid) {
+  OpBuilder b(op);
+  Builder e{b, op.getLoc()};
+  Share share = shareOf(e, mma, grid);
+  int64_t cCount = mma.cElements();
+  for (int64_t i = 0; i < grid.tm; ++i)
+    for (int64_t j = 0; j < grid.tn; ++j)
+      for (int64_t c = 0; c < cCount; ++c) {
+        Value value = vector::ExtractOp::create(b, op.getLoc(), op.getAcc(),
+                                                (i * grid.tn + j) * cCount + c);
+        memref::StoreOp::create(
+            b, op.getLoc(), value, op.getDest(),
+            ValueRange{
+                e.add(share.rows[i], e.at(mma.cLayout, 0, share.lane, c)),
+                e.add(share.columns[j], e.at(mma.cLayout, 1, share.lane, c))});
+      }
+  op.erase();
+}
+
+/// Without an instruction: thread t owns rows (t / TX) Rm + i and columns
+/// t % TX + TX j of the tile, TX = N / Rn threads along a row; element
+/// i Rn + j of its accumulator.
+struct ThreadBlock {
+  int64_t rm = 0, rn = 0;
+  Value row, column;  // of its first element
+  int64_t stride = 0; // TX
+};
+
+FailureOr<ThreadBlock> threadBlock(Builder &e, int64_t M, int64_t N,
+                                   int64_t count) {
+  ThreadBlock t;
+  for (int64_t rn = 1; rn * rn <= count; ++rn)
+    if (count % rn == 0 && N % rn == 0 && M % (count / rn) == 0) {
+      t.rn = rn;
+      t.rm = count / rn;
+    }
+  if (t.rn == 0)
+    return failure();
+  t.stride = N / t.rn;
+  Value linear = e.linearThread();
+  t.row = e.mul(e.div(linear, t.stride), t.rm);
+  t.column = e.rem(linear, t.stride);
+  return t;
+}
+
+LogicalResult expandScalar(tc_gpu::BlockMmaOp op) {
+  OpBuilder b(op);
+  Builder e{b, op.getLoc()};
+  Location loc = op.getLoc();
+  int64_t count = op.getAcc().getType().getNumElements();
+  FailureOr<ThreadBlock> t = threadBlock(e, op.getM(), op.getN(), count);
+  if (failed(t))
+    return op.emitOpError("cannot share the tile among threads");
+  auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(op.getK()),
+                                 e.index(1), ValueRange{op.getAcc()});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    Value acc = loop.getRegionIterArgs()[0];
+    SmallVector<Value> as, bs;
+    for (int64_t i = 0; i < t->rm; ++i)
+      as.push_back(e.widen(e.load(op.getLhs(), k, e.add(t->row, i))));
+    for (int64_t j = 0; j < t->rn; ++j)
+      bs.push_back(
+          e.widen(e.load(op.getRhs(), k, e.add(t->column, t->stride * j))));
+    for (int64_t i = 0; i < t->rm; ++i)
+      for (int64_t j = 0; j < t->rn; ++j) {
+        int64_t at = i * t->rn + j;
+        Value sum = arith::AddFOp::create(
+            b, loc, vector::ExtractOp::create(b, loc, acc, at),
+            arith::MulFOp::create(b, loc, as[i], bs[j]));
+        acc = vector::InsertOp::create(b, loc, sum, acc, at);
+      }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  op.replaceAllUsesWith(loop.getResult(0));
+  op.erase();
+  return success();
+}
+
+LogicalResult storeScalar(tc_gpu::BlockMmaStoreOp op) {
+  OpBuilder b(op);
+  Builder e{b, op.getLoc()};
+  ArrayRef<int64_t> tile = op.getTile();
+  int64_t count = op.getAcc().getType().getNumElements();
+  FailureOr<ThreadBlock> t = threadBlock(e, tile[0], tile[1], count);
+  if (failed(t))
+    return op.emitOpError("cannot share the tile among threads");
+  for (int64_t i = 0; i < t->rm; ++i)
+    for (int64_t j = 0; j < t->rn; ++j) {
+      Value value =
+          vector::ExtractOp::create(b, op.getLoc(), op.getAcc(), i * t->rn + j);
+      memref::StoreOp::create(
+          b, op.getLoc(), value, op.getDest(),
+          ValueRange{e.add(t->row, i), e.add(t->column, t->stride * j)});
+    }
+  op.erase();
+  return success();
+}
+
+/// The instruction and grid for a block tile, if the target has one that
+/// divides it.
+std::optional<std::pair<const MatrixInstruction *, SubgroupGrid>>
+planFor(InstructionFor instructionFor, Type element, ArrayRef<int64_t> tile,
+        int64_t threads) {
+  const MatrixInstruction *mma = instructionFor(element);
+  if (!mma)
+    return std::nullopt;
+  std::optional<SubgroupGrid> grid =
+      planGrid(*mma, tile[0], tile[1], tile[2], threads);
+  if (!grid)
+    return std::nullopt;
+  return std::make_pair(mma, *grid);
+}
+
+} // namespace
+
+Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
+               Value lane, int64_t element) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr expr = layout.getResult(result).replaceDims(
+      {getAffineDimExpr(0, ctx), getAffineConstantExpr(element, ctx)});
+  return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, expr),
+                                       lane);
+}
+
+LogicalResult expandBlockMmas(Operation *root, InstructionFor instructionFor) {
+  SmallVector<tc_gpu::BlockMmaOp> products;
+  SmallVector<tc_gpu::BlockMmaStoreOp> stores;
+  root->walk([&](tc_gpu::BlockMmaOp op) { products.push_back(op); });
+  root->walk([&](tc_gpu::BlockMmaStoreOp op) { stores.push_back(op); });
+  bool ok = true;
+  for (tc_gpu::BlockMmaOp op : products) {
+    if (auto plan =
+            planFor(instructionFor, op.getLhs().getType().getElementType(),
+                    op.getTile(), op.getThreads()))
+      expandWithInstruction(op, *plan->first, plan->second);
+    else
+      ok &= succeeded(expandScalar(op));
+  }
+  for (tc_gpu::BlockMmaStoreOp op : stores) {
+    Type element = op.getOperandType();
+    int64_t threads = op.getTile()[0] * op.getTile()[1] /
+                      op.getAcc().getType().getNumElements();
+    if (auto plan = planFor(instructionFor, element, op.getTile(), threads))
+      storeWithInstruction(op, *plan->first, plan->second);
+    else
+      ok &= succeeded(storeScalar(op));
+  }
+  return success(ok);
+}
+
+namespace {
+
+struct GpuExpandBlockMmaPass
+    : impl::GpuExpandBlockMmaPassBase<GpuExpandBlockMmaPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    TargetInstructions instructionFor;
+    std::string error;
+    if (failed(instructionFor.init(&getContext(), target, error))) {
+      getOperation()->emitError("tc-gpu-expand-block-mma: ") << error;
+      return signalPassFailure();
+    }
+    if (failed(expandBlockMmas(getOperation(), instructionFor)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::gpu

@@ -1,0 +1,57 @@
+// RUN: tc-opt %s -split-input-file -verify-diagnostics
+
+func.func @small_lhs(%a: memref<16x32xf16, 3>, %b: memref<16x64xf16, 3>, %acc: vector<16xf32>) {
+  // expected-error @+1 {{expects lhs to hold at least 16x64 elements (K x M)}}
+  %p = tc_gpu.block_mma %a, %b, %acc {tile = array<i64: 64, 64, 16>} : memref<16x32xf16, 3>, memref<16x64xf16, 3>, vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @uneven(%a: memref<16x64xf16, 3>, %b: memref<16x64xf16, 3>, %acc: vector<24xf32>) {
+  // expected-error @+1 {{accumulator of 24 elements does not divide the 64x64 tile among threads}}
+  %p = tc_gpu.block_mma %a, %b, %acc {tile = array<i64: 64, 64, 16>} : memref<16x64xf16, 3>, memref<16x64xf16, 3>, vector<24xf32>
+  return
+}
+
+// -----
+
+func.func @mixed(%a: memref<16x64xf16, 3>, %b: memref<16x64xbf16, 3>, %acc: vector<16xf32>) {
+  // expected-error @+1 {{expects both tiles of one element type}}
+  %p = tc_gpu.block_mma %a, %b, %acc {tile = array<i64: 64, 64, 16>} : memref<16x64xf16, 3>, memref<16x64xbf16, 3>, vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @store_too_small(%c: memref<32x64xf32, 3>, %acc: vector<16xf32>) {
+  // expected-error @+1 {{expects dest to hold at least 64x64 elements}}
+  tc_gpu.block_mma_store %acc, %c {tile = array<i64: 64, 64, 16>, operand_type = f16} : vector<16xf32>, memref<32x64xf32, 3>
+  return
+}
+
+// -----
+
+func.func @fragment_size(%a: vector<8xf16>, %b: vector<4xf16>, %c: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{expects a to hold 16x16 elements over 64 lanes}}
+  %d = tc_gpu.subgroup_mma %a, %b, %c {
+    shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64,
+    a_layout = affine_map<(l, i) -> (l mod 16, (l floordiv 16) * 4 + i)>,
+    b_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>,
+    c_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>
+  } : vector<8xf16>, vector<4xf16>, vector<4xf32>
+  return %d : vector<4xf32>
+}
+
+// -----
+
+func.func @layout_rank(%a: vector<4xf16>, %b: vector<4xf16>, %c: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{expects c_layout (lane, element) -> (row, column)}}
+  %d = tc_gpu.subgroup_mma %a, %b, %c {
+    shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64,
+    a_layout = affine_map<(l, i) -> (l mod 16, (l floordiv 16) * 4 + i)>,
+    b_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>,
+    c_layout = affine_map<(l) -> (l, l)>
+  } : vector<4xf16>, vector<4xf16>, vector<4xf32>
+  return %d : vector<4xf32>
+}

@@ -1,0 +1,24 @@
+// RUN: tc-opt %s | tc-opt | FileCheck %s
+
+// The ops print and parse back.
+// CHECK-LABEL: func.func @block
+// CHECK: %[[P:.*]] = tc_gpu.block_mma %{{.*}}, %{{.*}}, %{{.*}} {tile = array<i64: 64, 64, 16>} : memref<16x72xf16, 3>, memref<16x64xf16, 3>, vector<16xf32>
+// CHECK: tc_gpu.block_mma_store %[[P]], %{{.*}} {operand_type = f16, tile = array<i64: 64, 64, 16>} : vector<16xf32>, memref<64x64xf32, 3>
+func.func @block(%a: memref<16x72xf16, 3>, %b: memref<16x64xf16, 3>, %c: memref<64x64xf32, 3>,
+                 %acc: vector<16xf32>) {
+  %p = tc_gpu.block_mma %a, %b, %acc {tile = array<i64: 64, 64, 16>} : memref<16x72xf16, 3>, memref<16x64xf16, 3>, vector<16xf32>
+  tc_gpu.block_mma_store %p, %c {tile = array<i64: 64, 64, 16>, operand_type = f16} : vector<16xf32>, memref<64x64xf32, 3>
+  return
+}
+
+// CHECK-LABEL: func.func @subgroup
+// CHECK: tc_gpu.subgroup_mma %{{.*}}, %{{.*}}, %{{.*}} {a_layout = #{{.*}}, b_layout = #{{.*}}, c_layout = #{{.*}}, shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+func.func @subgroup(%a: vector<4xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) -> vector<4xf32> {
+  %d = tc_gpu.subgroup_mma %a, %b, %c {
+    shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64,
+    a_layout = affine_map<(l, i) -> (l mod 16, (l floordiv 16) * 4 + i)>,
+    b_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>,
+    c_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>
+  } : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+  return %d : vector<4xf32>
+}

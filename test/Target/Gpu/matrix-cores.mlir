@@ -1,0 +1,63 @@
+// Contractions on matrix cores (--precision=bf16/fp16): a MatMul with
+// tails in M, N and K, 256 batched 64x64 products (the wide 64 x 64 tile),
+// a Gemm with a bias, a strided padded convolution and a grouped dilated
+// one, against numpy references that round as the policy does.
+// DEFINE: %{inputs} = --input=x1=%t/x1.npy --input=a2=%t/a2.npy --input=x3=%t/x3.npy --input=img4=%t/img4.npy --input=img5=%t/img5.npy
+// DEFINE: %{bf16} = --compare=y1=%t/y1.bf16.npy --compare=y2=%t/y2.bf16.npy --compare=y3=%t/y3.bf16.npy --compare=y4=%t/y4.bf16.npy --compare=y5=%t/y5.bf16.npy
+// DEFINE: %{fp16} = --compare=y1=%t/y1.fp16.npy --compare=y2=%t/y2.fp16.npy --compare=y3=%t/y3.fp16.npy --compare=y4=%t/y4.fp16.npy --compare=y5=%t/y5.fp16.npy
+// RUN: %pyonnx %s.py %t
+//
+// The CPU computes them too (the numerics reference). Its bf16 copy of a
+// 9-pixel image row once aborted LLVM's x86 back end
+// (--tc-cpu-move-bf16-as-integers).
+// RUN: tc-compile %t/model.onnx --precision=bf16 -o %t/cpu-bf16.so --no-cache
+// RUN: tc-run %t/cpu-bf16.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=fp16 -o %t/cpu-fp16.so --no-cache
+// RUN: tc-run %t/cpu-fp16.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
+//
+// The GPU kernels in emulation, executing the lanes' fragment layouts of
+// NVIDIA's mma.sync (the default), AMD's MFMA, and with no matrix cores;
+// fp16 also in reverse order, a race check of the block's accumulator
+// stores and the epilogue.
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation -o %t/sm90.so --no-cache --dump-ir=%t/dump
+// RUN: tc-run %t/sm90.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=KERNELS
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=WIDE
+// RUN: cat %t/dump/passes/*/*tc-gpu-emulate-kernels.mlir | FileCheck %s --check-prefix=EMULATED
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx942 -o %t/gfx942.so --no-cache
+// RUN: tc-run %t/gfx942.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation --emulate-matrix-cores=none -o %t/none.so --no-cache
+// RUN: tc-run %t/none.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse -o %t/reverse.so --no-cache
+// RUN: tc-run %t/reverse.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx90a -o %t/gfx90a.so --no-cache
+// RUN: tc-run %t/gfx90a.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
+// CHECK-DAG: output 'y1': OK: f32[37, 90]
+// CHECK-DAG: output 'y2': OK: f32[256, 64, 64]
+// CHECK-DAG: output 'y3': OK: f32[20, 50]
+// CHECK-DAG: output 'y4': OK: f32[1, 40, 8, 8]
+// CHECK-DAG: output 'y5': OK: f32[1, 36, 9, 9]
+//
+// All five contractions are block matrix products; the batched one takes
+// the 64 x 64 tile.
+// KERNELS-COUNT-5: tc_gpu.block_mma %{{.*}}tile = array<i64: {{32, 32|64, 64}}, 16>
+// KERNELS-NOT: tc_gpu.block_mma %
+// WIDE: tc_gpu.block_mma %{{.*}}tile = array<i64: 64, 64, 16>{{.*}}vector<16xf32>
+// EMULATED-NOT: tc_gpu.
+//
+// Compiled for the GPUs: mma.sync on NVIDIA, MFMA on AMD, in each type.
+// RUN: rm -rf %t/fp16 %t/bf16
+// RUN: tc-compile %t/model.onnx --precision=fp16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/fp16 | FileCheck %s --check-prefix=GPU
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/bf16 | FileCheck %s --check-prefix=GPU
+// GPU-COUNT-4: ok, {{[0-9]+}} kernels
+// RUN: FileCheck %s --check-prefix=PTX-F16 < %t/fp16/cuda-sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX-F16 < %t/fp16/cuda-sm_80.ptx
+// RUN: FileCheck %s --check-prefix=PTX-BF16 < %t/bf16/cuda-sm_90.ptx
+// PTX-F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// RUN: llvm-objdump -d --mcpu=gfx942 %t/fp16/rocm-gfx942.hsaco | FileCheck %s --check-prefix=MFMA-F16
+// RUN: llvm-objdump -d --mcpu=gfx90a %t/bf16/rocm-gfx90a.hsaco | FileCheck %s --check-prefix=MFMA-BF16-90A
+// RUN: llvm-objdump -d --mcpu=gfx942 %t/bf16/rocm-gfx942.hsaco | FileCheck %s --check-prefix=MFMA-BF16-942
+// MFMA-F16: v_mfma_f32_16x16x16_f16
+// MFMA-BF16-90A: v_mfma_f32_16x16x16bf16_1k
+// MFMA-BF16-942: v_mfma_f32_16x16x16_bf16

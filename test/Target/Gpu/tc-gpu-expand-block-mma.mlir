@@ -1,0 +1,56 @@
+// A block matrix product of a 64 x 64 x 16 bf16 tile by 256 threads, for
+// each target's matrix instruction.
+//
+// NVIDIA (mma.sync m16n8k16, 32 lanes): 8 warps, each 4 instructions per
+// k-step (a 2 x 2 grid of 16 x 8 tiles: the grid that loads the fewest
+// fragments), its accumulator 4 tiles of 4 elements.
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_90}))' | FileCheck %s --check-prefix=CUDA
+// CUDA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 8, 16>, subgroup_size = 32 : i64} : vector<8xbf16>, vector<4xbf16>, vector<4xf32>
+// CUDA-NOT: tc_gpu.subgroup_mma
+// CUDA-COUNT-16: memref.store
+// CUDA-NOT: tc_gpu.block_mma
+//
+// AMD CDNA (MFMA 16x16x16, 64 lanes): 4 waves, each 4 instructions.
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx942}))' | FileCheck %s --check-prefix=CDNA
+// CDNA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+// CDNA-NOT: tc_gpu.subgroup_mma
+//
+// RDNA (gfx1100) has no described instruction, and no target is none:
+// scalar code, each thread a 4 x 4 block of the tile over 16 steps of K.
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx1100}))' | FileCheck %s --check-prefix=SCALAR
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma))' | FileCheck %s --check-prefix=SCALAR
+// SCALAR-NOT: tc_gpu.subgroup_mma
+// SCALAR: scf.for {{.*}} -> (vector<16xf32>)
+// SCALAR-COUNT-16: arith.mulf
+// SCALAR: scf.yield
+// SCALAR-COUNT-16: memref.store
+//
+// Then the vendors' intrinsics: nvvm.mma.sync on bf16 pairs packed in i32,
+// amdgpu.mfma.
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_80},tc-gpu-lower-subgroup-mma{target=cuda:sm_80}))' | FileCheck %s --check-prefix=NVVM
+// NVVM-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx90a},tc-gpu-lower-subgroup-mma{target=rocm:gfx90a}))' | FileCheck %s --check-prefix=MFMA
+// MFMA-COUNT-4: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+//
+// An instruction of another target is refused, as is an unknown target.
+// RUN: not tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_90},tc-gpu-lower-subgroup-mma{target=rocm:gfx942}))' 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: error: 'tc_gpu.subgroup_mma' op is not a matrix instruction of rocm:gfx942
+// RUN: not tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_70}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: tc-gpu-expand-block-mma: unsupported cuda architecture 'sm_70'
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @product(%out: memref<64x64xf32>)
+        workgroup(%a : memref<16x72xbf16, #gpu.address_space<workgroup>>,
+                  %b : memref<16x64xbf16, #gpu.address_space<workgroup>>,
+                  %c : memref<64x64xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 16, 16, 1>} {
+      %zero = arith.constant dense<0.0> : vector<16xf32>
+      %p = tc_gpu.block_mma %a, %b, %zero {tile = array<i64: 64, 64, 16>}
+          : memref<16x72xbf16, #gpu.address_space<workgroup>>, memref<16x64xbf16, #gpu.address_space<workgroup>>, vector<16xf32>
+      tc_gpu.block_mma_store %p, %c {tile = array<i64: 64, 64, 16>, operand_type = bf16}
+          : vector<16xf32>, memref<64x64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}

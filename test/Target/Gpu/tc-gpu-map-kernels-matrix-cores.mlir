@@ -1,0 +1,76 @@
+// RUN: tc-opt %s --tc-gpu-map-kernels --split-input-file | FileCheck %s
+
+// f16 operands accumulated in f32: the block multiplies its shared tiles
+// by tc_gpu.block_mma (matrix cores where the target has them), carrying
+// one accumulator vector through the K loop, then writes it to a third
+// shared tile, from which each thread adds its outputs' start values and
+// stores them. 128 x 96 gives 32 x 32 tiles: 4 accumulators per thread.
+// CHECK-LABEL: func.func @f16_matmul
+// CHECK: gpu.launch {{.*}} workgroup(%[[A:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<16x32xf16, #gpu.address_space<workgroup>>, %[[C:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<4xf32>)
+// CHECK:   gpu.barrier
+// CHECK:   %[[P:.*]] = tc_gpu.block_mma %[[A]], %[[B]], %[[ACC]] {tile = array<i64: 32, 32, 16>}
+// CHECK:   gpu.barrier
+// CHECK:   scf.yield %[[P]]
+// CHECK: tc_gpu.block_mma_store %[[SUM]], %[[C]] {operand_type = f16, tile = array<i64: 32, 32, 16>}
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[C]]
+// CHECK: arith.addf
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+func.func @f16_matmul(%x: memref<128x40xf16>, %w: memref<40x96xf16>, %y: memref<128x96xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<128x40xf16>, memref<40x96xf16>) outs(%y : memref<128x96xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// 256 blocks of 64 x 64: the wide tile, 16 accumulators per thread.
+// CHECK-LABEL: func.func @bf16_wide
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 64, 64, 16>} : {{.*}} vector<16xf32>
+#a2 = affine_map<(i, j, k) -> (i, k)>
+#b2 = affine_map<(i, j, k) -> (k, j)>
+#c2 = affine_map<(i, j, k) -> (i, j)>
+func.func @bf16_wide(%x: memref<1024x24xbf16>, %w: memref<24x1024xbf16>, %y: memref<1024x1024xf32>) {
+  linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<1024x24xbf16>, memref<24x1024xbf16>) outs(%y : memref<1024x1024xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %o: f32):
+    %0 = arith.extf %p : bf16 to f32
+    %1 = arith.extf %q : bf16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// One f32 operand (attention's probabilities times a 16-bit V): no matrix
+// instruction multiplies f32 by f16, so the CUDA-core kernel.
+// CHECK-LABEL: func.func @mixed_operands
+// CHECK-NOT: tc_gpu.block_mma
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK-NOT: tc_gpu.block_mma
+#a3 = affine_map<(i, j, k) -> (i, k)>
+#b3 = affine_map<(i, j, k) -> (k, j)>
+#c3 = affine_map<(i, j, k) -> (i, j)>
+func.func @mixed_operands(%x: memref<128x40xf32>, %w: memref<40x96xf16>, %y: memref<128x96xf32>) {
+  linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<128x40xf32>, memref<40x96xf16>) outs(%y : memref<128x96xf32>) {
+  ^bb0(%p: f32, %q: f16, %o: f32):
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %p, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

@@ -1,0 +1,130 @@
+//===- MatrixCoresTest.cpp - the back ends' matrix instruction layouts ----===//
+//
+// The emulation executes a matrix instruction as its layouts say, so it
+// cannot tell a wrong layout that is still a permutation from the right
+// one. These tests hold the descriptions to what can be checked without a
+// GPU: every layout covers its matrix exactly once, and NVIDIA's agree with
+// upstream MLIR's own encoding of PTX's mma.sync fragments (nvgpu's
+// MMAUtils), written independently of ours.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Gpu/GpuTarget.h"
+
+#include "mlir/Dialect/NVGPU/Utils/MMAUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tc::gpu;
+
+namespace {
+
+/// (row, column) of `layout` at (lane, element).
+std::pair<int64_t, int64_t> at(AffineMap layout, int64_t lane,
+                               int64_t element) {
+  SmallVector<int64_t> rc = layout.compose(ArrayRef<int64_t>{lane, element});
+  return {rc[0], rc[1]};
+}
+
+/// Every element of a rows x columns matrix is held by exactly one (lane,
+/// element) of `layout`.
+void expectCovers(AffineMap layout, int64_t lanes, int64_t rows,
+                  int64_t columns, const std::string &what) {
+  std::set<std::pair<int64_t, int64_t>> seen;
+  int64_t perLane = rows * columns / lanes;
+  for (int64_t lane = 0; lane < lanes; ++lane)
+    for (int64_t e = 0; e < perLane; ++e) {
+      auto [r, c] = at(layout, lane, e);
+      EXPECT_TRUE(r >= 0 && r < rows && c >= 0 && c < columns)
+          << what << ": lane " << lane << " element " << e << " at " << r << ","
+          << c;
+      EXPECT_TRUE(seen.insert({r, c}).second)
+          << what << ": " << r << "," << c << " held twice";
+    }
+  EXPECT_EQ(static_cast<int64_t>(seen.size()), rows * columns) << what;
+}
+
+struct Chip {
+  Vendor vendor;
+  const char *chip;
+};
+
+TEST(MatrixCores, LayoutsCoverTheirMatrices) {
+  MLIRContext ctx;
+  for (Chip c : {Chip{Vendor::Nvidia, "sm_80"}, Chip{Vendor::Nvidia, "sm_90"},
+                 Chip{Vendor::Amd, "gfx90a"}, Chip{Vendor::Amd, "gfx942"}})
+    for (Type element :
+         {Type(Float16Type::get(&ctx)), Type(BFloat16Type::get(&ctx))}) {
+      std::optional<MatrixInstruction> mma =
+          getBackend(c.vendor).matrixInstruction(&ctx, c.chip, element);
+      ASSERT_TRUE(mma.has_value()) << c.chip;
+      std::string name = c.chip;
+      expectCovers(mma->aLayout, mma->subgroupSize, mma->m, mma->k,
+                   name + " A");
+      expectCovers(mma->bLayout, mma->subgroupSize, mma->k, mma->n,
+                   name + " B");
+      expectCovers(mma->cLayout, mma->subgroupSize, mma->m, mma->n,
+                   name + " C");
+    }
+}
+
+TEST(MatrixCores, NoInstructionWhereTheChipHasNone) {
+  MLIRContext ctx;
+  // RDNA's WMMA is not described; f32 operands have no 16-bit instruction.
+  EXPECT_FALSE(getBackend(Vendor::Amd)
+                   .matrixInstruction(&ctx, "gfx1100", Float16Type::get(&ctx))
+                   .has_value());
+  EXPECT_FALSE(getBackend(Vendor::Nvidia)
+                   .matrixInstruction(&ctx, "sm_90", Float32Type::get(&ctx))
+                   .has_value());
+}
+
+TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {
+  MLIRContext ctx;
+  OpBuilder b(&ctx);
+  Location loc = b.getUnknownLoc();
+  Type f16 = Float16Type::get(&ctx), f32 = Float32Type::get(&ctx);
+  std::optional<MatrixInstruction> mma =
+      getBackend(Vendor::Nvidia).matrixInstruction(&ctx, "sm_90", f16);
+  ASSERT_TRUE(mma.has_value());
+  ASSERT_EQ(mma->m, 16);
+  ASSERT_EQ(mma->n, 8);
+  ASSERT_EQ(mma->k, 16);
+  // nvgpu describes each operand by the subgroup's whole matrix (B as
+  // n x k, as mma.sync reads it column-major) and numbers a lane's values
+  // in register order, as ours.
+  struct Operand {
+    VectorType type;
+    nvgpu::MatMulOperandRole role;
+    AffineMap ours;
+  };
+  for (const Operand &o :
+       {Operand{VectorType::get({16, 16}, f16), nvgpu::MatMulOperandRole::A,
+                mma->aLayout},
+        Operand{VectorType::get({8, 16}, f16), nvgpu::MatMulOperandRole::B,
+                mma->bLayout},
+        Operand{VectorType::get({16, 8}, f32), nvgpu::MatMulOperandRole::C,
+                mma->cLayout}}) {
+    FailureOr<AffineMap> theirs = nvgpu::getLaneIdAndValueIdToOperandCoord(
+        b, loc, nvgpu::WarpMatrixInfo{o.type, o.role});
+    ASSERT_TRUE(succeeded(theirs));
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t v = 0; v < o.type.getNumElements() / 32; ++v) {
+        auto [r, c] = at(o.ours, lane, v);
+        auto [tr, tc] = at(*theirs, lane, v);
+        if (o.role == nvgpu::MatMulOperandRole::B)
+          std::swap(tr, tc);
+        EXPECT_EQ(r, tr) << "operand " << int(o.role) << " lane " << lane
+                         << " value " << v;
+        EXPECT_EQ(c, tc) << "operand " << int(o.role) << " lane " << lane
+                         << " value " << v;
+      }
+  }
+}
+
+} // namespace
