@@ -7,7 +7,8 @@
 //            materialized)
 //   logits = scores * scale (+ mask): the scale is applied once per score
 //            here rather than per product inside the contraction
-//   probs  = exp(logits - rowmax) / rowsum
+//   probs  = exp(logits - rowmax) / rowsum, rounded to the operands' type
+//            when that is 16-bit
 //   result = contraction of probs and V over Lk, truncated once at the end
 // Batch dims broadcast as in tc.batch_matmul: a static 1 against a larger
 // size reads index 0; a dynamic size is assumed not to broadcast.
@@ -169,8 +170,18 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
     Value probs = softmaxAlong(rewriter, loc, logits, rank - 1, scoresType,
                                /*isLog=*/false);
 
+    // In a 16-bit attention the probabilities are rounded to that type
+    // before they multiply V, as autocast's matmul and flash attention's
+    // second product round them (and as ONNX computes a 16-bit softmax):
+    // both operands are then 16-bit, which matrix cores multiply. The sum
+    // stays in the accumulator type.
+    Type probsTcType = accType;
+    if (tcType != accType) {
+      probs = castTensor(rewriter, loc, probs, accType, tcType);
+      probsTcType = tcType;
+    }
     Value acc = contract(rewriter, loc, probs, value, /*rhsTransposed=*/false,
-                         *batch, accType, tcType, accType);
+                         *batch, probsTcType, tcType, accType);
     checkBatch(value, acc, "value");
     checkBatch(probs, acc, "query");
     Value result = castTensor(rewriter, loc, acc, accType, tcType);

@@ -35,14 +35,15 @@
 // WIDEN-DAG: conv (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}} : tensor<1x8x16x16xbf16>, tensor<16x8x3x3xf32>) -> tensor<1x16x16x16xf32>
 //
 // The GPU kernels compute the same numbers (run here in emulation), and
-// compile for every GPU target, reading bf16 and rounding to it.
+// compile for every GPU target, multiplying bf16 on matrix cores and
+// rounding to bf16.
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation -o %t/emulated.so --no-cache
 // RUN: tc-run %t/emulated.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s
 // RUN: rm -rf %t/kernels
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/kernels | FileCheck %s --check-prefix=GPU
 // RUN: FileCheck %s --check-prefix=PTX < %t/kernels/cuda-sm_90.ptx
 // GPU-COUNT-4: ok, {{[0-9]+}} kernels
-// PTX-DAG: cvt.f32.bf16
+// PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: cvt.rn.bf16x2.f32
 //
 // RUN: not tc-compile %t/model.onnx --precision=fp8 -o %t/bad.so 2>&1 | FileCheck %s --check-prefix=BAD

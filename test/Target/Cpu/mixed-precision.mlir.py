@@ -8,20 +8,12 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from low_precision import bf16, conv, f16  # noqa: E402
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(11)
-
-
-def bf16(a):
-    """Rounds f32 values to bf16 (nearest even), kept as f32."""
-    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
-    return bits.astype(np.uint32).view(np.float32)
-
-
-def f16(a):
-    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
 
 
 # A packed MatMul weight [K, N], a Gemm weight [N, K] (transB) with a bias, a
@@ -72,18 +64,6 @@ for name, value in [("x", x), ("img7", img7), ("img16", img16), ("q", q),
     np.save(os.path.join(out, name + ".npy"), value)
 
 
-def conv(image, filters):
-    """3x3, pad 1, stride 1, in f64."""
-    n, c, hgt, wid = image.shape
-    padded = np.pad(image.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
-    result = np.zeros((n, filters.shape[0], hgt, wid))
-    for i in range(3):
-        for j in range(3):
-            window = padded[:, :, i:i + hgt, j:j + wid]
-            result += np.einsum("nchw,fc->nfhw", window, filters[:, :, i, j])
-    return result
-
-
 def reference(low):
     """The policy's numerics: contraction operands and results rounded to
     the 16-bit type, the sums exact (f64; the kernels accumulate in f32),
@@ -92,11 +72,12 @@ def reference(low):
     y = low(low(h).astype(np.float64) @ low(wt).T.astype(np.float64)) + bias
     c7 = low(conv(low(img7), low(f7)))
     c16 = low(conv(low(img16), low(f16w)))
-    # Fused attention keeps the scores and probabilities in f32.
+    # Fused attention keeps the scores and the softmax in f32 and rounds
+    # the probabilities to the 16-bit type before they multiply V.
     s = np.einsum("bqd,bkd->bqk", low(q).astype(np.float64), low(k))
     p = np.exp(s - s.max(-1, keepdims=True))
     p /= p.sum(-1, keepdims=True)
-    att = low(np.einsum("bqk,bkd->bqd", p, low(v)))
+    att = low(np.einsum("bqk,bkd->bqd", low(p), low(v)))
     return {"y": y, "c7": c7, "c16": c16, "att": att}
 
 

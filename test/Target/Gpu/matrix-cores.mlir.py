@@ -8,40 +8,12 @@ import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 import onnx
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from low_precision import bf16, conv, f16  # noqa: E402
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(24)
-
-
-def bf16(a):
-    """Rounds f32 values to bf16 (nearest even), kept as f32."""
-    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
-    return bits.astype(np.uint32).view(np.float32)
-
-
-def f16(a):
-    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
-
-
-def conv(x, w, stride, pad, dilation, group):
-    """Direct NCHW convolution in f64."""
-    n, c, h, wd = x.shape
-    f, cg, kh, kw = w.shape
-    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
-    oh = (h + 2 * pad - dilation * (kh - 1) - 1) // stride + 1
-    ow = (wd + 2 * pad - dilation * (kw - 1) - 1) // stride + 1
-    y = np.zeros((n, f, oh, ow))
-    fg = f // group
-    for g in range(group):
-        for i in range(kh):
-            for j in range(kw):
-                patch = x[:, g * cg:(g + 1) * cg,
-                          i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
-                          j * dilation:j * dilation + stride * (ow - 1) + 1:stride]
-                y[:, g * fg:(g + 1) * fg] += np.einsum(
-                    "nchw,fc->nfhw", patch, w[g * fg:(g + 1) * fg, :, i, j])
-    return y
 
 
 # A MatMul of 37 x 70 by 70 x 90 (32 x 32 tiles: tails in M, N and K), a

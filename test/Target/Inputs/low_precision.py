@@ -1,0 +1,36 @@
+"""numpy references for --precision tests: rounding to bf16 and fp16 (kept
+as f32) and a direct convolution in f64. Imported by the .mlir.py model
+scripts of test/Target/Cpu and test/Target/Gpu."""
+import numpy as np
+
+
+def bf16(a):
+    """Rounds f32 values to bf16 (nearest even), kept as f32."""
+    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def f16(a):
+    """Rounds f32 values to fp16 (nearest even), kept as f32."""
+    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
+
+
+def conv(x, w, stride=1, pad=1, dilation=1, group=1):
+    """NCHW convolution of `x` by `w` [F, C / group, KH, KW], in f64."""
+    n, _, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh = (h + 2 * pad - dilation * (kh - 1) - 1) // stride + 1
+    ow = (wd + 2 * pad - dilation * (kw - 1) - 1) // stride + 1
+    y = np.zeros((n, f, oh, ow))
+    fg = f // group
+    for g in range(group):
+        for i in range(kh):
+            for j in range(kw):
+                patch = x[:, g * cg:(g + 1) * cg,
+                          i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
+                          j * dilation:j * dilation + stride * (ow - 1) + 1:stride]
+                y[:, g * fg:(g + 1) * fg] += np.einsum(
+                    "nchw,fc->nfhw", patch, w[g * fg:(g + 1) * fg, :, i, j])
+    return y
