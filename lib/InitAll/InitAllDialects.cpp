@@ -1,6 +1,7 @@
 //===- InitAllDialects.cpp - dialect registration for the tools -----------===//
 
 #include "tc/InitAllDialects.h"
+#include "tc/InitAllPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,7 @@ void mlir::tc::registerTcDialects(DialectRegistry &registry) {
 }
 
 void mlir::tc::registerAllTcToolDialects(DialectRegistry &registry) {
+  registerAllGpuBackends();
   registerTcDialects(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

@@ -5,7 +5,9 @@
 #include "mlir/InitAllPasses.h"
 #include "tc/Conversion/Passes.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cuda/CudaTarget.h"
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Rocm/RocmTarget.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Pipelines/Pipelines.h"
@@ -19,7 +21,13 @@ void mlir::tc::registerTcPasses() {
   fusion::registerFusionTransformsPasses();
 }
 
+void mlir::tc::registerAllGpuBackends() {
+  gpu::registerCudaBackend();
+  gpu::registerRocmBackend();
+}
+
 void mlir::tc::registerAllTcToolPasses() {
+  registerAllGpuBackends();
   registerTcPasses();
   mlir::registerAllPasses();
 }

@@ -18,6 +18,7 @@
 #include "tc/Frontend/Onnx/Importer.h"
 #include "tc/Pipelines/Pipelines.h"
 #include "tc/InitAllDialects.h"
+#include "tc/InitAllPasses.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/ConstantsObject.h"
 #include "tc/Target/Cpu/ShapeBuckets.h"
@@ -443,8 +444,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
     std::string listing;
     for (const std::string &kernel : image->kernels)
       listing += kernel + "\n";
-    StringRef assemblyExtension =
-        gpuTarget.vendor == tc::gpu::Vendor::Nvidia ? ".ptx" : ".s";
+    StringRef assemblyExtension = gpuTarget.backend->assemblySuffix();
     if (!write(path(outputPath, stem + ".kernels"), listing) ||
         (!image->binary.empty() &&
          !write(path(outputPath, stem + "." + image->format), image->binary)) ||
@@ -579,6 +579,8 @@ int main(int argc, char **argv) {
   mallopt(M_ARENA_MAX, 1);
 #endif
   llvm::InitLLVM init(argc, argv);
+  // --target and --emulate-matrix-cores name the registered back ends.
+  tc::registerAllGpuBackends();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "tc model compiler\n");
   if (cacheStats)

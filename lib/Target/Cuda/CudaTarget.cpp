@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Utils/BackendUtils.h"
+#include "tc/Target/Cuda/CudaTarget.h"
 #include "tc/Target/Gpu/GpuTarget.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -40,6 +41,8 @@ std::string findCudaToolkit() {
 class CudaBackend : public GpuBackend {
 public:
   StringRef prefix() const override { return "cuda"; }
+
+  StringRef assemblySuffix() const override { return ".ptx"; }
 
   ArrayRef<StringRef> chips() const override {
     static const StringRef chips[] = {"sm_80", "sm_86", "sm_89", "sm_90",
@@ -198,9 +201,9 @@ public:
 
 } // namespace
 
-const GpuBackend &getCudaBackend() {
+void registerCudaBackend() {
   static const CudaBackend backend;
-  return backend;
+  registerGpuBackend(backend);
 }
 
 } // namespace mlir::tc::gpu

@@ -13,34 +13,43 @@
 namespace mlir::tc::gpu {
 
 std::string GpuTarget::name() const {
-  return (getBackend(vendor).prefix() + ":" + chip).str();
+  return (backend->prefix() + ":" + chip).str();
 }
 
-const GpuBackend &getBackend(Vendor vendor) {
-  return vendor == Vendor::Nvidia ? getCudaBackend() : getRocmBackend();
+namespace {
+SmallVector<const GpuBackend *> &backends() {
+  static SmallVector<const GpuBackend *> registered;
+  return registered;
 }
+} // namespace
+
+void registerGpuBackend(const GpuBackend &backend) {
+  if (llvm::none_of(backends(), [&](const GpuBackend *b) {
+        return b->prefix() == backend.prefix();
+      }))
+    backends().push_back(&backend);
+}
+
+ArrayRef<const GpuBackend *> registeredGpuBackends() { return backends(); }
 
 std::string supportedGpuTargets() {
   std::string list;
-  for (Vendor vendor : {Vendor::Nvidia, Vendor::Amd}) {
-    const GpuBackend &backend = getBackend(vendor);
-    for (StringRef chip : backend.chips()) {
+  for (const GpuBackend *backend : backends())
+    for (StringRef chip : backend->chips()) {
       if (!list.empty())
         list += ", ";
-      list += (backend.prefix() + ":" + chip).str();
+      list += (backend->prefix() + ":" + chip).str();
     }
-  }
   return list;
 }
 
 FailureOr<GpuTarget> parseGpuTarget(StringRef spec, std::string &error) {
   auto [prefix, chip] = spec.split(':');
-  for (Vendor vendor : {Vendor::Nvidia, Vendor::Amd}) {
-    const GpuBackend &backend = getBackend(vendor);
-    if (prefix != backend.prefix())
+  for (const GpuBackend *backend : backends()) {
+    if (prefix != backend->prefix())
       continue;
-    if (llvm::is_contained(backend.chips(), chip))
-      return GpuTarget{vendor, chip.str()};
+    if (llvm::is_contained(backend->chips(), chip))
+      return GpuTarget{backend, chip.str()};
     error = "unsupported " + prefix.str() + " architecture '" + chip.str() +
             "'; supported targets: cpu, " + supportedGpuTargets();
     return failure();
@@ -67,14 +76,14 @@ const MatrixInstruction *TargetInstructions::operator()(Type element) {
     return nullptr;
   auto [it, inserted] = cache.try_emplace(element);
   if (inserted)
-    it->second = getBackend(gpu->vendor).matrixInstruction(ctx, gpu->chip, element);
+    it->second = gpu->backend->matrixInstruction(ctx, gpu->chip, element);
   return it->second ? &*it->second : nullptr;
 }
 
 FailureOr<GpuImage> compileKernels(ModuleOp module, const GpuTarget &target,
                                    std::string &error,
                                    const KernelCompileOptions &options) {
-  const GpuBackend &backend = getBackend(target.vendor);
+  const GpuBackend &backend = *target.backend;
   OwningOpRef<ModuleOp> clone(module.clone());
   PassManager pm(module.getContext());
   backend.addAttachTarget(pm, target.chip);

@@ -33,7 +33,7 @@ struct GpuLowerSubgroupMmaPass
       getOperation()->emitError("tc-gpu-lower-subgroup-mma: ") << error;
       return signalPassFailure();
     }
-    const GpuBackend &backend = getBackend(gpu->vendor);
+    const GpuBackend &backend = *gpu->backend;
     IRRewriter rewriter(&getContext());
     for (tc_gpu::SubgroupMmaOp op : ops) {
       std::optional<MatrixInstruction> mma = backend.matrixInstruction(

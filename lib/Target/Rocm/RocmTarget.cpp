@@ -12,6 +12,7 @@
 
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Gpu/Utils/BackendUtils.h"
+#include "tc/Target/Rocm/RocmTarget.h"
 #include "tc/Target/Gpu/GpuTarget.h"
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
@@ -108,6 +109,8 @@ std::optional<unsigned> machineFlag(StringRef chip) {
 class RocmBackend : public GpuBackend {
 public:
   StringRef prefix() const override { return "rocm"; }
+
+  StringRef assemblySuffix() const override { return ".s"; }
 
   ArrayRef<StringRef> chips() const override {
     static const StringRef chips[] = {"gfx90a", "gfx942", "gfx1100"};
@@ -240,9 +243,9 @@ public:
 
 } // namespace
 
-const GpuBackend &getRocmBackend() {
+void registerRocmBackend() {
   static const RocmBackend backend;
-  return backend;
+  registerGpuBackend(backend);
 }
 
 } // namespace mlir::tc::gpu

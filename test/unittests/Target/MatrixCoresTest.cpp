@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/InitAllPasses.h"
 #include "tc/Target/Gpu/GpuTarget.h"
 
 #include "mlir/Dialect/NVGPU/Utils/MMAUtils.h"
@@ -49,21 +50,27 @@ void expectCovers(AffineMap layout, int64_t lanes, int64_t rows,
   EXPECT_EQ(static_cast<int64_t>(seen.size()), rows * columns) << what;
 }
 
-struct Chip {
-  Vendor vendor;
-  const char *chip;
-};
+/// The instruction of the registered target `spelling` ("cuda:sm_90") for
+/// operands of `element`.
+std::optional<MatrixInstruction>
+instruction(MLIRContext &ctx, const char *spelling, Type element) {
+  tc::registerAllGpuBackends();
+  std::string error;
+  FailureOr<GpuTarget> target = parseGpuTarget(spelling, error);
+  EXPECT_TRUE(succeeded(target)) << error;
+  return target->backend->matrixInstruction(&ctx, target->chip, element);
+}
 
 TEST(MatrixCores, LayoutsCoverTheirMatrices) {
   MLIRContext ctx;
-  for (Chip c : {Chip{Vendor::Nvidia, "sm_80"}, Chip{Vendor::Nvidia, "sm_90"},
-                 Chip{Vendor::Amd, "gfx90a"}, Chip{Vendor::Amd, "gfx942"}})
+  for (const char *spelling :
+       {"cuda:sm_80", "cuda:sm_90", "rocm:gfx90a", "rocm:gfx942"})
     for (Type element :
          {Type(Float16Type::get(&ctx)), Type(BFloat16Type::get(&ctx))}) {
       std::optional<MatrixInstruction> mma =
-          getBackend(c.vendor).matrixInstruction(&ctx, c.chip, element);
-      ASSERT_TRUE(mma.has_value()) << c.chip;
-      std::string name = c.chip;
+          instruction(ctx, spelling, element);
+      ASSERT_TRUE(mma.has_value()) << spelling;
+      std::string name = spelling;
       expectCovers(mma->aLayout, mma->subgroupSize, mma->m, mma->k,
                    name + " A");
       expectCovers(mma->bLayout, mma->subgroupSize, mma->k, mma->n,
@@ -76,12 +83,10 @@ TEST(MatrixCores, LayoutsCoverTheirMatrices) {
 TEST(MatrixCores, NoInstructionWhereTheChipHasNone) {
   MLIRContext ctx;
   // RDNA's WMMA is not described; f32 operands have no 16-bit instruction.
-  EXPECT_FALSE(getBackend(Vendor::Amd)
-                   .matrixInstruction(&ctx, "gfx1100", Float16Type::get(&ctx))
-                   .has_value());
-  EXPECT_FALSE(getBackend(Vendor::Nvidia)
-                   .matrixInstruction(&ctx, "sm_90", Float32Type::get(&ctx))
-                   .has_value());
+  EXPECT_FALSE(
+      instruction(ctx, "rocm:gfx1100", Float16Type::get(&ctx)).has_value());
+  EXPECT_FALSE(
+      instruction(ctx, "cuda:sm_90", Float32Type::get(&ctx)).has_value());
 }
 
 TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {
@@ -89,8 +94,7 @@ TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
   Type f16 = Float16Type::get(&ctx), f32 = Float32Type::get(&ctx);
-  std::optional<MatrixInstruction> mma =
-      getBackend(Vendor::Nvidia).matrixInstruction(&ctx, "sm_90", f16);
+  std::optional<MatrixInstruction> mma = instruction(ctx, "cuda:sm_90", f16);
   ASSERT_TRUE(mma.has_value());
   ASSERT_EQ(mma->m, 16);
   ASSERT_EQ(mma->n, 8);

@@ -1,11 +1,13 @@
 //===- GpuTarget.h - GPU targets and the vendor back ends ------*- C++ -*-===//
 //
-// A GPU target names a vendor and a chip ("cuda:sm_90", "rocm:gfx942").
+// A GPU target names a back end and a chip ("cuda:sm_90", "rocm:gfx942").
 // Code generation up to outlined gpu.module kernels is shared
-// (lib/Target/Gpu); what differs per vendor (the target attribute, the
-// lowering of a gpu.module to NVVM or ROCDL, serialization to cubin/PTX or
-// HSACO, the offline check of the binary) sits behind GpuBackend,
-// implemented in lib/Target/Cuda and lib/Target/Rocm.
+// (lib/Target/Gpu) and names no vendor; what differs per vendor (the target
+// attribute, the lowering of a gpu.module to NVVM or ROCDL, the matrix
+// instructions, serialization to cubin/PTX or HSACO, the offline check of
+// the binary) sits behind GpuBackend. The back ends (lib/Target/Cuda,
+// lib/Target/Rocm) register themselves (registerCudaBackend, ...; the tools
+// call registerAllGpuBackends), and targets are looked up by their prefix.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +34,11 @@ class SubgroupMmaOp;
 
 namespace mlir::tc::gpu {
 
-enum class Vendor { Nvidia, Amd };
+class GpuBackend;
 
 struct GpuTarget {
-  Vendor vendor;
+  /// The registered back end of the target's vendor.
+  const GpuBackend *backend = nullptr;
   /// "sm_90", "gfx942".
   std::string chip;
   /// "cuda:sm_90", "rocm:gfx942": the spelling of --target.
@@ -63,6 +66,8 @@ public:
   virtual StringRef prefix() const = 0;
   /// The chips --target accepts for this vendor.
   virtual ArrayRef<StringRef> chips() const = 0;
+  /// The file suffix of GpuImage::assembly (".ptx", ".s").
+  virtual StringRef assemblySuffix() const = 0;
   /// Attaches the target attribute of `chip` to every gpu.module.
   virtual void addAttachTarget(OpPassManager &pm, StringRef chip) const = 0;
   /// The conversion of the gpu.module kernels (structured control flow
@@ -89,9 +94,11 @@ public:
                                  std::string &error) const = 0;
 };
 
-const GpuBackend &getCudaBackend();
-const GpuBackend &getRocmBackend();
-const GpuBackend &getBackend(Vendor vendor);
+/// Makes `backend` (which outlives every use) available to --target under
+/// its prefix; registering a prefix again does nothing.
+void registerGpuBackend(const GpuBackend &backend);
+/// The registered back ends, in registration order.
+ArrayRef<const GpuBackend *> registeredGpuBackends();
 
 /// Parses "cuda:sm_90" or "rocm:gfx942"; an unknown vendor or chip fails
 /// with a message that lists the supported targets.
