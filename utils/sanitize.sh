@@ -32,7 +32,7 @@ tc_log "building the sanitized tools and tests ($TC_JOBS jobs)"
 ninja -C "$TC_SAN_BUILD" -j "$TC_JOBS" tc-opt tc-translate tc-compile tc-run \
   TcRuntimeTests TcRuntimeGpuTests TcRuntimeCudaTests TcRuntimeHipTests \
   TcRuntimeDeviceTensorTests \
-  TcDialectTests TcOnnxImportTests TcSupportTests TcRuntimeFakeModules 2>&1 | tail -n 3
+  TcDialectTests TcOnnxImportTests TcSupportTests TcTargetTests TcRuntimeFakeModules 2>&1 | tail -n 3
 
 # halt_on_error: a report fails the test it happens in, with its stack.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=0"
