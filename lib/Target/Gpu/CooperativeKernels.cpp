@@ -3,8 +3,30 @@
 #include "tc/Target/Gpu/CooperativeKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::tc::gpu {
+
+std::pair<Value, Value> linearThreadId(OpBuilder &b, Location loc) {
+  using mlir::gpu::Dimension;
+  auto threadId = [&](Dimension d) {
+    return mlir::gpu::ThreadIdOp::create(b, loc, d).getResult();
+  };
+  auto blockDim = [&](Dimension d) {
+    return mlir::gpu::BlockDimOp::create(b, loc, d).getResult();
+  };
+  Value x = blockDim(Dimension::x), y = blockDim(Dimension::y);
+  Value linear = arith::AddIOp::create(
+      b, loc, threadId(Dimension::x),
+      arith::MulIOp::create(
+          b, loc, x,
+          arith::AddIOp::create(
+              b, loc, threadId(Dimension::y),
+              arith::MulIOp::create(b, loc, y, threadId(Dimension::z)))));
+  Value count = arith::MulIOp::create(
+      b, loc, x, arith::MulIOp::create(b, loc, y, blockDim(Dimension::z)));
+  return {linear, count};
+}
 
 Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "tc/Target/Gpu/MatrixCores.h"
 
@@ -184,27 +185,6 @@ int64_t blockThreads(mlir::gpu::GPUFuncOp kernel) {
       threads *= extent;
   }
   return threads;
-}
-
-/// The thread's linear id in its block, and the block's thread count.
-std::pair<Value, Value> linearThreadId(OpBuilder &b, Location loc) {
-  auto threadId = [&](Dimension d) {
-    return mlir::gpu::ThreadIdOp::create(b, loc, d).getResult();
-  };
-  auto blockDim = [&](Dimension d) {
-    return mlir::gpu::BlockDimOp::create(b, loc, d).getResult();
-  };
-  Value x = blockDim(Dimension::x), y = blockDim(Dimension::y);
-  Value linear = arith::AddIOp::create(
-      b, loc, threadId(Dimension::x),
-      arith::MulIOp::create(
-          b, loc, x,
-          arith::AddIOp::create(
-              b, loc, threadId(Dimension::y),
-              arith::MulIOp::create(b, loc, y, threadId(Dimension::z)))));
-  Value count = arith::MulIOp::create(
-      b, loc, x, arith::MulIOp::create(b, loc, y, blockDim(Dimension::z)));
-  return {linear, count};
 }
 
 /// A slot per thread for values of `type`: shared memory that each thread

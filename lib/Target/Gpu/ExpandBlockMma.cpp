@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/MatrixCores.h"
 #include "tc/Target/Gpu/Passes.h"
 
@@ -34,8 +35,6 @@ namespace mlir::tc::gpu {
 namespace mlir::tc::gpu {
 namespace {
 
-using mlir::gpu::Dimension;
-
 struct Builder {
   OpBuilder &b;
   Location loc;
@@ -53,21 +52,7 @@ struct Builder {
     return arith::RemUIOp::create(b, loc, a, index(c));
   }
 
-  /// The thread's position in its block, x fastest (as subgroups are
-  /// formed on every GPU).
-  Value linearThread() {
-    auto id = [&](Dimension d) {
-      return mlir::gpu::ThreadIdOp::create(b, loc, d);
-    };
-    auto dim = [&](Dimension d) {
-      return mlir::gpu::BlockDimOp::create(b, loc, d);
-    };
-    Value yz =
-        add(id(Dimension::y),
-            arith::MulIOp::create(b, loc, dim(Dimension::y), id(Dimension::z)));
-    return add(id(Dimension::x),
-               arith::MulIOp::create(b, loc, dim(Dimension::x), yz));
-  }
+  Value linearThread() { return linearThreadId(b, loc).first; }
 
   /// Result `result` of `layout` at (lane, element).
   Value at(AffineMap layout, unsigned result, Value lane, int64_t element) {

@@ -132,6 +132,10 @@ LogicalResult buildRowChain(RewriterBase &rewriter,
 /// An index constant.
 Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 
+/// The thread's linear id in its block (x fastest, as GPUs form
+/// subgroups), and the block's thread count.
+std::pair<Value, Value> linearThreadId(OpBuilder &b, Location loc);
+
 /// Whether `op`'s body reads its loop indices (linalg.index).
 bool readsLoopIndices(linalg::LinalgOp op);
 
