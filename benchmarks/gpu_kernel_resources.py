@@ -8,7 +8,8 @@ reads the binaries:
 - NVIDIA: `ptxas -v` on the PTX gives each kernel's registers and spill
   bytes; the PTX gives its mma.sync instructions;
 - AMD: the code object's metadata gives each kernel's VGPRs and spill
-  counts (llvm-readobj --notes); the disassembly its v_mfma instructions.
+  counts (llvm-readobj --notes); the disassembly its v_mfma (CDNA) or
+  v_wmma (RDNA) instructions.
 
 Prints one row per model, precision and target: kernels, kernels with
 matrix instructions and their count, the most registers, and the kernels
@@ -70,11 +71,13 @@ def nvidia(ptx_path, chip):
 
 
 def amd(hsaco_path, chip):
-    """{kernel: (VGPRs, spill count, v_mfma count)}."""
+    """{kernel: (VGPRs, spill count, v_mfma or v_wmma count)}."""
     notes = subprocess.run([os.path.join(LLVM_BIN, "llvm-readobj"), "--notes", hsaco_path],
                            capture_output=True, text=True, check=True).stdout
     kernels = {}
-    for block in notes.split("  - .agpr_count")[1:]:
+    # One entry per kernel under amdhsa.kernels, each a "  - ." line (its
+    # first key: .agpr_count on CDNA, .args on RDNA).
+    for block in re.split(r"\n  - \.", notes)[1:]:
         name = re.search(r"\.name:\s+(\w+)", block)
         vgprs = re.search(r"\.vgpr_count:\s+(\d+)", block)
         spills = sum(int(v) for v in re.findall(r"\.[sv]gpr_spill_count:\s+(\d+)", block))
@@ -87,7 +90,7 @@ def amd(hsaco_path, chip):
         m = re.match(r"[0-9a-f]+ <(\w+)>:", line)
         if m:
             current = m.group(1)
-        elif current in kernels and "v_mfma" in line:
+        elif current in kernels and ("v_mfma" in line or "v_wmma" in line):
             kernels[current][2] += 1
     return {k: tuple(v) for k, v in kernels.items()}
 

@@ -80,6 +80,13 @@ CASES = [
     ("conv1x1/2 256->512 56->28", lambda: conv_model(256, 512, 56, 1, 2, 0), False),
     ("conv1x1/2 512->1024 28->14", lambda: conv_model(512, 1024, 28, 1, 2, 0), False),
     ("conv1x1/2 1024->2048 14->7", lambda: conv_model(1024, 2048, 14, 1, 2, 0), False),
+    # MobileNetV2's pointwise convolutions on its small images.
+    ("pw1x1 320->1280 7x7", lambda: conv_model(320, 1280, 7, 1, 1, 0), False),
+    ("pw1x1 160->960 7x7", lambda: conv_model(160, 960, 7, 1, 1, 0), False),
+    ("pw1x1 960->320 7x7", lambda: conv_model(960, 320, 7, 1, 1, 0), False),
+    ("pw1x1 960->160 7x7", lambda: conv_model(960, 160, 7, 1, 1, 0), False),
+    ("pw1x1 64->384 14x14", lambda: conv_model(64, 384, 14, 1, 1, 0), False),
+    ("pw1x1 384->64 14x14", lambda: conv_model(384, 64, 14, 1, 1, 0), False),
     ("gemm 1x1280 -> 1000", lambda: gemv_model(1280, 1000), False),
     # MobileNetV2's depthwise convolutions.
     ("dw3x3 32 112x112", lambda: conv_model(32, 32, 112, 3, 1, 1, group=32), False),

@@ -117,35 +117,59 @@ public:
     return chips;
   }
 
-  /// MFMA 16x16x16 of CDNA (gfx90a, gfx942: v_mfma_f32_16x16x16f16 and
-  /// _bf16_1k) over a 64-lane wave. Lane l holds A's row l % 16 at columns
-  /// 4 (l / 16) + i, B's column l % 16 at rows 4 (l / 16) + i, and C's
-  /// column l % 16 at rows 4 (l / 16) + i. RDNA's WMMA (gfx1100) has other
-  /// layouts and is not described yet.
+  /// The 16x16x16 matrix instruction of each chip for f16 and bf16
+  /// operands with f32 accumulation.
+  /// - CDNA (gfx90a, gfx942): MFMA (v_mfma_f32_16x16x16f16 and _bf16_1k)
+  ///   over a 64-lane wave. Lane l holds A's row l % 16 at columns
+  ///   4 (l / 16) + i, B's column l % 16 at rows 4 (l / 16) + i, and C's
+  ///   column l % 16 at rows 4 (l / 16) + i.
+  /// - RDNA 3 (gfx1100): WMMA (v_wmma_f32_16x16x16_f16 and _bf16) over a
+  ///   32-lane wave. Both half-waves hold all of A and B: lane l holds A's
+  ///   row l % 16 and B's column l % 16, all 16 of k, so each element has two
+  ///   copies; C is not copied: lane l holds column l % 16 at rows
+  ///   2 i + l / 16 (AMD's "How to accelerate AI applications on RDNA 3
+  ///   using WMMA" and rocWMMA give these layouts).
   std::optional<MatrixInstruction>
   matrixInstruction(MLIRContext *ctx, StringRef chip, Type element) const override {
-    if (!chip.starts_with("gfx9") || (!element.isF16() && !element.isBF16()))
+    bool cdna = chip.starts_with("gfx9"), rdna3 = chip.starts_with("gfx11");
+    if ((!cdna && !rdna3) || (!element.isF16() && !element.isBF16()))
       return std::nullopt;
     AffineExpr lane = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx);
     auto map = [&](AffineExpr row, AffineExpr column) {
       return AffineMap::get(2, 0, {row, column}, ctx);
     };
-    AffineExpr quarter = lane.floorDiv(16) * 4 + i, position = lane % 16;
-    MatrixInstruction mfma;
-    mfma.m = mfma.n = mfma.k = 16;
-    mfma.subgroupSize = 64;
-    mfma.aLayout = map(position, quarter);
-    mfma.bLayout = map(quarter, position);
-    mfma.cLayout = map(quarter, position);
-    return mfma;
+    MatrixInstruction mma;
+    mma.m = mma.n = mma.k = 16;
+    AffineExpr position = lane % 16;
+    if (cdna) {
+      AffineExpr quarter = lane.floorDiv(16) * 4 + i;
+      mma.subgroupSize = 64;
+      mma.aLayout = map(position, quarter);
+      mma.bLayout = map(quarter, position);
+      mma.cLayout = map(quarter, position);
+      return mma;
+    }
+    mma.subgroupSize = 32;
+    mma.aCopies = mma.bCopies = 2;
+    mma.aLayout = map(position, i);
+    mma.bLayout = map(i, position);
+    mma.cLayout = map(i * 2 + lane.floorDiv(16), position);
+    return mma;
   }
 
-  /// amdgpu.mfma, which --convert-amdgpu-to-rocdl turns into the chip's
-  /// intrinsic.
+  /// amdgpu.mfma (CDNA) or amdgpu.wmma (RDNA), which
+  /// --convert-amdgpu-to-rocdl turns into the chip's intrinsic.
   LogicalResult lowerSubgroupMma(RewriterBase &rewriter, tc_gpu::SubgroupMmaOp op,
-                                 StringRef) const override {
+                                 StringRef chip) const override {
+    Type result = op.getC().getType();
+    if (chip.starts_with("gfx11")) {
+      rewriter.replaceOpWithNewOp<amdgpu::WMMAOp>(
+          op, result, /*m=*/16u, /*n=*/16u, /*k=*/16u, op.getA(), op.getB(),
+          op.getC());
+      return success();
+    }
     rewriter.replaceOpWithNewOp<amdgpu::MFMAOp>(
-        op, Type(op.getC().getType()), /*m=*/16u, /*n=*/16u, /*k=*/16u, /*blocks=*/1u,
+        op, result, /*m=*/16u, /*n=*/16u, /*k=*/16u, /*blocks=*/1u,
         op.getA(), op.getB(), op.getC());
     return success();
   }
@@ -172,7 +196,8 @@ public:
     options.runtime = mlir::gpu::amd::Runtime::HIP;
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(
         createConvertGpuOpsToROCDLOps(options));
-    // Matrix-core operations (--tc-gpu-lower-subgroup-mma's amdgpu.mfma).
+    // Matrix-core operations (--tc-gpu-lower-subgroup-mma's amdgpu.mfma and
+    // amdgpu.wmma).
     ConvertAMDGPUToROCDLPassOptions amdgpu;
     amdgpu.chipset = chip.str();
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertAMDGPUToROCDLPass(amdgpu));

@@ -32,14 +32,15 @@ func.func @store_too_small(%c: memref<32x64xf32, 3>, %acc: vector<16xf32>) {
 
 // -----
 
-func.func @fragment_size(%a: vector<8xf16>, %b: vector<4xf16>, %c: vector<4xf32>) -> vector<4xf32> {
-  // expected-error @+1 {{expects a to hold 16x16 elements over 64 lanes}}
+// Six elements over 64 lanes is neither the 16x16 matrix nor copies of it.
+func.func @fragment_size(%a: vector<6xf16>, %b: vector<4xf16>, %c: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{expects a to hold 16x16 elements, or copies of them, over 64 lanes}}
   %d = tc_gpu.subgroup_mma %a, %b, %c {
     shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64,
     a_layout = affine_map<(l, i) -> (l mod 16, (l floordiv 16) * 4 + i)>,
     b_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>,
     c_layout = affine_map<(l, i) -> ((l floordiv 16) * 4 + i, l mod 16)>
-  } : vector<8xf16>, vector<4xf16>, vector<4xf32>
+  } : vector<6xf16>, vector<4xf16>, vector<4xf32>
   return %d : vector<4xf32>
 }
 

@@ -32,6 +32,9 @@
 // RUN: tc-run %t/reverse.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx90a -o %t/gfx90a.so --no-cache
 // RUN: tc-run %t/gfx90a.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
+// RDNA 3's WMMA, whose half-waves hold copies of A and B, in reverse order.
+// RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse --emulate-matrix-cores=rocm:gfx1100 -o %t/gfx1100.so --no-cache
+// RUN: tc-run %t/gfx1100.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
 // CHECK-DAG: output 'y1': OK: f32[37, 90]
 // CHECK-DAG: output 'y2': OK: f32[256, 64, 64]
 // CHECK-DAG: output 'y3': OK: f32[20, 50]
@@ -45,11 +48,14 @@
 // WIDE: tc_gpu.block_mma %{{.*}}tile = array<i64: 64, 64, 16>{{.*}}vector<16xf32>
 // EMULATED-NOT: tc_gpu.
 //
-// Compiled for the GPUs: mma.sync on NVIDIA, MFMA on AMD, in each type.
+// Compiled for the GPUs: mma.sync on NVIDIA, MFMA on AMD CDNA, in each type;
+// WMMA on RDNA 3 where the tile gives a wave a whole 16 x 16 product (the
+// 64 x 64 tile of 256 threads; the 32 x 32 one holds 4 results per thread,
+// WMMA 8, so it stays scalar there).
 // RUN: rm -rf %t/fp16 %t/bf16
-// RUN: tc-compile %t/model.onnx --precision=fp16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/fp16 | FileCheck %s --check-prefix=GPU
-// RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/bf16 | FileCheck %s --check-prefix=GPU
-// GPU-COUNT-4: ok, {{[0-9]+}} kernels
+// RUN: tc-compile %t/model.onnx --precision=fp16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942,rocm:gfx1100 --emit=gpu-kernels -o %t/fp16 | FileCheck %s --check-prefix=GPU
+// RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942,rocm:gfx1100 --emit=gpu-kernels -o %t/bf16 | FileCheck %s --check-prefix=GPU
+// GPU-COUNT-5: ok, {{[0-9]+}} kernels
 // RUN: FileCheck %s --check-prefix=PTX-F16 < %t/fp16/cuda-sm_90.ptx
 // RUN: FileCheck %s --check-prefix=PTX-F16 < %t/fp16/cuda-sm_80.ptx
 // RUN: FileCheck %s --check-prefix=PTX-BF16 < %t/bf16/cuda-sm_90.ptx
@@ -61,3 +67,7 @@
 // MFMA-F16: v_mfma_f32_16x16x16_f16
 // MFMA-BF16-90A: v_mfma_f32_16x16x16bf16_1k
 // MFMA-BF16-942: v_mfma_f32_16x16x16_bf16
+// RUN: llvm-objdump -d --mcpu=gfx1100 %t/fp16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-F16
+// RUN: llvm-objdump -d --mcpu=gfx1100 %t/bf16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-BF16
+// WMMA-F16: v_wmma_f32_16x16x16_f16
+// WMMA-BF16: v_wmma_f32_16x16x16_bf16

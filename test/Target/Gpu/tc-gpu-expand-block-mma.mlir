@@ -15,9 +15,15 @@
 // CDNA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 // CDNA-NOT: tc_gpu.subgroup_mma
 //
-// RDNA (gfx1100) has no described instruction, and no target is none:
-// scalar code, each thread a 4 x 4 block of the tile over 16 steps of K.
-// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx1100}))' | FileCheck %s --check-prefix=SCALAR
+// AMD RDNA 3 (WMMA 16x16x16, 32 lanes, A and B held by both half-waves):
+// 8 waves, each 2 instructions whose operands have 16 elements per lane.
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx1100}))' | FileCheck %s --check-prefix=RDNA
+// RDNA-COUNT-2: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 16, 16>, subgroup_size = 32 : i64} : vector<16xbf16>, vector<16xbf16>, vector<8xf32>
+// RDNA-NOT: tc_gpu.subgroup_mma
+// RDNA-COUNT-16: memref.store
+//
+// Without a target: scalar code, each thread a 4 x 4 block of the tile
+// over 16 steps of K.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma))' | FileCheck %s --check-prefix=SCALAR
 // SCALAR-NOT: tc_gpu.subgroup_mma
 // SCALAR: scf.for {{.*}} -> (vector<16xf32>)
@@ -26,11 +32,13 @@
 // SCALAR-COUNT-16: memref.store
 //
 // Then the vendors' intrinsics: nvvm.mma.sync on bf16 pairs packed in i32,
-// amdgpu.mfma.
+// amdgpu.mfma, amdgpu.wmma.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_80},tc-gpu-lower-subgroup-mma{target=cuda:sm_80}))' | FileCheck %s --check-prefix=NVVM
 // NVVM-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx90a},tc-gpu-lower-subgroup-mma{target=rocm:gfx90a}))' | FileCheck %s --check-prefix=MFMA
 // MFMA-COUNT-4: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+// RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx1100},tc-gpu-lower-subgroup-mma{target=rocm:gfx1100}))' | FileCheck %s --check-prefix=WMMA
+// WMMA-COUNT-2: amdgpu.wmma 16x16x16 {{.*}} : vector<16xbf16>, vector<16xbf16>, vector<8xf32>
 //
 // An instruction of another target is refused, as is an unknown target.
 // RUN: not tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_90},tc-gpu-lower-subgroup-mma{target=rocm:gfx942}))' 2>&1 | FileCheck %s --check-prefix=OTHER

@@ -3,7 +3,8 @@
 // The emulation executes a matrix instruction as its layouts say, so it
 // cannot tell a wrong layout that is still a permutation from the right
 // one. These tests hold the descriptions to what can be checked without a
-// GPU: every layout covers its matrix exactly once, and NVIDIA's agree with
+// GPU: every layout covers its matrix exactly once (twice for the operands
+// that RDNA's half-waves share), and NVIDIA's agree with
 // upstream MLIR's own encoding of PTX's mma.sync fragments (nvgpu's
 // MMAUtils), written independently of ours.
 //
@@ -18,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -32,22 +34,30 @@ std::pair<int64_t, int64_t> at(AffineMap layout, int64_t lane,
   return {rc[0], rc[1]};
 }
 
-/// Every element of a rows x columns matrix is held by exactly one (lane,
-/// element) of `layout`.
+/// Every element of a rows x columns matrix is held by exactly `copies`
+/// (lane, element) pairs of `layout`, and a lane holds no element twice.
 void expectCovers(AffineMap layout, int64_t lanes, int64_t rows,
-                  int64_t columns, const std::string &what) {
-  std::set<std::pair<int64_t, int64_t>> seen;
-  int64_t perLane = rows * columns / lanes;
-  for (int64_t lane = 0; lane < lanes; ++lane)
+                  int64_t columns, int64_t copies, const std::string &what) {
+  std::map<std::pair<int64_t, int64_t>, int64_t> held;
+  int64_t perLane = rows * columns * copies / lanes;
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    std::set<std::pair<int64_t, int64_t>> inLane;
     for (int64_t e = 0; e < perLane; ++e) {
       auto [r, c] = at(layout, lane, e);
       EXPECT_TRUE(r >= 0 && r < rows && c >= 0 && c < columns)
           << what << ": lane " << lane << " element " << e << " at " << r << ","
           << c;
-      EXPECT_TRUE(seen.insert({r, c}).second)
-          << what << ": " << r << "," << c << " held twice";
+      EXPECT_TRUE(inLane.insert({r, c}).second)
+          << what << ": lane " << lane << " holds " << r << "," << c
+          << " twice";
+      ++held[{r, c}];
     }
-  EXPECT_EQ(static_cast<int64_t>(seen.size()), rows * columns) << what;
+  }
+  EXPECT_EQ(static_cast<int64_t>(held.size()), rows * columns) << what;
+  for (auto [position, count] : held)
+    EXPECT_EQ(count, copies) << what << ": " << position.first << ","
+                             << position.second << " held " << count
+                             << " times";
 }
 
 /// The instruction of the registered target `spelling` ("cuda:sm_90") for
@@ -64,7 +74,8 @@ instruction(MLIRContext &ctx, const char *spelling, Type element) {
 TEST(MatrixCores, LayoutsCoverTheirMatrices) {
   MLIRContext ctx;
   for (const char *spelling :
-       {"cuda:sm_80", "cuda:sm_90", "rocm:gfx90a", "rocm:gfx942"})
+       {"cuda:sm_80", "cuda:sm_90", "rocm:gfx90a", "rocm:gfx942",
+        "rocm:gfx1100"})
     for (Type element :
          {Type(Float16Type::get(&ctx)), Type(BFloat16Type::get(&ctx))}) {
       std::optional<MatrixInstruction> mma =
@@ -72,21 +83,43 @@ TEST(MatrixCores, LayoutsCoverTheirMatrices) {
       ASSERT_TRUE(mma.has_value()) << spelling;
       std::string name = spelling;
       expectCovers(mma->aLayout, mma->subgroupSize, mma->m, mma->k,
-                   name + " A");
+                   mma->aCopies, name + " A");
       expectCovers(mma->bLayout, mma->subgroupSize, mma->k, mma->n,
-                   name + " B");
-      expectCovers(mma->cLayout, mma->subgroupSize, mma->m, mma->n,
+                   mma->bCopies, name + " B");
+      expectCovers(mma->cLayout, mma->subgroupSize, mma->m, mma->n, 1,
                    name + " C");
     }
 }
 
-TEST(MatrixCores, NoInstructionWhereTheChipHasNone) {
+TEST(MatrixCores, NoInstructionForF32Operands) {
   MLIRContext ctx;
-  // RDNA's WMMA is not described; f32 operands have no 16-bit instruction.
-  EXPECT_FALSE(
-      instruction(ctx, "rocm:gfx1100", Float16Type::get(&ctx)).has_value());
-  EXPECT_FALSE(
-      instruction(ctx, "cuda:sm_90", Float32Type::get(&ctx)).has_value());
+  for (const char *spelling : {"cuda:sm_90", "rocm:gfx942", "rocm:gfx1100"})
+    EXPECT_FALSE(
+        instruction(ctx, spelling, Float32Type::get(&ctx)).has_value())
+        << spelling;
+}
+
+/// RDNA 3's WMMA: both half-waves hold the same A and B (lanes l and
+/// l + 16 load the same elements), and C's rows alternate between them.
+TEST(MatrixCores, RdnaHalfWavesCopyTheOperands) {
+  MLIRContext ctx;
+  std::optional<MatrixInstruction> mma =
+      instruction(ctx, "rocm:gfx1100", Float16Type::get(&ctx));
+  ASSERT_TRUE(mma.has_value());
+  EXPECT_EQ(mma->subgroupSize, 32);
+  EXPECT_EQ(mma->aElements(), 16);
+  EXPECT_EQ(mma->cElements(), 8);
+  for (int64_t lane = 0; lane < 16; ++lane)
+    for (int64_t i = 0; i < 16; ++i) {
+      EXPECT_EQ(at(mma->aLayout, lane, i), at(mma->aLayout, lane + 16, i));
+      EXPECT_EQ(at(mma->bLayout, lane, i), at(mma->bLayout, lane + 16, i));
+      EXPECT_EQ(at(mma->aLayout, lane, i), std::make_pair(lane, i));
+      EXPECT_EQ(at(mma->bLayout, lane, i), std::make_pair(i, lane));
+    }
+  for (int64_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(at(mma->cLayout, 3, i), std::make_pair(2 * i, int64_t(3)));
+    EXPECT_EQ(at(mma->cLayout, 19, i), std::make_pair(2 * i + 1, int64_t(3)));
+  }
 }
 
 TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {

@@ -23,13 +23,17 @@ namespace mlir::tc::gpu {
 
 /// One subgroup's D = A B + C for A m x k, B k x n (16-bit floats), C and D
 /// m x n (f32). Each layout maps (lane, element) to (row, column) of its
-/// matrix; a lane holds m k / subgroupSize elements of A, and so on.
+/// matrix; a lane holds m k aCopies / subgroupSize elements of A, and so
+/// on. An operand's copies count the lanes that hold each of its elements:
+/// 1 for NVIDIA's mma.sync and CDNA's MFMA, 2 for A and B of RDNA's WMMA,
+/// whose two half-waves both hold the whole operand.
 struct MatrixInstruction {
   int64_t m = 0, n = 0, k = 0, subgroupSize = 0;
   AffineMap aLayout, bLayout, cLayout;
+  int64_t aCopies = 1, bCopies = 1;
 
-  int64_t aElements() const { return m * k / subgroupSize; }
-  int64_t bElements() const { return k * n / subgroupSize; }
+  int64_t aElements() const { return m * k * aCopies / subgroupSize; }
+  int64_t bElements() const { return k * n * bCopies / subgroupSize; }
   int64_t cElements() const { return m * n / subgroupSize; }
 };
 

@@ -83,10 +83,13 @@ LogicalResult SubgroupMmaOp::verify() {
         layout.getNumSymbols() != 0)
       return emitOpError("expects ")
              << name << "_layout (lane, element) -> (row, column)";
-    if (type.getNumElements() * lanes != rows * columns)
+    // Lanes may hold copies of an element (RDNA's WMMA gives A and B to
+    // both half-waves), so the lanes hold the matrix a whole number of times.
+    int64_t held = type.getNumElements() * lanes;
+    if (held < rows * columns || held % (rows * columns))
       return emitOpError("expects ")
              << name << " to hold " << rows << "x" << columns
-             << " elements over " << lanes << " lanes";
+             << " elements, or copies of them, over " << lanes << " lanes";
     return success();
   };
   return success(succeeded(check("a", getA().getType(), getALayout(), shape[0],

@@ -92,7 +92,10 @@ def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
     `shape = [m, n, k]` (A m x k, B k x n, C and D m x n, f32). Each lane
     holds some elements of each: element `i` of a lane's `a` is
     A[r][c] with (r, c) = a_layout(lane, i), and so for `b`, `c` and the
-    result (`c_layout`). Every lane of the subgroup must execute it.
+    result (`c_layout`). Lanes may hold copies of an element: RDNA's WMMA
+    gives the whole of A and of B to each half of its 32-lane wave, so each
+    lane's `a` and `b` have 16 elements of a 16 x 16 matrix. Every lane of
+    the subgroup must execute it.
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a,
                        VectorOfRankAndType<[1], [F16, BF16]>:$b,
