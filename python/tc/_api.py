@@ -32,11 +32,12 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
     Options:
       mode: "default"; "reduce-overhead" replays runs as CUDA/HIP graphs on
         a GPU; "max-autotune" is refused (tc has no autotuning yet).
-      precision: "fp32" (the model's own types), or "fp16"/"bf16":
+      precision: "fp32" (the model's own types), "tf32" (the factors of
+        matmuls, convolutions and attention rounded to TF32, as
+        torch.backends.cuda.matmul.allow_tf32 does), or "fp16"/"bf16":
         matmuls, convolutions and attention compute in that type with f32
-        accumulation, everything else in f32, inputs and outputs keeping
-        their types (tc-compile --precision; docs/precision.md). "tf32" is
-        refused: tc has no tf32 policy yet.
+        accumulation; everything else in f32, inputs and outputs keeping
+        their types (tc-compile --precision; docs/precision.md).
       dynamic: for modules. True: every input dimension symbolic, one
         compile. False: one static compile per set of input shapes. None
         (default): static first, then one recompile with the dimensions

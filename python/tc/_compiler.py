@@ -43,15 +43,13 @@ def check_mode(mode: str, precision: str) -> None:
                       "does not have yet; use mode='default'")
     if precision not in PRECISIONS:
         raise TcError(f"precision={precision!r}: expected one of {', '.join(PRECISIONS)}")
-    if precision == "tf32":
-        raise TcError("precision='tf32': tc has no tf32 policy yet; use 'fp32', "
-                      "'fp16' or 'bf16'")
 
 
 def precision_flags(precision: str) -> list:
     """tc-compile's flags for a precision policy (docs/precision.md):
     contractions, convolutions and attention in fp16/bf16 with f32
-    accumulation, the model's input and output types unchanged."""
+    accumulation, or with their factors rounded to TF32, the model's input
+    and output types unchanged."""
     return [] if precision == "fp32" else [f"--precision={precision}"]
 
 

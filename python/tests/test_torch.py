@@ -198,13 +198,11 @@ def test_autograd_graphs_run_eagerly():
 def test_modes_and_precisions_tc_lacks_are_refused(resnet18):
     with pytest.raises(tc.TcError, match="max-autotune"):
         tc.compile(resnet18, mode="max-autotune")
-    with pytest.raises(tc.TcError, match="precision='tf32'"):
-        tc.compile(resnet18, precision="tf32")
     with pytest.raises(tc.TcError, match="precision='fp8'"):
         tc.compile(resnet18, precision="fp8")
 
 
-@pytest.mark.parametrize("precision", ["bf16", "fp16"])
+@pytest.mark.parametrize("precision", ["tf32", "bf16", "fp16"])
 def test_16_bit_precision_keeps_f32_outputs_and_the_answer(resnet18, precision):
     x = torch.randn(2, 3, 64, 64)
     expected = resnet18(x).detach()

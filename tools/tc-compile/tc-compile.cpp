@@ -112,9 +112,10 @@ cl::opt<std::string> emulatedMatrixCores(
 cl::opt<std::string> precision(
     "precision", cl::cat(category),
     cl::desc("the type contractions, convolutions and attention compute in: "
-             "fp32 (default), or fp16/bf16 with f32 accumulation, the rest "
+             "fp32 (default); tf32, their factors rounded to TF32's 10 "
+             "mantissa bits; or fp16/bf16 with f32 accumulation; the rest "
              "of the model staying fp32 (docs/precision.md)"),
-    cl::init("fp32"), cl::value_desc("fp32|fp16|bf16"));
+    cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"));
 cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::desc("write the IR after every stage and "
                                       "pass into this directory"),
@@ -636,9 +637,10 @@ int main(int argc, char **argv) {
   (void)cpuTarget;
   if (maxWorkgroups < 1)
     return fail("--max-workgroups must be at least 1");
-  if (precision != "fp32" && precision != "fp16" && precision != "bf16")
+  if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
+      precision != "bf16")
     return fail("--precision: unknown precision '" + precision +
-                "'; use fp32, fp16 or bf16");
+                "'; use fp32, tf32, fp16 or bf16");
   {
     std::string error;
     if (failed(tc::cpu::checkCpuName(cpuName, error)))

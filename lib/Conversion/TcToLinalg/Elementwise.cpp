@@ -63,6 +63,30 @@ UNARY_FLOAT(CeilOp, math::CeilOp)
 UNARY_FLOAT(RoundOp, math::RoundEvenOp)
 #undef UNARY_FLOAT
 
+/// Round to nearest even at bit 13: add 0xfff plus the lowest kept bit,
+/// then clear the 13 dropped bits. A carry out of the mantissa steps the
+/// exponent, which is the rounding up (to infinity past TF32's largest
+/// value); NaN, whose payload the mask could clear, is kept as it is.
+Value scalar(RoundToTf32Op, const ScalarArgs &s) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32, s.arg(0));
+  Value kept = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(13)), c(1));
+  Value biased = arith::AddIOp::create(
+      b, loc, bits, arith::AddIOp::create(b, loc, kept, c(0xfff)));
+  Value rounded = arith::BitcastOp::create(
+      b, loc, b.getF32Type(),
+      arith::AndIOp::create(b, loc, biased, c(static_cast<int32_t>(0xffffe000u))));
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                    s.arg(0), s.arg(0));
+  return arith::SelectOp::create(b, loc, nan, s.arg(0), rounded);
+}
+
 Value scalar(AbsOp, const ScalarArgs &s) {
   if (s.isFloat())
     return math::AbsFOp::create(s.b, s.loc, s.arg(0));
@@ -437,6 +461,7 @@ void populateElementwisePatterns(TcTypeConverter &converter,
       ElementwisePattern<AsinhOp>, ElementwisePattern<AcoshOp>,
       ElementwisePattern<AtanhOp>, ElementwisePattern<FloorOp>,
       ElementwisePattern<CeilOp>, ElementwisePattern<RoundOp>,
+      ElementwisePattern<RoundToTf32Op>,
       ElementwisePattern<SoftplusOp>, ElementwisePattern<SoftsignOp>,
       ElementwisePattern<NotOp>, ElementwisePattern<LeakyReluOp>,
       ElementwisePattern<EluOp>, ElementwisePattern<HardSigmoidOp>,

@@ -47,4 +47,4 @@
 // PTX-DAG: cvt.rn.bf16x2.f32
 //
 // RUN: not tc-compile %t/model.onnx --precision=fp8 -o %t/bad.so 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: tc-compile: error: --precision: unknown precision 'fp8'; use fp32, fp16 or bf16
+// BAD: tc-compile: error: --precision: unknown precision 'fp8'; use fp32, tf32, fp16 or bf16

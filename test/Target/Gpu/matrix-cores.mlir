@@ -5,6 +5,7 @@
 // DEFINE: %{inputs} = --input=x1=%t/x1.npy --input=a2=%t/a2.npy --input=x3=%t/x3.npy --input=img4=%t/img4.npy --input=img5=%t/img5.npy
 // DEFINE: %{bf16} = --compare=y1=%t/y1.bf16.npy --compare=y2=%t/y2.bf16.npy --compare=y3=%t/y3.bf16.npy --compare=y4=%t/y4.bf16.npy --compare=y5=%t/y5.bf16.npy
 // DEFINE: %{fp16} = --compare=y1=%t/y1.fp16.npy --compare=y2=%t/y2.fp16.npy --compare=y3=%t/y3.fp16.npy --compare=y4=%t/y4.fp16.npy --compare=y5=%t/y5.fp16.npy
+// DEFINE: %{tf32} = --compare=y1=%t/y1.tf32.npy --compare=y2=%t/y2.tf32.npy --compare=y3=%t/y3.tf32.npy --compare=y4=%t/y4.tf32.npy --compare=y5=%t/y5.tf32.npy
 // RUN: %pyonnx %s.py %t
 //
 // The CPU computes them too (the numerics reference). Its bf16 copy of a
@@ -14,6 +15,14 @@
 // RUN: tc-run %t/cpu-bf16.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=fp16 -o %t/cpu-fp16.so --no-cache
 // RUN: tc-run %t/cpu-fp16.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
+//
+// --precision=tf32 rounds the factors to TF32 and keeps f32: the products
+// are exact and only the order of the f32 sums differs from the reference,
+// so the tolerance is 1e-5 (an f32 compile misses it by 2e-3).
+// RUN: tc-compile %t/model.onnx --precision=tf32 -o %t/cpu-tf32.so --no-cache
+// RUN: tc-run %t/cpu-tf32.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=tf32 --target=gpu-emulation:reverse -o %t/tf32.so --no-cache
+// RUN: tc-run %t/tf32.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
 //
 // The GPU kernels in emulation, executing the lanes' fragment layouts of
 // NVIDIA's mma.sync (the default), AMD's MFMA, and with no matrix cores;

@@ -9,7 +9,7 @@ from onnx import TensorProto, helper, numpy_helper
 import onnx
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
-from low_precision import bf16, conv, f16  # noqa: E402
+from low_precision import bf16, conv, f16, tf32  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -67,3 +67,15 @@ for tag, r in (("bf16", bf16), ("fp16", f16)):
     }
     for name, value in refs.items():
         np.save(os.path.join(out, f"{name}.{tag}.npy"), value.astype(np.float32))
+
+# TF32: the factors rounded, the products exact and summed in f32 (here in
+# f64), the result and the bias not rounded.
+refs = {
+    "y1": tf32(x1).astype(np.float64) @ tf32(w1),
+    "y2": np.matmul(tf32(a2).astype(np.float64), tf32(b2)),
+    "y3": tf32(x3).astype(np.float64) @ tf32(w3).T + bias3,
+    "y4": conv(tf32(img4), tf32(f4), 2, 1, 1, 1),
+    "y5": conv(tf32(img5), tf32(f5), 1, 2, 2, 2),
+}
+for name, value in refs.items():
+    np.save(os.path.join(out, f"{name}.tf32.npy"), value.astype(np.float32))

@@ -1,5 +1,5 @@
-"""numpy references for --precision tests: rounding to bf16 and fp16 (kept
-as f32) and a direct convolution in f64. Imported by the .mlir.py model
+"""numpy references for --precision tests: rounding to TF32, bf16 and fp16
+(kept as f32) and a direct convolution in f64. Imported by the .mlir.py model
 scripts of test/Target/Cpu and test/Target/Gpu."""
 import numpy as np
 
@@ -8,6 +8,14 @@ def bf16(a):
     """Rounds f32 values to bf16 (nearest even), kept as f32."""
     bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
     bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def tf32(a):
+    """Rounds f32 values to TF32's 10 mantissa bits (nearest even), kept
+    as f32."""
+    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0xFFF + ((bits >> 13) & 1)) >> 13 << 13
     return bits.astype(np.uint32).view(np.float32)
 
 

@@ -1,4 +1,4 @@
-//===- ApplyPrecision.cpp - contractions in fp16/bf16 (--precision) -------===//
+//===- ApplyPrecision.cpp - contractions in tf32/fp16/bf16 (--precision) --===//
 //
 // Autocast's policy as a graph rewrite: the ops whose cost is in their
 // multiply-adds read 16-bit operands and write a 16-bit result, computed
@@ -6,6 +6,9 @@
 // tc graph, before fusion, lets every target share one numerics (the CPU's
 // result is the reference for the GPU's) and lets the casts fuse into the
 // kernels around the contraction instead of being kernels of their own.
+// TF32 is the same policy with a rounding in place of the cast: the factors
+// keep f32 storage, rounded to TF32's 10 mantissa bits as tensor cores read
+// them, and the products, exact in f32, accumulate in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,44 +80,80 @@ bool isPolicyOp(Operation *op) {
       op);
 }
 
-/// `value` cast to `low`. The cast moves above layout ops (reshape,
+/// What the policy does to an operand: cast it to a 16-bit type (`low`),
+/// or, for tf32 (`low` null), round it to TF32's precision and keep f32.
+struct Narrowing {
+  Type low;
+
+  TensorType typeFor(TensorType type) const {
+    return low ? type.clone(low) : type;
+  }
+  /// Whether `op` narrows a `type` value as this policy does.
+  bool isNarrowing(Operation *op, TensorType type) const {
+    if (!low)
+      return isa<RoundToTf32Op>(op);
+    auto cast = dyn_cast<CastOp>(op);
+    return cast && cast.getType() == typeFor(type) && !cast.getSaturate();
+  }
+  Value create(OpBuilder &b, Location loc, Value value) const {
+    auto type = cast<TensorType>(value.getType());
+    if (!low)
+      return RoundToTf32Op::create(b, loc, value);
+    return CastOp::create(b, loc, typeFor(type), value);
+  }
+};
+
+/// `value` narrowed. The narrowing moves above layout ops (reshape,
 /// transpose, slice) that only this op reads, which is exact: a weight is
-/// then cast at the constant, where tc-fold-constants narrows it, and an
-/// activation where it is computed, so that one cast serves every view of
-/// it (attention's Q, K and V sliced from one projection). A value that is
-/// itself a `low` result widened to f32 (the previous contraction's, through
-/// views) is used as it was, since widening and narrowing back is the
-/// identity. `reader` is the op that reads `value`.
-Value castOperand(OpBuilder &b, Location loc, Value value, Type low,
-                  Operation *reader) {
+/// then narrowed at the constant, where tc-fold-constants converts it, and
+/// an activation where it is computed, so that one narrowing serves every
+/// view of it (attention's Q, K and V sliced from one projection). A value
+/// that is itself a `low` result widened to f32 (the previous
+/// contraction's, through views) is used as it was, since widening and
+/// narrowing back is the identity, as is a value already rounded to TF32.
+/// `reader` is the op that reads `value`.
+Value narrowOperand(OpBuilder &b, Location loc, Value value,
+                    const Narrowing &narrowing, Operation *reader) {
   auto type = cast<TensorType>(value.getType());
   Operation *def = value.getDefiningOp();
   if (def && isa<TransposeOp, ReshapeOp, SliceOp>(def) && def->hasOneUse()) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(def);
-    Value input = castOperand(b, loc, def->getOperand(0), low, def);
+    Value input =
+        narrowOperand(b, loc, def->getOperand(0), narrowing, def);
     Operation *layout = b.clone(*def);
     layout->setOperand(0, input);
-    layout->getResult(0).setType(type.clone(low));
+    layout->getResult(0).setType(narrowing.typeFor(type));
     return layout->getResult(0);
   }
   if (auto widened = dyn_cast_if_present<CastOp>(def);
-      widened && widened.getInput().getType() == type.clone(low))
+      narrowing.low && widened &&
+      widened.getInput().getType() == narrowing.typeFor(type))
     return widened.getInput();
+  if (!narrowing.low && isa_and_present<RoundToTf32Op>(def))
+    return value;
   for (Operation *user : value.getUsers())
-    if (auto existing = dyn_cast<CastOp>(user);
-        existing && existing.getType() == type.clone(low) &&
-        !existing.getSaturate() && existing->getBlock() == reader->getBlock() &&
-        existing->isBeforeInBlock(reader))
-      return existing;
-  if (Operation *producer = value.getDefiningOp()) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointAfter(producer);
-    return CastOp::create(b, loc, type.clone(low), value);
-  }
+    if (narrowing.isNarrowing(user, type) &&
+        user->getBlock() == reader->getBlock() &&
+        user->isBeforeInBlock(reader))
+      return user->getResult(0);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
-  return CastOp::create(b, loc, type.clone(low), value);
+  if (Operation *producer = value.getDefiningOp())
+    b.setInsertionPointAfter(producer);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+  return narrowing.create(b, loc, value);
+}
+
+/// The operands of a policy op that are multiplied: all but a
+/// convolution's bias and attention's mask, which join the f32
+/// accumulation.
+bool isMultiplied(Operation *op, unsigned operand) {
+  if (isa<ConvOp, ConvTransposeOp>(op))
+    return operand < 2;
+  if (isa<AttentionOp>(op))
+    return operand < 3;
+  return true;
 }
 
 struct TcApplyPrecisionPass
@@ -122,10 +161,11 @@ struct TcApplyPrecisionPass
   using TcApplyPrecisionPassBase::TcApplyPrecisionPassBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (precision != "fp32" && precision != "fp16" && precision != "bf16")
+    if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
+        precision != "bf16")
       return emitError(UnknownLoc::get(context),
                        "tc-apply-precision: unknown precision '" + precision +
-                           "' (expected fp32, fp16 or bf16)");
+                           "' (expected fp32, tf32, fp16 or bf16)");
     return success();
   }
 
@@ -133,18 +173,21 @@ struct TcApplyPrecisionPass
     if (precision == "fp32")
       return;
     Builder types(&getContext());
-    Type low = precision == "fp16" ? Type(types.getF16Type())
-                                   : Type(types.getBF16Type());
+    Narrowing narrowing;
+    if (precision == "fp16")
+      narrowing.low = types.getF16Type();
+    else if (precision == "bf16")
+      narrowing.low = types.getBF16Type();
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isPolicyOp(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)
-      rewrite(op, low);
+      rewrite(op, narrowing);
   }
 
-  void rewrite(Operation *op, Type low) {
+  void rewrite(Operation *op, const Narrowing &narrowing) {
     auto isF32 = [](Value v) {
       auto type = dyn_cast<TensorType>(v.getType());
       return type && type.getElementType().isF32();
@@ -152,7 +195,8 @@ struct TcApplyPrecisionPass
     if (!llvm::all_of(op->getOperands(), isF32) ||
         !llvm::all_of(op->getResults(), isF32))
       return;
-    if (low.isF16())
+    Type low = narrowing.low;
+    if (low && low.isF16())
       for (Value operand : op->getOperands())
         if (std::optional<double> largest = constantMagnitude(operand);
             largest && *largest >= kHalfOverflow) {
@@ -165,10 +209,13 @@ struct TcApplyPrecisionPass
     OpBuilder b(op);
     Location loc = op->getLoc();
     for (OpOperand &operand : op->getOpOperands()) {
+      // TF32 rounds the factors only; a 16-bit policy casts every operand.
+      if (!low && !isMultiplied(op, operand.getOperandNumber()))
+        continue;
       Value old = operand.get();
-      operand.set(castOperand(b, loc, old, low, op));
-      // The f32 layout ops the cast moved above, and a widening it made
-      // unnecessary, are dead now.
+      operand.set(narrowOperand(b, loc, old, narrowing, op));
+      // The f32 layout ops the narrowing moved above, and a widening it
+      // made unnecessary, are dead now.
       for (Operation *def = old.getDefiningOp();
            def && isa<TransposeOp, ReshapeOp, SliceOp, CastOp>(def) &&
            def->use_empty();) {
@@ -177,6 +224,9 @@ struct TcApplyPrecisionPass
         def = next;
       }
     }
+    // TF32 keeps f32 results: tensor cores accumulate and write f32.
+    if (!low)
+      return;
     b.setInsertionPointAfter(op);
     for (OpResult result : op->getResults()) {
       auto type = cast<TensorType>(result.getType());

@@ -20,6 +20,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace mlir::tc {
@@ -169,11 +170,62 @@ struct FoldConstantNarrowing : OpRewritePattern<CastOp> {
   }
 };
 
+/// `x` rounded to TF32's 10 mantissa bits, to nearest even, kept in f32;
+/// NaN unchanged (tc.round_to_tf32's own scalar code, at compile time).
+float roundToTf32(float x) {
+  if (std::isnan(x))
+    return x;
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  bits = (bits + 0xfffu + ((bits >> 13) & 1)) & 0xffffe000u;
+  std::memcpy(&x, &bits, sizeof(x));
+  return x;
+}
+
+/// tc.round_to_tf32 of a constant (a weight --precision=tf32 multiplies):
+/// the rounded constant, so that no run rounds it again.
+struct FoldConstantTf32Rounding : OpRewritePattern<RoundToTf32Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RoundToTf32Op op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<ConstantOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!constant || !type || !type.hasStaticShape())
+      return failure();
+    auto elements = dyn_cast<ElementsAttr>(constant.getValue());
+    if (auto dense = dyn_cast_if_present<DenseElementsAttr>(elements);
+        dense && dense.isSplat()) {
+      float x = roundToTf32(dense.getSplatValue<APFloat>().convertToFloat());
+      rewriter.replaceOpWithNewOp<ConstantOp>(
+          op, DenseElementsAttr::get(type, APFloat(x)));
+      return success();
+    }
+    std::optional<ArrayRef<char>> bytes =
+        elements ? constantBytes(elements) : std::nullopt;
+    int64_t count = type.getNumElements();
+    if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
+      return failure();
+    AsmResourceBlob blob = makeWeightBlob(
+        count * 4, /*alignment=*/4, [&](MutableArrayRef<char> out) {
+          for (int64_t i = 0; i < count; ++i) {
+            float x;
+            std::memcpy(&x, bytes->data() + i * 4, 4);
+            x = roundToTf32(x);
+            std::memcpy(out.data() + i * 4, &x, 4);
+          }
+        });
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, DenseResourceElementsAttr::get(type, "tf32", std::move(blob)));
+    return success();
+  }
+};
+
 struct TcFoldConstantsPass
     : tc::impl::TcFoldConstantsPassBase<TcFoldConstantsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldConstantTranspose, FoldConstantNarrowing>(&getContext());
+    patterns.add<FoldConstantTranspose, FoldConstantNarrowing,
+                 FoldConstantTf32Rounding>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return; // Not converging leaves transposes to run at run time: fine.
   }

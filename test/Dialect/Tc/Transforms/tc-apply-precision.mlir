@@ -1,9 +1,10 @@
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=bf16}))' --split-input-file | FileCheck %s
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp16}))' --split-input-file 2>&1 | FileCheck %s --check-prefix=F16
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp32}))' --split-input-file | FileCheck %s --check-prefix=F32
+// RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=tf32}))' --split-input-file | FileCheck %s --check-prefix=TF32
 // RUN: not tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp8}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: unknown precision 'fp8' (expected fp32, fp16 or bf16)
+// BAD: unknown precision 'fp8' (expected fp32, tf32, fp16 or bf16)
 
 // A matmul reads both operands cast to bf16 and its bf16 result is cast back
 // for its f32 user. A weight reshaped for it is cast at the constant, below
@@ -19,6 +20,15 @@
 // CHECK: tc.relu %[[B]] : tensor<1x8x32xf32>
 // F32-LABEL: func.func @matmul
 // F32-NOT: tc.cast
+// TF32 rounds the factors, at the constant too, and keeps every type.
+// TF32-LABEL: func.func @matmul
+// TF32-DAG: %[[X:.*]] = tc.round_to_tf32 %arg0 : tensor<1x8x64xf32>
+// TF32-DAG: %[[W:.*]] = tc.constant dense<5.000000e-01> : tensor<64x32xf32>
+// TF32-DAG: %[[WR:.*]] = tc.round_to_tf32 %[[W]] : tensor<64x32xf32>
+// TF32: %[[R:.*]] = tc.reshape %[[WR]] : (tensor<64x32xf32>) -> tensor<1x64x32xf32>
+// TF32: %[[M:.*]] = tc.batch_matmul %[[X]], %[[R]] : (tensor<1x8x64xf32>, tensor<1x64x32xf32>) -> tensor<1x8x32xf32>
+// TF32: tc.relu %[[M]] : tensor<1x8x32xf32>
+// TF32-NOT: tc.cast
 func.func @matmul(%x: tensor<1x8x64xf32>) -> tensor<1x8x32xf32> {
   %w = tc.constant dense<0.5> : tensor<64x32xf32>
   %r = tc.reshape %w : (tensor<64x32xf32>) -> tensor<1x64x32xf32>
@@ -37,6 +47,15 @@ func.func @matmul(%x: tensor<1x8x64xf32>) -> tensor<1x8x32xf32> {
 // CHECK: tc.attention {{.*}} : (tensor<1x4x6x6xbf16>, tensor<1x4x6x6xbf16>, tensor<1x4x6x6xbf16>, tensor<1x1x1x6xbf16>) -> tensor<1x4x6x6xbf16>
 // CHECK: %[[OUT:.*]] = tc.cast {{.*}} : (tensor<1x4x6x6xbf16>) -> tensor<1x4x6x6xf32>
 // CHECK: return %[[OUT]]
+// With TF32 the bias and the mask are not factors: they stay as they are.
+// TF32-LABEL: func.func @conv_attention
+// TF32-DAG: %[[W:.*]] = tc.round_to_tf32 %arg1
+// TF32-DAG: %[[X:.*]] = tc.round_to_tf32 %arg0
+// TF32: %[[C:.*]] = tc.conv %[[X]], %[[W]], %arg2 :
+// TF32: %[[S:.*]] = tc.add %[[C]], %[[C]]
+// TF32: %[[SR:.*]] = tc.round_to_tf32 %[[S]]
+// TF32: tc.attention %[[SR]], %[[SR]], %[[SR]], %arg3
+// TF32-NEXT: return
 func.func @conv_attention(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %b: tensor<4xf32>, %mask: tensor<1x1x1x6xf32>) -> tensor<1x4x6x6xf32> {
   %c = tc.conv %x, %w, %b : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
   %s = tc.add %c, %c : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>

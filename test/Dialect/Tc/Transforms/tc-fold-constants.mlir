@@ -111,3 +111,32 @@ func.func @narrow_f16() -> (tensor<4xf16>, tensor<4xf32>, tensor<2xf16>) {
     }
   }
 #-}
+
+// -----
+
+// --precision=tf32's rounding of a weight becomes an f32 blob of rounded
+// values, to nearest even at TF32's 10 mantissa bits: 1.0, 1 + 2^-11 (a tie:
+// down to the even 1.0), 1 + 3 * 2^-11 (a tie: up to the even 1 + 2^-9), f32's
+// largest finite value (beyond TF32's: infinity), a NaN (kept with its
+// payload). A splat rounds to a splat.
+// CHECK-LABEL: func.func @round_tf32
+// CHECK-DAG: %[[W:.*]] = tc.constant dense_resource<[[BLOB:tf32.*]]> : tensor<5xf32>
+// CHECK-DAG: %[[S:.*]] = tc.constant dense<1.000000e+00> : tensor<2xf32>
+// CHECK-NOT: tc.round_to_tf32
+// CHECK: return %[[W]], %[[S]]
+// CHECK: [[BLOB]]: "0x040000000000803F0000803F0040803F0000807F0100807F"
+func.func @round_tf32() -> (tensor<5xf32>, tensor<2xf32>) {
+  %w = tc.constant dense_resource<weight> : tensor<5xf32>
+  %r = tc.round_to_tf32 %w : tensor<5xf32>
+  %s = tc.constant dense<1.0001> : tensor<2xf32>
+  %sr = tc.round_to_tf32 %s : tensor<2xf32>
+  return %r, %sr : tensor<5xf32>, tensor<2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F0010803F0030803FFFFF7F7F0100807F"
+    }
+  }
+#-}

@@ -63,6 +63,16 @@ def Tc_FloorOp : Tc_UnaryOp<"floor", Tc_FloatTensor, "rounding toward -inf">;
 def Tc_CeilOp : Tc_UnaryOp<"ceil", Tc_FloatTensor, "rounding toward +inf">;
 def Tc_RoundOp : Tc_UnaryOp<"round", Tc_FloatTensor,
                             "rounding to nearest, ties to even">;
+def Tc_RoundToTf32Op : Tc_UnaryOp<"round_to_tf32", RankedTensorOf<[F32]>,
+                                  "rounding to TF32's precision"> {
+  let description = Tc_Doc<[{
+    Rounds every f32 element to the nearest value that TF32 holds (10
+    explicit mantissa bits, f32's exponent), ties to even, and keeps it in
+    f32: the operands of a contraction that `--precision=tf32` computes as
+    tensor cores do. Values beyond TF32's largest finite one become
+    infinity; infinities and NaN pass through.
+  }], "%r = tc.round_to_tf32 %x : tensor<4x?xf32>">.doc;
+}
 def Tc_SoftplusOp : Tc_UnaryOp<"softplus", Tc_FloatTensor, "log(1 + exp(x))">;
 def Tc_SoftsignOp : Tc_UnaryOp<"softsign", Tc_FloatTensor, "x / (1 + |x|)">;
 

@@ -53,8 +53,9 @@ def TcFoldConstantsPass : Pass<"tc-fold-constants", "func::FuncOp"> {
     `transB`, a transposed MatMul initializer) is not permuted on every
     run. A `tc.cast` of an f32 constant to f16 or bf16 (what
     `tc-apply-precision` puts before a weight) becomes a constant of the
-    rounded elements, so the weight is stored and read at half the size.
-    Splats and small dense constants already fold through the canonicalizer.
+    rounded elements, so the weight is stored and read at half the size,
+    and a `tc.round_to_tf32` of a constant (`--precision=tf32`) the rounded
+    f32 elements. Splats and small dense constants already fold through the canonicalizer.
   }];
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
@@ -111,8 +112,8 @@ def TcFuseAttentionPass : Pass<"tc-fuse-attention", "func::FuncOp"> {
 }
 
 def TcApplyPrecisionPass : Pass<"tc-apply-precision", "func::FuncOp"> {
-  let summary = "Run contractions in a 16-bit float type (the --precision "
-                "policy)";
+  let summary = "Run contractions in TF32 or a 16-bit float type (the "
+                "--precision policy)";
   let description = [{
     The mixed-precision policy of `tc-compile --precision`, with the
     semantics of PyTorch's autocast made explicit. With `precision=fp16` or
@@ -130,11 +131,18 @@ def TcApplyPrecisionPass : Pass<"tc-apply-precision", "func::FuncOp"> {
     fp16's range ends at 65504: a contraction with a constant operand
     (through reshapes and transposes) holding a larger finite magnitude
     keeps f32, and the pass reports its node with a remark. bf16 has f32's
-    range. `precision=fp32` changes nothing.
+    range.
+
+    With `precision=tf32` (PyTorch's `allow_tf32`), the factors of those
+    ops (not a convolution's bias or attention's mask) are rounded by
+    `tc.round_to_tf32` and stay f32, as is the result: the products of two
+    TF32 values are exact in f32 and accumulate in f32, which is what
+    tensor cores compute, so every target agrees. Weights are rounded at
+    compile time (`tc-fold-constants`). `precision=fp32` changes nothing.
   }];
   let options = [
     Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
-           "fp32, fp16 or bf16">,
+           "fp32, tf32, fp16 or bf16">,
   ];
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
