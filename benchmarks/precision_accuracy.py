@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Accuracy and CPU latency of tc-compile --precision=bf16/fp16 against fp32.
+"""Accuracy and CPU latency of tc-compile --precision=tf32/bf16/fp16 against
+fp32.
 
 For each model of benchmarks/models.py (built into WORKDIR/models on first
-use; ResNet-50 and BERT-base by default), compiles the model three times
-(--precision=fp32, bf16, fp16), runs all three on the same SAMPLES random
+use; ResNet-50 and BERT-base by default), compiles the model four times
+(--precision=fp32, tf32, bf16, fp16), runs all four on the same SAMPLES random
 inputs (images from a standard normal; token ids, an attention mask with a
 random padded tail and segment ids), and reports against the fp32 results:
 
@@ -13,11 +14,11 @@ random padded tail and segment ids), and reports against the fp32 results:
     largest |fp32|;
   - top-1: for classifiers, the share of samples whose arg-max class is the
     fp32 one;
-  - ms: the median CPU latency, the three variants alternating in short
+  - ms: the median CPU latency, the four variants alternating in short
     blocks in this process (benchmarks/common.py), and its ratio to fp32.
 
-Thresholds (docs/precision.md says why): cosine >= 0.99 for bf16 and
->= 0.999 for fp16, top-1 agreement >= 90 %. The script exits non-zero when
+Thresholds (docs/precision.md says why): cosine >= 0.99 for bf16,
+>= 0.999 for fp16 and >= 0.9999 for tf32, top-1 agreement >= 90 %. The script exits non-zero when
 a model misses one.
 
 Usage: benchmarks/precision_accuracy.py [--models resnet50,bert_base]
@@ -40,8 +41,8 @@ sys.path.insert(0, os.path.join(os.environ.get("TC_BUILD", os.path.join(ROOT, "b
                                 "python_packages"))
 import tc  # noqa: E402
 
-PRECISIONS = ("fp32", "bf16", "fp16")
-COSINE_MIN = {"bf16": 0.99, "fp16": 0.999}
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
+COSINE_MIN = {"tf32": 0.9999, "bf16": 0.99, "fp16": 0.999}
 TOP1_MIN = 0.9
 CLASSIFIERS = {"resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0",
                "convnext_tiny", "vit_b_16"}
@@ -101,7 +102,7 @@ def measure(name, path, workdir, samples, runs, threads):
                      for a, b in zip(results[precision], results["fp32"])]
             row["top1"] = sum(agree) / len(agree)
         rows.append(row)
-    # Latency: the three alternate in blocks on the first sample.
+    # Latency: the variants alternate in blocks on the first sample.
     x = inputs[0]
     runners = {p: (lambda m=m: m(**x)) for p, m in models.items()}
     times = alternate(runners, runs)

@@ -28,21 +28,30 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
                                arith::MulIOp::create(b, loc, lhs, rhs));
 }
 
+/// Carries `source`'s mark of TF32 factors (kTf32FactorsAttr) to the
+/// linalg op that computes its products.
+void keepTf32Mark(Operation *source, Operation *lowered) {
+  if (source->hasAttr(kTf32FactorsAttr))
+    lowered->setAttr(kTf32FactorsAttr, UnitAttr::get(source->getContext()));
+}
+
 /// A generic `init += lhs * rhs` over `maps`/`iterators`: the one shape of
-/// every contraction here (matmul, batch matmul, convolution).
+/// every contraction here (matmul, batch matmul, convolution). It keeps
+/// `source`'s mark of TF32 factors (kTf32FactorsAttr).
 Value contractionGeneric(OpBuilder &b, Location loc, Value lhs, Value rhs,
                          Value init, ArrayRef<AffineMap> maps,
-                         ArrayRef<utils::IteratorType> iterators, Type tcType) {
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
-             ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nested, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nested, l,
-                   multiplyAccumulate(nested, l, args[0], args[1], args[2],
-                                      tcType));
-             })
-      .getResult(0);
+                         ArrayRef<utils::IteratorType> iterators, Type tcType,
+                         Operation *source) {
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+      ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            nested, l,
+            multiplyAccumulate(nested, l, args[0], args[1], args[2], tcType));
+      });
+  keepTf32Mark(source, generic);
+  return generic.getResult(0);
 }
 
 /// Casts the accumulator tensor back to the result element type.
@@ -86,13 +95,13 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
           rewriter, loc, adaptor.getLhs(), adaptor.getRhs(), init, maps,
           {utils::IteratorType::parallel, utils::IteratorType::parallel,
            utils::IteratorType::reduction},
-          tcType);
+          tcType, op);
     } else {
-      acc = linalg::MatmulOp::create(rewriter, loc, TypeRange{accTensor},
-                                     ValueRange{adaptor.getLhs(),
-                                                adaptor.getRhs()},
-                                     ValueRange{init})
-                .getResult(0);
+      auto matmul = linalg::MatmulOp::create(
+          rewriter, loc, TypeRange{accTensor},
+          ValueRange{adaptor.getLhs(), adaptor.getRhs()}, ValueRange{init});
+      keepTf32Mark(op, matmul);
+      acc = matmul.getResult(0);
     }
     rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
     return success();
@@ -122,7 +131,7 @@ bool isSharedWeight(RankedTensorType lhsType, RankedTensorType rhsType,
 /// The rewrite of isSharedWeight's batch matmul, in the accumulator type.
 Value sharedWeightMatmul(ConversionPatternRewriter &rewriter, Location loc,
                          Value lhs, Value rhs, RankedTensorType resultType,
-                         Type accType) {
+                         Type accType, Operation *source) {
   int64_t rank = resultType.getRank(), batch = rank - 2;
   ReassociationIndices leading;
   for (int64_t i = 0; i <= batch; ++i)
@@ -140,9 +149,11 @@ Value sharedWeightMatmul(ConversionPatternRewriter &rewriter, Location loc,
     dynamicSizes.push_back(dimValue(rewriter, loc, matrix, 1));
   Value init = filledTensor(rewriter, loc, flatType, dynamicSizes,
                             scalarConstant(rewriter, loc, accType, 0));
-  Value flat = linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
-                                        ValueRange{rows, matrix}, ValueRange{init})
-                   .getResult(0);
+  auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{flatType},
+                                         ValueRange{rows, matrix},
+                                         ValueRange{init});
+  keepTf32Mark(source, matmul);
+  Value flat = matmul.getResult(0);
   SmallVector<OpFoldResult> outputShape = mixedSizes(rewriter, loc, lhs);
   outputShape.back() = tensor::getMixedSize(rewriter, loc, matrix, 1);
   return tensor::ExpandShapeOp::create(rewriter, loc, resultType.clone(accType), flat,
@@ -174,7 +185,7 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
       checkSameExtent(rewriter, loc, op, lhs, batch + 1, rhs, batch,
                       "the lhs columns and rhs rows (the contraction extent)");
       Value shared =
-          sharedWeightMatmul(rewriter, loc, lhs, rhs, resultType, accType);
+          sharedWeightMatmul(rewriter, loc, lhs, rhs, resultType, accType, op);
       rewriter.replaceOp(op, finishAccumulation(rewriter, loc, shared, tcType));
       return success();
     }
@@ -223,7 +234,7 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     Value init = filledTensor(rewriter, loc, accTensor, dynamicSizes,
                               scalarConstant(rewriter, loc, accType, 0));
     Value acc = contractionGeneric(rewriter, loc, lhs, rhs, init, maps,
-                                   iterators, tcType);
+                                   iterators, tcType, op);
     rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
     return success();
   }
@@ -412,7 +423,7 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
       SmallVector<utils::IteratorType> iterators = parallelIterators(3);
       iterators.push_back(utils::IteratorType::reduction);
       Value acc = contractionGeneric(rewriter, loc, flatInput, flatFilter,
-                                     flatInit, maps, iterators, tcType);
+                                     flatInit, maps, iterators, tcType, op);
       acc = tensor::ExpandShapeOp::create(rewriter, loc, accTensor, acc, flatten,
                                           mixedSizes(rewriter, loc, init));
       rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
@@ -451,7 +462,7 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
     SmallVector<utils::IteratorType> iterators = parallelIterators(c);
     iterators.append(spatial + 1, utils::IteratorType::reduction);
     Value acc = contractionGeneric(rewriter, loc, input, filter, output, maps,
-                                   iterators, tcType);
+                                   iterators, tcType, op);
     if (grouped) {
       SmallVector<ReassociationIndices> reassociation = {{0}, {1, 2}};
       for (int64_t i = 0; i < spatial; ++i)

@@ -13,6 +13,7 @@
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -50,15 +51,20 @@ public:
     return chips;
   }
 
-  /// mma.sync m16n8k16 (sm_80 and later), f16 or bf16 with f32
-  /// accumulation; PTX's fragment layouts, with g = lane / 4 (the lane's
-  /// group) and t = lane % 4 (its place in the group): A's element i at row
-  /// g (+8 for registers 1 and 3), columns 2t + i % 2 (+8 for registers 2
-  /// and 3); B's at rows 2t + i % 2 (+8 for its second register), column
-  /// g; C's at row g (+8 for elements 2 and 3), columns 2t + i % 2.
+  /// mma.sync (sm_80 and later) with f32 accumulation; PTX's fragment
+  /// layouts, with g = lane / 4 (the lane's group) and t = lane % 4 (its
+  /// place in the group). C's element i is at row g (+8 for elements 2 and
+  /// 3), column 2t + i % 2, for both shapes.
+  /// - m16n8k16, f16 or bf16: A's element i at row g (+8 for registers 1
+  ///   and 3), columns 2t + i % 2 (+8 for registers 2 and 3); B's at rows
+  ///   2t + i % 2 (+8 for its second register), column g.
+  /// - m16n8k8, TF32 (f32 operands that hold TF32 values, one per
+  ///   register): A's element i at row g (+8 for elements 1 and 3), column
+  ///   t (+4 for elements 2 and 3); B's at row t (+4 for element 1), column
+  ///   g.
   std::optional<MatrixInstruction>
   matrixInstruction(MLIRContext *ctx, StringRef, Type element) const override {
-    if (!element.isF16() && !element.isBF16())
+    if (!element.isF16() && !element.isBF16() && !element.isF32())
       return std::nullopt;
     AffineExpr lane = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx);
     AffineExpr g = lane.floorDiv(4), t = lane % 4;
@@ -68,32 +74,46 @@ public:
     MatrixInstruction mma;
     mma.m = 16;
     mma.n = 8;
-    mma.k = 16;
     mma.subgroupSize = 32;
+    mma.cLayout = map(g + i.floorDiv(2) * 8, t * 2 + i % 2);
+    if (element.isF32()) {
+      mma.k = 8;
+      mma.aLayout = map(g + (i % 2) * 8, t + i.floorDiv(2) * 4);
+      mma.bLayout = map(t + i * 4, g);
+      return mma;
+    }
+    mma.k = 16;
     mma.aLayout = map(g + (i.floorDiv(2) % 2) * 8, t * 2 + i % 2 + i.floorDiv(4) * 8);
     mma.bLayout = map(t * 2 + i % 2 + i.floorDiv(2) * 8, g);
-    mma.cLayout = map(g + i.floorDiv(2) * 8, t * 2 + i % 2);
     return mma;
   }
 
-  /// nvvm.mma.sync reads A and B in 32-bit registers of two elements
-  /// (f16 pairs as vector<2xf16>, bf16 pairs as i32) and returns D as a
-  /// struct of four f32.
+  /// nvvm.mma.sync reads A and B in 32-bit registers (f16 pairs as
+  /// vector<2xf16>, bf16 pairs as i32, a TF32 value as the i32 of its f32
+  /// bits) and returns D as a struct of four f32.
   LogicalResult lowerSubgroupMma(RewriterBase &rewriter, tc_gpu::SubgroupMmaOp op,
                                  StringRef) const override {
     Location loc = op.getLoc();
     Type element = op.getA().getType().getElementType();
-    bool bf16 = element.isBF16();
+    bool bf16 = element.isBF16(), tf32 = element.isF32();
+    Type i32 = rewriter.getI32Type();
     auto registers = [&](Value fragment) {
       SmallVector<Value> values;
       int64_t count = cast<VectorType>(fragment.getType()).getNumElements();
+      if (tf32) {
+        for (int64_t r = 0; r < count; ++r)
+          values.push_back(arith::BitcastOp::create(
+              rewriter, loc, i32,
+              vector::ExtractOp::create(rewriter, loc, fragment, r)));
+        return values;
+      }
       for (int64_t r = 0; r < count / 2; ++r) {
         Value pair = vector::ExtractStridedSliceOp::create(
             rewriter, loc, fragment, ArrayRef<int64_t>{2 * r}, ArrayRef<int64_t>{2},
             ArrayRef<int64_t>{1});
         if (bf16) {
           Value word = vector::BitCastOp::create(
-              rewriter, loc, VectorType::get({1}, rewriter.getI32Type()), pair);
+              rewriter, loc, VectorType::get({1}, i32), pair);
           pair = vector::ExtractOp::create(rewriter, loc, word, 0);
         }
         values.push_back(pair);
@@ -106,10 +126,12 @@ public:
     Type f32 = rewriter.getF32Type();
     auto resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
                                                        {f32, f32, f32, f32});
-    NVVM::MMATypes type = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    NVVM::MMATypes type = tf32   ? NVVM::MMATypes::tf32
+                          : bf16 ? NVVM::MMATypes::bf16
+                                 : NVVM::MMATypes::f16;
     Value d = NVVM::MmaOp::create(
         rewriter, loc, resultType, registers(op.getA()), registers(op.getB()), c,
-        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+        ArrayRef<int64_t>{16, 8, tf32 ? 8 : 16}, std::nullopt, std::nullopt,
         std::array<NVVM::MMATypes, 2>{type, type},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
     SmallVector<Value> results;

@@ -449,8 +449,11 @@ LogicalResult rewriteSubgroupMmas(mlir::gpu::GPUFuncOp kernel) {
         Value kk = sum.getInductionVar();
         Value x = memref::LoadOp::create(b, loc, found->a, ValueRange{subgroup, row, kk});
         Value y = memref::LoadOp::create(b, loc, found->b, ValueRange{subgroup, kk, column});
-        Value product = arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, x),
-                                              arith::ExtFOp::create(b, loc, f32, y));
+        // TF32 factors are f32 already (and exact: their products are).
+        auto widen = [&](Value v) -> Value {
+          return v.getType() == f32 ? v : arith::ExtFOp::create(b, loc, f32, v);
+        };
+        Value product = arith::MulFOp::create(b, loc, widen(x), widen(y));
         scf::YieldOp::create(b, loc, arith::AddFOp::create(b, loc, sum.getRegionIterArgs()[0],
                                                            product).getResult());
       }

@@ -62,7 +62,10 @@ struct Builder {
   Value load(Value memref, Value row, Value column) {
     return memref::LoadOp::create(b, loc, memref, ValueRange{row, column});
   }
+  /// A factor in f32 (TF32 factors already are).
   Value widen(Value v) {
+    if (v.getType().isF32())
+      return v;
     return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
   }
 };

@@ -24,6 +24,7 @@
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 #include "tc/Target/Gpu/ElementwiseKernel.h"
+#include "tc/Dialect/Tc/IR/TcDialect.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -211,24 +212,34 @@ Extents extentsOf(RewriterBase &rewriter, Location loc, const Roles &r,
 }
 
 /// Whether `op` multiplies 16-bit floats (f16 or bf16, both operands
-/// alike) and accumulates in f32: what matrix cores compute. Its kernel then
-/// multiplies the shared tiles by tc_gpu.block_mma, which each target
-/// expands to its matrix instructions (or scalar code).
+/// alike), or TF32 values held in f32, and accumulates in f32: what matrix
+/// cores compute. Its kernel then multiplies the shared tiles by
+/// tc_gpu.block_mma, which each target expands to its matrix instructions
+/// (or scalar code).
 bool suitsMatrixCores(linalg::LinalgOp op, const Roles &r) {
   Type a = getElementTypeOrSelf(r.a->get().getType());
   Type b = getElementTypeOrSelf(r.b->get().getType());
   Type out = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
-  if (a != b || !(a.isF16() || a.isBF16()) || !out.isF32())
+  // f32 factors that --precision=tf32 rounded (marked by the lowering of
+  // their tc op) are TF32 values, multiplied as they are.
+  bool tf32 = a.isF32() && op->hasAttr(kTf32FactorsAttr);
+  if (a != b || !(a.isF16() || a.isBF16() || tf32) || !out.isF32())
     return false;
-  // The product is an f32 product of the widened operands.
+  // The product is an f32 product of the (widened) operands.
   for (Operation &inner : op.getBlock()->without_terminator()) {
     if (auto mul = dyn_cast<arith::MulFOp>(inner))
       for (Value factor : mul->getOperands()) {
+        if (tf32) {
+          if (!isa<BlockArgument>(factor))
+            return false;
+          continue;
+        }
         auto widen = factor.getDefiningOp<arith::ExtFOp>();
         if (!widen || !isa<BlockArgument>(widen.getIn()))
           return false;
       }
-    else if (!isa<arith::ExtFOp, arith::AddFOp>(inner))
+    else if (!isa<arith::ExtFOp, arith::AddFOp>(inner) ||
+             (tf32 && isa<arith::ExtFOp>(inner)))
       return false;
   }
   return true;

@@ -21,8 +21,13 @@
 // so the tolerance is 1e-5 (an f32 compile misses it by 2e-3).
 // RUN: tc-compile %t/model.onnx --precision=tf32 -o %t/cpu-tf32.so --no-cache
 // RUN: tc-run %t/cpu-tf32.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// The emulated GPU multiplies them with mma.sync m16n8k8's TF32 layouts
+// (the default, cuda:sm_90), and with AMD's scalar code (no TF32 MFMA is
+// described), in reverse order.
 // RUN: tc-compile %t/model.onnx --precision=tf32 --target=gpu-emulation:reverse -o %t/tf32.so --no-cache
 // RUN: tc-run %t/tf32.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
+// RUN: tc-compile %t/model.onnx --precision=tf32 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx942 -o %t/tf32-gfx942.so --no-cache
+// RUN: tc-run %t/tf32-gfx942.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
 //
 // The GPU kernels in emulation, executing the lanes' fragment layouts of
 // NVIDIA's mma.sync (the default), AMD's MFMA, and with no matrix cores;
@@ -76,6 +81,13 @@
 // MFMA-F16: v_mfma_f32_16x16x16_f16
 // MFMA-BF16-90A: v_mfma_f32_16x16x16bf16_1k
 // MFMA-BF16-942: v_mfma_f32_16x16x16_bf16
+// TF32 on sm_80 and sm_90: mma.sync m16n8k8 on f32 registers.
+// RUN: rm -rf %t/tf32
+// RUN: tc-compile %t/model.onnx --precision=tf32 --target=cuda:sm_80,cuda:sm_90 --emit=gpu-kernels -o %t/tf32 | FileCheck %s --check-prefix=GPU-TF32
+// GPU-TF32-COUNT-2: ok, {{[0-9]+}} kernels
+// RUN: FileCheck %s --check-prefix=PTX-TF32 < %t/tf32/cuda-sm_80.ptx
+// RUN: FileCheck %s --check-prefix=PTX-TF32 < %t/tf32/cuda-sm_90.ptx
+// PTX-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/fp16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-F16
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/bf16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-BF16
 // WMMA-F16: v_wmma_f32_16x16x16_f16

@@ -74,3 +74,36 @@ func.func @mixed_operands(%x: memref<128x40xf32>, %w: memref<40x96xf16>, %y: mem
   }
   return
 }
+
+// -----
+
+// f32 factors marked as TF32 values (--precision=tf32 rounded them): the
+// matrix-core kernel on f32 tiles. The same product unmarked is an f32
+// product and keeps the CUDA-core kernel.
+// CHECK-LABEL: func.func @tf32_factors
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 32, 16>} : memref<16x36xf32, #gpu.address_space<workgroup>>, memref<16x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: tc_gpu.block_mma_store {{.*}} {operand_type = f32, tile = array<i64: 32, 32, 16>}
+// CHECK-LABEL: func.func @f32_factors
+// CHECK-NOT: tc_gpu.block_mma
+#a4 = affine_map<(i, j, k) -> (i, k)>
+#b4 = affine_map<(i, j, k) -> (k, j)>
+#c4 = affine_map<(i, j, k) -> (i, j)>
+func.func @tf32_factors(%x: memref<128x40xf32>, %w: memref<40x96xf32>, %y: memref<128x96xf32>) {
+  linalg.generic {indexing_maps = [#a4, #b4, #c4], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<128x40xf32>, memref<40x96xf32>) outs(%y : memref<128x96xf32>) attrs = {tc.tf32_factors} {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %2 = arith.mulf %p, %q : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+func.func @f32_factors(%x: memref<128x40xf32>, %w: memref<40x96xf32>, %y: memref<128x96xf32>) {
+  linalg.generic {indexing_maps = [#a4, #b4, #c4], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<128x40xf32>, memref<40x96xf32>) outs(%y : memref<128x96xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %2 = arith.mulf %p, %q : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

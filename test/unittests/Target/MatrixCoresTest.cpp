@@ -73,11 +73,15 @@ instruction(MLIRContext &ctx, const char *spelling, Type element) {
 
 TEST(MatrixCores, LayoutsCoverTheirMatrices) {
   MLIRContext ctx;
+  Type f32 = Float32Type::get(&ctx);
   for (const char *spelling :
        {"cuda:sm_80", "cuda:sm_90", "rocm:gfx90a", "rocm:gfx942",
         "rocm:gfx1100"})
-    for (Type element :
-         {Type(Float16Type::get(&ctx)), Type(BFloat16Type::get(&ctx))}) {
+    for (Type element : {Type(Float16Type::get(&ctx)),
+                         Type(BFloat16Type::get(&ctx)), f32}) {
+      // TF32 (f32 factors) is NVIDIA's only.
+      if (element == f32 && StringRef(spelling).starts_with("rocm"))
+        continue;
       std::optional<MatrixInstruction> mma =
           instruction(ctx, spelling, element);
       ASSERT_TRUE(mma.has_value()) << spelling;
@@ -91,12 +95,20 @@ TEST(MatrixCores, LayoutsCoverTheirMatrices) {
     }
 }
 
-TEST(MatrixCores, NoInstructionForF32Operands) {
+/// TF32 factors (f32 operands) have NVIDIA's mma.sync m16n8k8; AMD's
+/// chips here get none (gfx942's xf32 MFMA is not described).
+TEST(MatrixCores, Tf32OnNvidiaOnly) {
   MLIRContext ctx;
-  for (const char *spelling : {"cuda:sm_90", "rocm:gfx942", "rocm:gfx1100"})
-    EXPECT_FALSE(
-        instruction(ctx, spelling, Float32Type::get(&ctx)).has_value())
-        << spelling;
+  Type f32 = Float32Type::get(&ctx);
+  for (const char *spelling : {"rocm:gfx90a", "rocm:gfx942", "rocm:gfx1100"})
+    EXPECT_FALSE(instruction(ctx, spelling, f32).has_value()) << spelling;
+  std::optional<MatrixInstruction> mma = instruction(ctx, "cuda:sm_80", f32);
+  ASSERT_TRUE(mma.has_value());
+  EXPECT_EQ(mma->k, 8);
+  EXPECT_EQ(mma->aElements(), 4);
+  EXPECT_EQ(mma->bElements(), 2);
+  EXPECT_FALSE(
+      instruction(ctx, "cuda:sm_90", IntegerType::get(&ctx, 8)).has_value());
 }
 
 /// RDNA 3's WMMA: both half-waves hold the same A and B (lanes l and
@@ -122,28 +134,29 @@ TEST(MatrixCores, RdnaHalfWavesCopyTheOperands) {
   }
 }
 
-TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {
-  MLIRContext ctx;
+/// Compares `element`'s instruction with nvgpu's layouts of an m x n x k
+/// mma.sync. nvgpu describes each operand by the subgroup's whole matrix
+/// (B as n x k, as mma.sync reads it column-major) and numbers a lane's
+/// values in register order, as ours; a TF32 operand is its f32 matrix.
+void expectUpstreamLayouts(MLIRContext &ctx, Type element, int64_t k) {
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
-  Type f16 = Float16Type::get(&ctx), f32 = Float32Type::get(&ctx);
-  std::optional<MatrixInstruction> mma = instruction(ctx, "cuda:sm_90", f16);
+  Type f32 = Float32Type::get(&ctx);
+  std::optional<MatrixInstruction> mma =
+      instruction(ctx, "cuda:sm_90", element);
   ASSERT_TRUE(mma.has_value());
   ASSERT_EQ(mma->m, 16);
   ASSERT_EQ(mma->n, 8);
-  ASSERT_EQ(mma->k, 16);
-  // nvgpu describes each operand by the subgroup's whole matrix (B as
-  // n x k, as mma.sync reads it column-major) and numbers a lane's values
-  // in register order, as ours.
+  ASSERT_EQ(mma->k, k);
   struct Operand {
     VectorType type;
     nvgpu::MatMulOperandRole role;
     AffineMap ours;
   };
   for (const Operand &o :
-       {Operand{VectorType::get({16, 16}, f16), nvgpu::MatMulOperandRole::A,
+       {Operand{VectorType::get({16, k}, element), nvgpu::MatMulOperandRole::A,
                 mma->aLayout},
-        Operand{VectorType::get({8, 16}, f16), nvgpu::MatMulOperandRole::B,
+        Operand{VectorType::get({8, k}, element), nvgpu::MatMulOperandRole::B,
                 mma->bLayout},
         Operand{VectorType::get({16, 8}, f32), nvgpu::MatMulOperandRole::C,
                 mma->cLayout}}) {
@@ -162,6 +175,12 @@ TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {
                          << " value " << v;
       }
   }
+}
+
+TEST(MatrixCores, CudaLayoutsAreUpstreamNvgpus) {
+  MLIRContext ctx;
+  expectUpstreamLayouts(ctx, Float16Type::get(&ctx), 16);
+  expectUpstreamLayouts(ctx, Float32Type::get(&ctx), 8);
 }
 
 } // namespace

@@ -225,8 +225,13 @@ struct TcApplyPrecisionPass
       }
     }
     // TF32 keeps f32 results: tensor cores accumulate and write f32.
-    if (!low)
+    // Attention's second product multiplies probabilities it computes
+    // itself, in f32: only its first has TF32 factors, so it is not marked.
+    if (!low) {
+      if (!isa<AttentionOp>(op))
+        op->setAttr(kTf32FactorsAttr, UnitAttr::get(op->getContext()));
       return;
+    }
     b.setInsertionPointAfter(op);
     for (OpResult result : op->getResults()) {
       auto type = cast<TensorType>(result.getType());

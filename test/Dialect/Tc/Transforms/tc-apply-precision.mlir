@@ -20,13 +20,14 @@
 // CHECK: tc.relu %[[B]] : tensor<1x8x32xf32>
 // F32-LABEL: func.func @matmul
 // F32-NOT: tc.cast
-// TF32 rounds the factors, at the constant too, and keeps every type.
+// TF32 rounds the factors, at the constant too, keeps every type, and marks
+// the op (tc.tf32_factors) for GPU kernels that multiply TF32 values.
 // TF32-LABEL: func.func @matmul
 // TF32-DAG: %[[X:.*]] = tc.round_to_tf32 %arg0 : tensor<1x8x64xf32>
 // TF32-DAG: %[[W:.*]] = tc.constant dense<5.000000e-01> : tensor<64x32xf32>
 // TF32-DAG: %[[WR:.*]] = tc.round_to_tf32 %[[W]] : tensor<64x32xf32>
 // TF32: %[[R:.*]] = tc.reshape %[[WR]] : (tensor<64x32xf32>) -> tensor<1x64x32xf32>
-// TF32: %[[M:.*]] = tc.batch_matmul %[[X]], %[[R]] : (tensor<1x8x64xf32>, tensor<1x64x32xf32>) -> tensor<1x8x32xf32>
+// TF32: %[[M:.*]] = tc.batch_matmul %[[X]], %[[R]] {tc.tf32_factors} : (tensor<1x8x64xf32>, tensor<1x64x32xf32>) -> tensor<1x8x32xf32>
 // TF32: tc.relu %[[M]] : tensor<1x8x32xf32>
 // TF32-NOT: tc.cast
 func.func @matmul(%x: tensor<1x8x64xf32>) -> tensor<1x8x32xf32> {
@@ -51,10 +52,10 @@ func.func @matmul(%x: tensor<1x8x64xf32>) -> tensor<1x8x32xf32> {
 // TF32-LABEL: func.func @conv_attention
 // TF32-DAG: %[[W:.*]] = tc.round_to_tf32 %arg1
 // TF32-DAG: %[[X:.*]] = tc.round_to_tf32 %arg0
-// TF32: %[[C:.*]] = tc.conv %[[X]], %[[W]], %arg2 :
+// TF32: %[[C:.*]] = tc.conv %[[X]], %[[W]], %arg2 {{{.*}}tc.tf32_factors{{.*}}} :
 // TF32: %[[S:.*]] = tc.add %[[C]], %[[C]]
 // TF32: %[[SR:.*]] = tc.round_to_tf32 %[[S]]
-// TF32: tc.attention %[[SR]], %[[SR]], %[[SR]], %arg3
+// TF32: tc.attention %[[SR]], %[[SR]], %[[SR]], %arg3 {scale = 5.000000e-01 : f32} :
 // TF32-NEXT: return
 func.func @conv_attention(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %b: tensor<4xf32>, %mask: tensor<1x1x1x6xf32>) -> tensor<1x4x6x6xf32> {
   %c = tc.conv %x, %w, %b : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>

@@ -29,7 +29,8 @@ def TcGpu_Dialect : Dialect {
 class TcGpu_Op<string mnemonic, list<Trait> traits = []>
     : Op<TcGpu_Dialect, mnemonic, traits>;
 
-def TcGpu_Float16Tile : MemRefRankOf<[F16, BF16], [2]>;
+// A shared tile of factors: f16, bf16, or f32 holding TF32 values.
+def TcGpu_FactorTile : MemRefRankOf<[F16, BF16, F32], [2]>;
 def TcGpu_Accumulator : VectorOfRankAndType<[1], [F32]>;
 
 def TcGpu_BlockMmaOp : TcGpu_Op<"block_mma", [
@@ -45,10 +46,13 @@ def TcGpu_BlockMmaOp : TcGpu_Op<"block_mma", [
     M N / size(acc) threads, and every one of them must reach this op with
     the same operands. Which elements of C a thread holds is the target's
     choice (its matrix instruction's layout); `tc_gpu.block_mma_store` is
-    the only way to read them.
+    the only way to read them. The tiles are f16 or bf16, or f32 holding
+    TF32 values (`--precision=tf32` rounded them: their 13 low mantissa
+    bits are zero), which a target may multiply with TF32 instructions,
+    since those read only TF32's bits.
   }];
-  let arguments = (ins Arg<TcGpu_Float16Tile, "", [MemRead]>:$lhs,
-                       Arg<TcGpu_Float16Tile, "", [MemRead]>:$rhs,
+  let arguments = (ins Arg<TcGpu_FactorTile, "", [MemRead]>:$lhs,
+                       Arg<TcGpu_FactorTile, "", [MemRead]>:$rhs,
                        TcGpu_Accumulator:$acc,
                        DenseI64ArrayAttr:$tile);
   let results = (outs TcGpu_Accumulator:$result);
@@ -94,11 +98,12 @@ def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
     A[r][c] with (r, c) = a_layout(lane, i), and so for `b`, `c` and the
     result (`c_layout`). Lanes may hold copies of an element: RDNA's WMMA
     gives the whole of A and of B to each half of its 32-lane wave, so each
-    lane's `a` and `b` have 16 elements of a 16 x 16 matrix. Every lane of
-    the subgroup must execute it.
+    lane's `a` and `b` have 16 elements of a 16 x 16 matrix. f32 factors
+    hold TF32 values (as `tc_gpu.block_mma`'s). Every lane of the subgroup
+    must execute it.
   }];
-  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a,
-                       VectorOfRankAndType<[1], [F16, BF16]>:$b,
+  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16, F32]>:$a,
+                       VectorOfRankAndType<[1], [F16, BF16, F32]>:$b,
                        TcGpu_Accumulator:$c,
                        DenseI64ArrayAttr:$shape,
                        I64Attr:$subgroup_size,
