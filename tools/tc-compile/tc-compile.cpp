@@ -16,6 +16,8 @@
 #include "tc/Cache/CompileCache.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Frontend/Onnx/Importer.h"
+#include "Calibration.h"
+#include "mlir/IR/Diagnostics.h"
 #include "tc/Pipelines/Pipelines.h"
 #include "tc/InitAllDialects.h"
 #include "tc/InitAllPasses.h"
@@ -116,6 +118,13 @@ cl::opt<std::string> precision(
              "mantissa bits; or fp16/bf16 with f32 accumulation; the rest "
              "of the model staying fp32 (docs/precision.md)"),
     cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"));
+cl::opt<std::string> calibrateDir(
+    "calibrate", cl::cat(category),
+    cl::desc("with --precision=fp16: run the fp32 model on the samples in "
+             "this directory first (one per subdirectory, as input_<i>.pb "
+             "or <input name>.npy files) and keep in f32 the contractions "
+             "whose activations go beyond fp16's range"),
+    cl::value_desc("dir"));
 cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::desc("write the IR after every stage and "
                                       "pass into this directory"),
@@ -282,14 +291,63 @@ LogicalResult checkSignature(func::FuncOp main) {
     check(type, "output", i);
   return success(ok);
 }
-/// The graph stage (tc-graph-pipeline) on an imported module.
-LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module) {
+/// The model.so metadata of a module with this @main: its signature, the
+/// compiler, and the CPU `cpu` names with its features.
+FailureOr<std::string> artifactMetadata(func::FuncOp main, StringRef name,
+                                        StringRef cpu, std::string &error) {
+  std::string metadata = tc::cpu::buildModuleMetadata(main, name);
+  tc::cpu::SharedLibraryOptions cpuOptions;
+  cpuOptions.cpu = cpu.str();
+  std::string cpuName;
+  std::vector<std::string> features;
+  if (failed(tc::cpu::describeTargetCpu(cpuOptions, cpuName, features, error)))
+    return failure();
+  metadata += "compiler tc " TC_VERSION_STRING " llvm " LLVM_VERSION_STRING "\n";
+  metadata += "cpu " + cpuName;
+  for (const std::string &feature : features)
+    metadata += " " + feature;
+  return metadata + "\n";
+}
+
+/// The graph stage (tc-graph-pipeline) on an imported module. With
+/// --calibrate (`samples`), the fp32 graph first runs on the samples, so
+/// that the precision policy, which comes after, sees how large the
+/// activations get (Calibration.h).
+LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module,
+                             const std::vector<tc_compile::CalibrationSample> &samples,
+                             const char *argv0) {
   PassManager graph(&context);
   StageTimer::timePasses(graph);
   tc::GraphPipelineOptions options;
-  options.precision = precision;
+  options.precision = samples.empty() ? precision.getValue() : "fp32";
   tc::buildGraphPipeline(graph, options);
-  return graph.run(module);
+  if (failed(graph.run(module)))
+    return failure();
+  if (samples.empty())
+    return success();
+  tc_compile::CalibrationOptions calibration;
+  calibration.samples = samples;
+  // tc-run is installed beside tc-compile.
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&fail));
+  llvm::SmallString<256> tcRun(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(tcRun, "tc-run");
+  if (!llvm::sys::fs::can_execute(tcRun))
+    return failure(fail("--calibrate runs the model with tc-run, which is "
+                        "not beside tc-compile ('" + tcRun.str() + "')"));
+  calibration.tcRun = tcRun.str().str();
+  calibration.metadata = [](func::FuncOp main, std::string &error) {
+    return artifactMetadata(main, "calibration", "host", error);
+  };
+  std::string error;
+  if (failed(tc_compile::calibrate(module, calibration, error)))
+    return failure(fail(error));
+  PassManager policy(&context);
+  StageTimer::timePasses(policy);
+  policy.addNestedPass<func::FuncOp>(
+      tc::createTcApplyPrecisionPass({precision.getValue()}));
+  policy.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  return policy.run(module);
 }
 
 /// How the GPU kernels are lowered, from the flags.
@@ -353,7 +411,7 @@ LogicalResult compileShapeBuckets(MLIRContext &context, ModuleOp module,
       return failure();
     }
     ModuleOp fixed = *result.module;
-    if (failed(runGraphPasses(context, fixed)))
+    if (failed(runGraphPasses(context, fixed, {}, nullptr)))
       return failure();
     tc::cpu::releaseUnreferencedResources(&context, {module, fixed});
     auto main = fixed.lookupSymbol<func::FuncOp>("main");
@@ -548,6 +606,23 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
   key.add("winograd", winograd ? "1" : "0");
   key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
   key.add("precision", precision);
+  // A calibration's result depends on its samples' bytes.
+  if (!calibrateDir.empty()) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(calibrateDir, ec), end;
+         it != end && !ec; it.increment(ec))
+      if (llvm::sys::fs::is_regular_file(it->path()))
+        files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    for (const std::string &file : files) {
+      // Named within the directory: the same samples elsewhere are a hit.
+      key.add("calibration-file", StringRef(file).drop_front(
+                                      StringRef(calibrateDir).size()));
+      if (failed(key.addFile("calibration-bytes", file, error)))
+        return failure();
+    }
+  }
   key.add("emulate-matrix-cores", emulatedMatrixCores);
   for (const std::string &spec : shapeBucketSpecs)
     key.add("shape-bucket", spec);
@@ -641,6 +716,21 @@ int main(int argc, char **argv) {
       precision != "bf16")
     return fail("--precision: unknown precision '" + precision +
                 "'; use fp32, tf32, fp16 or bf16");
+  std::vector<tc_compile::CalibrationSample> calibrationSamples;
+  if (!calibrateDir.empty()) {
+    if (precision != "fp16")
+      return fail("--calibrate looks for activations beyond fp16's range: it "
+                  "needs --precision=fp16 (bf16 and tf32 have f32's range)");
+    if (!shapeBucketSpecs.empty())
+      return fail("--calibrate and --shape-bucket cannot be combined yet: a "
+                  "bucket's code would not see the calibration");
+    std::string error;
+    FailureOr<std::vector<tc_compile::CalibrationSample>> samples =
+        tc_compile::findCalibrationSamples(calibrateDir, error);
+    if (failed(samples))
+      return fail(error);
+    calibrationSamples = std::move(*samples);
+  }
   {
     std::string error;
     if (failed(tc::cpu::checkCpuName(cpuName, error)))
@@ -703,6 +793,15 @@ int main(int argc, char **argv) {
   }
 
   MLIRContext context;
+  // The compile report: remarks (the precision policy's ops kept in f32,
+  // each naming its ONNX node) go to stderr; everything else to the
+  // default handlers.
+  ScopedDiagnosticHandler remarks(&context, [](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Remark)
+      return failure();
+    llvm::errs() << "tc-compile: remark: " << diag.str() << "\n";
+    return success();
+  });
   DialectRegistry registry;
   tc::registerAllTcToolDialects(registry);
   tc::cpu::registerSharedLibraryTranslations(registry);
@@ -751,7 +850,7 @@ int main(int argc, char **argv) {
       failed(writeModule(module, dumpPath("00-import.mlir"), true)))
     return 1;
 
-  if (failed(runGraphPasses(context, module)))
+  if (failed(runGraphPasses(context, module, calibrationSamples, argv[0])))
     return 1;
   // Weights the graph passes replaced (folded, re-laid out) are dead: free
   // them before code generation doubles what is alive.
@@ -772,24 +871,19 @@ int main(int argc, char **argv) {
   if (failed(checkSignature(main)))
     return 1;
   StringRef modelName = llvm::sys::path::stem(inputPath);
-  std::string metadata = tc::cpu::buildModuleMetadata(main, modelName);
+  // What the artifact needs: the runtime refuses it on a CPU without the
+  // features it names, and tc-run --print-signature shows them.
+  std::string metadata;
+  {
+    std::string error;
+    FailureOr<std::string> described =
+        artifactMetadata(main, modelName, cpuName, error);
+    if (failed(described))
+      return fail(error);
+    metadata = *described;
+  }
   for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
     metadata += "target " + gpuTarget.name() + "\n";
-  // What the artifact needs: the runtime refuses it on a CPU without these
-  // features, and tc-run --print-signature shows them.
-  {
-    tc::cpu::SharedLibraryOptions cpuOptions;
-    cpuOptions.cpu = cpuName;
-    std::string cpu, error;
-    std::vector<std::string> features;
-    if (failed(tc::cpu::describeTargetCpu(cpuOptions, cpu, features, error)))
-      return fail(error);
-    metadata += "compiler tc " TC_VERSION_STRING " llvm " LLVM_VERSION_STRING "\n";
-    metadata += "cpu " + cpu;
-    for (const std::string &feature : features)
-      metadata += " " + feature;
-    metadata += "\n";
-  }
   module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
 
   // GPU targets: kernels per target, then the shared host code, linked into

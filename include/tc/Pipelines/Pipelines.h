@@ -28,7 +28,8 @@ struct GraphPipelineOptions
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("the type contractions, convolutions and attention "
-                     "compute in: fp32, fp16 or bf16 (--tc-apply-precision)"),
+                     "compute in: fp32, tf32, fp16 or bf16 "
+                     "(--tc-apply-precision)"),
       llvm::cl::init("fp32")};
 };
 

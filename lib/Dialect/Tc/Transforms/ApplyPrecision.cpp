@@ -156,6 +156,24 @@ bool isMultiplied(Operation *op, unsigned operand) {
   return true;
 }
 
+} // namespace
+
+SmallVector<Operation *> mlir::tc::precisionPolicyOps(Operation *root) {
+  auto isF32 = [](Value v) {
+    auto type = dyn_cast<TensorType>(v.getType());
+    return type && type.getElementType().isF32();
+  };
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isPolicyOp(op) && llvm::all_of(op->getOperands(), isF32) &&
+        llvm::all_of(op->getResults(), isF32))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+namespace {
+
 struct TcApplyPrecisionPass
     : tc::impl::TcApplyPrecisionPassBase<TcApplyPrecisionPass> {
   using TcApplyPrecisionPassBase::TcApplyPrecisionPassBase;
@@ -178,24 +196,21 @@ struct TcApplyPrecisionPass
       narrowing.low = types.getF16Type();
     else if (precision == "bf16")
       narrowing.low = types.getBF16Type();
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (isPolicyOp(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops)
+    for (Operation *op : precisionPolicyOps(getOperation()))
       rewrite(op, narrowing);
   }
 
   void rewrite(Operation *op, const Narrowing &narrowing) {
-    auto isF32 = [](Value v) {
-      auto type = dyn_cast<TensorType>(v.getType());
-      return type && type.getElementType().isF32();
-    };
-    if (!llvm::all_of(op->getOperands(), isF32) ||
-        !llvm::all_of(op->getResults(), isF32))
-      return;
     Type low = narrowing.low;
+    if (auto seen = op->getAttrOfType<FloatAttr>(kCalibratedMaxAttr);
+        seen && low && low.isF16() &&
+        !(seen.getValueAsDouble() < kHalfOverflow)) {
+      op->emitRemark() << "--precision=fp16 keeps " << describeNode(op)
+                       << " in f32: the calibration run saw "
+                       << llvm::formatv("{0:e3}", seen.getValueAsDouble())
+                       << ", beyond fp16's range";
+      return;
+    }
     if (low && low.isF16())
       for (Value operand : op->getOperands())
         if (std::optional<double> largest = constantMagnitude(operand);

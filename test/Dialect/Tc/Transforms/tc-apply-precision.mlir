@@ -1,5 +1,6 @@
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=bf16}))' --split-input-file | FileCheck %s
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp16}))' --split-input-file 2>&1 | FileCheck %s --check-prefix=F16
+// RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp16}))' --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp32}))' --split-input-file | FileCheck %s --check-prefix=F32
 // RUN: tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=tf32}))' --split-input-file | FileCheck %s --check-prefix=TF32
 // RUN: not tc-opt %s --pass-pipeline='builtin.module(func.func(tc-apply-precision{precision=fp8}))' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -116,4 +117,22 @@ func.func @beyond_fp16(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %t = tc.transpose %w {permutation = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   %m = tc.matmul %x, %t : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32> loc("big"("MatMul"))
   return %m : tensor<2x4xf32>
+}
+
+// -----
+
+// A calibration run's magnitudes (tc-compile --calibrate): the matmul that
+// saw 3e5 keeps f32 under fp16 and is reported; the one that saw 100 is
+// narrowed, as both are under bf16.
+// REMARK: remark: {{.*}}: --precision=fp16 keeps node 'hot' (MatMul) in f32: the calibration run saw 3.000e+05, beyond fp16's range
+// REMARK-NOT: keeps node 'cool'
+// F16-LABEL: func.func @calibrated
+// F16: tc.matmul %arg0, %arg1 {tc.calibrated_max = 3.000000e+05 : f32} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+// F16: tc.matmul {{.*}} -> tensor<2x4xf16>
+// CHECK-LABEL: func.func @calibrated
+// CHECK-COUNT-2: tc.matmul {{.*}} -> tensor<2x4xbf16>
+func.func @calibrated(%x: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %hot = tc.matmul %x, %w {tc.calibrated_max = 3.0e5 : f32} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32> loc("hot"("MatMul"))
+  %cool = tc.matmul %x, %w {tc.calibrated_max = 100.0 : f32} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32> loc("cool"("MatMul"))
+  return %hot, %cool : tensor<2x4xf32>, tensor<2x4xf32>
 }

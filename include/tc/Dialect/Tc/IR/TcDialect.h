@@ -16,6 +16,12 @@ namespace mlir::tc {
 /// contraction then runs in f32 on the same rounded values.
 inline constexpr llvm::StringLiteral kTf32FactorsAttr = "tc.tf32_factors";
 
+/// On an op the precision policy would narrow: the largest magnitude among
+/// its operands and result over a calibration run (`tc-compile
+/// --calibrate`), an f32. Under `--precision=fp16` an op whose value is
+/// beyond fp16's range keeps f32.
+inline constexpr llvm::StringLiteral kCalibratedMaxAttr = "tc.calibrated_max";
+
 } // namespace mlir::tc
 
 #endif // TC_DIALECT_TC_IR_TCDIALECT_H

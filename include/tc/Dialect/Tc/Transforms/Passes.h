@@ -23,6 +23,11 @@ namespace mlir::tc {
 /// splats, packed i1, or a blob that is not loaded.
 std::optional<ArrayRef<char>> constantBytes(ElementsAttr value);
 
+/// The ops `tc-apply-precision` would narrow (matmuls, convolutions,
+/// attention, all of whose operands and results are f32), in the order a
+/// walk of `root` visits them: what `tc-calibration-probes` measures.
+SmallVector<Operation *> precisionPolicyOps(Operation *root);
+
 } // namespace mlir::tc
 
 #endif // TC_DIALECT_TC_TRANSFORMS_PASSES_H

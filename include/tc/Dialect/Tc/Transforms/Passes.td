@@ -111,6 +111,21 @@ def TcFuseAttentionPass : Pass<"tc-fuse-attention", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
 
+def TcCalibrationProbesPass : Pass<"tc-calibration-probes", "ModuleOp"> {
+  let summary = "Make @main return the magnitudes a calibration run measures";
+  let description = [{
+    For a calibration run of `tc-compile --calibrate`: @main instead returns
+    one `tensor<Nxf32>`, element i the largest magnitude (`reduce_max` of
+    `abs`) among the result and the operands (but constants, which the
+    policy checks at compile time) of the i-th op that
+    `tc-apply-precision` would narrow (in walk order, as
+    `precisionPolicyOps` lists them). The model's own outputs are dropped,
+    and with them whatever only they need. A model with no such op returns
+    an empty tensor.
+  }];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
 def TcApplyPrecisionPass : Pass<"tc-apply-precision", "func::FuncOp"> {
   let summary = "Run contractions in TF32 or a 16-bit float type (the "
                 "--precision policy)";
@@ -130,7 +145,9 @@ def TcApplyPrecisionPass : Pass<"tc-apply-precision", "func::FuncOp"> {
 
     fp16's range ends at 65504: a contraction with a constant operand
     (through reshapes and transposes) holding a larger finite magnitude
-    keeps f32, and the pass reports its node with a remark. bf16 has f32's
+    keeps f32, and the pass reports its node with a remark; so does one
+    whose `tc.calibrated_max` (an activation's magnitude in a calibration
+    run, `tc-compile --calibrate`) is beyond it. bf16 has f32's
     range.
 
     With `precision=tf32` (PyTorch's `allow_tf32`), the factors of those
