@@ -123,6 +123,41 @@ uint16_t toF16(float x) {
   return bits;
 }
 
+/// Replaces `op`, an elementwise map of the f32 constant `constant`, by the
+/// constant of `type` whose elements `convert` writes (`width` bytes each,
+/// aligned to `width`): a splat stays a splat, a blob becomes a weight blob
+/// named `name`.
+LogicalResult foldElementwise(PatternRewriter &rewriter, Operation *op,
+                              ConstantOp constant, RankedTensorType type,
+                              size_t width, StringRef name,
+                              function_ref<void(float, char *)> convert) {
+  auto elements = dyn_cast<ElementsAttr>(constant.getValue());
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(elements);
+      dense && dense.isSplat()) {
+    SmallVector<char, 4> bytes(width);
+    convert(dense.getSplatValue<APFloat>().convertToFloat(), bytes.data());
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, DenseElementsAttr::getFromRawBuffer(type, bytes));
+    return success();
+  }
+  std::optional<ArrayRef<char>> bytes =
+      elements ? constantBytes(elements) : std::nullopt;
+  int64_t count = type.getNumElements();
+  if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
+    return failure();
+  AsmResourceBlob blob = makeWeightBlob(
+      count * width, width, [&](MutableArrayRef<char> out) {
+        for (int64_t i = 0; i < count; ++i) {
+          float x;
+          std::memcpy(&x, bytes->data() + i * 4, 4);
+          convert(x, out.data() + i * width);
+        }
+      });
+  rewriter.replaceOpWithNewOp<ConstantOp>(
+      op, DenseResourceElementsAttr::get(type, name, std::move(blob)));
+  return success();
+}
+
 /// tc.cast of an f32 constant to f16 or bf16: a constant of the narrowed
 /// elements. A weight with other readers is then stored twice, the second
 /// copy at half the size, which is cheaper than converting it on every run.
@@ -138,35 +173,11 @@ struct FoldConstantNarrowing : OpRewritePattern<CastOp> {
     Type to = outType.getElementType();
     if (!to.isF16() && !to.isBF16())
       return failure();
-    auto narrow = [&](float x) { return to.isF16() ? toF16(x) : toBf16(x); };
-    auto elements = dyn_cast<ElementsAttr>(constant.getValue());
-    if (auto dense = dyn_cast_if_present<DenseElementsAttr>(elements);
-        dense && dense.isSplat()) {
-      uint16_t bits = narrow(dense.getSplatValue<APFloat>().convertToFloat());
-      APFloat value(cast<FloatType>(to).getFloatSemantics(),
-                    APInt(16, bits));
-      rewriter.replaceOpWithNewOp<ConstantOp>(
-          op, DenseElementsAttr::get(outType, value));
-      return success();
-    }
-    std::optional<ArrayRef<char>> bytes =
-        elements ? constantBytes(elements) : std::nullopt;
-    int64_t count = outType.getNumElements();
-    if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
-      return failure();
-    AsmResourceBlob blob = makeWeightBlob(
-        count * 2, /*alignment=*/2, [&](MutableArrayRef<char> out) {
-          for (int64_t i = 0; i < count; ++i) {
-            float x;
-            std::memcpy(&x, bytes->data() + i * 4, 4);
-            uint16_t bits = narrow(x);
-            std::memcpy(out.data() + i * 2, &bits, 2);
-          }
-        });
-    auto attr =
-        DenseResourceElementsAttr::get(outType, "narrowed", std::move(blob));
-    rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
-    return success();
+    return foldElementwise(rewriter, op, constant, outType, 2, "narrowed",
+                           [&](float x, char *out) {
+                             uint16_t bits = to.isF16() ? toF16(x) : toBf16(x);
+                             std::memcpy(out, &bits, 2);
+                           });
   }
 };
 
@@ -192,31 +203,11 @@ struct FoldConstantTf32Rounding : OpRewritePattern<RoundToTf32Op> {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!constant || !type || !type.hasStaticShape())
       return failure();
-    auto elements = dyn_cast<ElementsAttr>(constant.getValue());
-    if (auto dense = dyn_cast_if_present<DenseElementsAttr>(elements);
-        dense && dense.isSplat()) {
-      float x = roundToTf32(dense.getSplatValue<APFloat>().convertToFloat());
-      rewriter.replaceOpWithNewOp<ConstantOp>(
-          op, DenseElementsAttr::get(type, APFloat(x)));
-      return success();
-    }
-    std::optional<ArrayRef<char>> bytes =
-        elements ? constantBytes(elements) : std::nullopt;
-    int64_t count = type.getNumElements();
-    if (!bytes || static_cast<int64_t>(bytes->size()) != count * 4)
-      return failure();
-    AsmResourceBlob blob = makeWeightBlob(
-        count * 4, /*alignment=*/4, [&](MutableArrayRef<char> out) {
-          for (int64_t i = 0; i < count; ++i) {
-            float x;
-            std::memcpy(&x, bytes->data() + i * 4, 4);
-            x = roundToTf32(x);
-            std::memcpy(out.data() + i * 4, &x, 4);
-          }
-        });
-    rewriter.replaceOpWithNewOp<ConstantOp>(
-        op, DenseResourceElementsAttr::get(type, "tf32", std::move(blob)));
-    return success();
+    return foldElementwise(rewriter, op, constant, type, 4, "tf32",
+                           [](float x, char *out) {
+                             x = roundToTf32(x);
+                             std::memcpy(out, &x, 4);
+                           });
   }
 };
 
