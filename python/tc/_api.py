@@ -15,7 +15,8 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
             dynamic: Optional[bool] = None, target: str = "cpu",
             fullgraph: bool = True, device: Optional[str] = None,
             threads: int = 0, flags: Sequence[str] = (),
-            output: Optional[str] = None):
+            output: Optional[str] = None,
+            calibrate: Optional[Union[str, os.PathLike]] = None):
     """Compiles a model with tc and returns a callable that runs it.
 
     model: an ONNX file (path) or a ``torch.nn.Module``. A module is exported
@@ -38,6 +39,10 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
         matmuls, convolutions and attention compute in that type with f32
         accumulation; everything else in f32, inputs and outputs keeping
         their types (tc-compile --precision; docs/precision.md).
+      calibrate: with precision="fp16", a directory of sample inputs (one
+        per subdirectory: input_<i>.pb files, or <input name>.npy) that the
+        fp32 model runs on first; contractions whose activations exceed
+        fp16's range keep f32 (tc-compile --calibrate).
       dynamic: for modules. True: every input dimension symbolic, one
         compile. False: one static compile per set of input shapes. None
         (default): static first, then one recompile with the dimensions
@@ -60,7 +65,8 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
     """
     from ._torch import Options
     options = Options(mode=mode, precision=precision, target=target, device=device,
-                      threads=threads, flags=tuple([flags] if isinstance(flags, str) else flags))
+                      threads=threads, flags=tuple([flags] if isinstance(flags, str) else flags),
+                      calibrate=None if calibrate is None else os.fspath(calibrate))
     if isinstance(model, (str, os.PathLike)):
         if example_inputs is not None:
             raise TcError("example_inputs are for nn.Modules: an ONNX model's input "

@@ -39,15 +39,21 @@ class Options:
     device: Optional[str] = None  # where to run; None: cpu, or auto for GPUs
     threads: int = 0
     flags: tuple = ()  # more tc-compile flags
+    calibrate: Optional[str] = None  # tc-compile --calibrate's directory
 
     def __post_init__(self):
         check_mode(self.mode, self.precision)
+        if self.calibrate is not None and self.precision != "fp16":
+            raise TcError("calibrate= finds activations beyond fp16's range: it "
+                          "needs precision='fp16'")
 
     @property
     def compile_flags(self) -> list:
         """tc-compile's flags for these options."""
+        calibrate = [] if self.calibrate is None else [
+            f"--calibrate={os.fspath(self.calibrate)}"]
         return (target_flags(self.target) + precision_flags(self.precision)
-                + list(self.flags))
+                + calibrate + list(self.flags))
 
     @property
     def run_device(self) -> str:

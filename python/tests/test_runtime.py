@@ -149,3 +149,19 @@ def test_eight_threads_share_one_model(model):
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         assert all(pool.map(work, range(8)))
+
+
+def test_fp16_calibration_keeps_large_activations_in_f32(affine, tmp_path):
+    # x @ W reaches about 1e6 here, beyond fp16's range, though no weight
+    # does: only a calibration run shows it.
+    x = np.full((2, 8), 3000.0, np.float32)
+    sample = tmp_path / "samples" / "s0"
+    sample.mkdir(parents=True)
+    np.save(sample / "x.npy", x)
+    plain = tc.compile(affine[0], precision="fp16", output=str(tmp_path / "plain.so"))
+    assert not np.isfinite(plain(x)[0]).all()
+    calibrated = tc.compile(affine[0], precision="fp16", calibrate=tmp_path / "samples",
+                            output=str(tmp_path / "calibrated.so"))
+    np.testing.assert_allclose(calibrated(x)[0], affine_reference(x), rtol=1e-3)
+    with pytest.raises(tc.TcError, match="calibrate="):
+        tc.compile(affine[0], precision="bf16", calibrate=tmp_path / "samples")
