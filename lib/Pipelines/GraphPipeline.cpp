@@ -32,11 +32,14 @@ void buildGraphPipeline(OpPassManager &pm, const GraphPipelineOptions &options) 
   pm.addNestedPass<func::FuncOp>(createTcFuseAttentionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createTcFoldConstantsPass());
-  if (options.precision != "fp32") {
-    pm.addNestedPass<func::FuncOp>(
-        createTcApplyPrecisionPass({options.precision}));
-    pm.addNestedPass<func::FuncOp>(createTcFoldConstantsPass());
-  }
+  buildPrecisionPipeline(pm, options.precision);
+}
+
+void buildPrecisionPipeline(OpPassManager &pm, StringRef precision) {
+  if (precision == "fp32")
+    return;
+  pm.addNestedPass<func::FuncOp>(createTcApplyPrecisionPass({precision.str()}));
+  pm.addNestedPass<func::FuncOp>(createTcFoldConstantsPass());
 }
 
 namespace {

@@ -344,9 +344,7 @@ LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module,
     return failure(fail(error));
   PassManager policy(&context);
   StageTimer::timePasses(policy);
-  policy.addNestedPass<func::FuncOp>(
-      tc::createTcApplyPrecisionPass({precision.getValue()}));
-  policy.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  tc::buildPrecisionPipeline(policy, precision);
   return policy.run(module);
 }
 

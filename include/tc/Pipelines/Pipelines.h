@@ -77,6 +77,11 @@ struct GpuPipelineRegistrationOptions
 /// attention), constant folding, and the precision policy.
 void buildGraphPipeline(OpPassManager &pm, const GraphPipelineOptions &options);
 
+/// The graph stage's last step, the precision policy (tc-apply-precision,
+/// then the folding of the weights it narrowed or rounded); nothing for
+/// fp32. tc-compile --calibrate runs it apart, after the calibration run.
+void buildPrecisionPipeline(OpPassManager &pm, StringRef precision);
+
 /// Registers every pipeline above.
 void registerTcPipelines();
 
