@@ -32,7 +32,10 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
 
     Options:
       mode: "default"; "reduce-overhead" replays runs as CUDA/HIP graphs on
-        a GPU; "max-autotune" is refused (tc has no autotuning yet).
+        a GPU; "max-autotune" times candidate configurations of the CPU
+        kernels on this machine (on the example inputs for a module) and
+        keeps the fastest, in a tuning table in the compile cache
+        (docs/autotuning.md).
       precision: "fp32" (the model's own types), "tf32" (the factors of
         matmuls, convolutions and attention rounded to TF32, as
         torch.backends.cuda.matmul.allow_tf32 does), or "fp16"/"bf16":

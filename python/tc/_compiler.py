@@ -38,11 +38,16 @@ PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
 def check_mode(mode: str, precision: str) -> None:
     if mode not in MODES:
         raise TcError(f"mode={mode!r}: expected one of {', '.join(MODES)}")
-    if mode == "max-autotune":
-        raise TcError("mode='max-autotune' needs kernel autotuning, which this tc "
-                      "does not have yet; use mode='default'")
     if precision not in PRECISIONS:
         raise TcError(f"precision={precision!r}: expected one of {', '.join(PRECISIONS)}")
+
+
+def mode_flags(mode: str) -> list:
+    """tc-compile's flags for a compile mode: max-autotune times candidate
+    kernel configurations on this machine (docs/autotuning.md);
+    reduce-overhead is a run-time mode (graph replay), compiled as the
+    default one."""
+    return ["--mode=max-autotune"] if mode == "max-autotune" else []
 
 
 def precision_flags(precision: str) -> list:

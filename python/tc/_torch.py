@@ -23,7 +23,8 @@ import numpy as np
 
 from ._tc import TcError
 from ._runtime import Model
-from ._compiler import check_mode, compile_onnx, precision_flags, target_flags
+from ._compiler import (check_mode, compile_onnx, mode_flags, precision_flags,
+                        target_flags)
 from . import _stats
 
 log = logging.getLogger("tc")
@@ -53,7 +54,7 @@ class Options:
         calibrate = [] if self.calibrate is None else [
             f"--calibrate={os.fspath(self.calibrate)}"]
         return (target_flags(self.target) + precision_flags(self.precision)
-                + calibrate + list(self.flags))
+                + mode_flags(self.mode) + calibrate + list(self.flags))
 
     @property
     def run_device(self) -> str:
@@ -136,13 +137,29 @@ def build(module, example_inputs: Sequence, dynamic_dims: Sequence[Sequence[int]
     with tempfile.TemporaryDirectory(prefix="tc-") as directory:
         onnx_path = os.path.join(directory, "model.onnx")
         export_onnx(module, example_inputs, onnx_path, dynamic_dims, names, required)
-        so = compile_onnx(onnx_path, os.path.join(directory, "model.so"),
-                          options.compile_flags)
+        flags = options.compile_flags
+        if options.mode == "max-autotune":
+            # Tuned on the example inputs: their shapes are the ones that
+            # run, and a dynamic dimension has no other extent to tune for.
+            inputs = os.path.join(directory, "autotune-inputs")
+            os.makedirs(inputs)
+            for name, value in zip(names, example_inputs):
+                np.save(os.path.join(inputs, f"{name}.npy"), _as_numpy(value))
+            flags = flags + [f"--autotune-inputs={inputs}"]
+        so = compile_onnx(onnx_path, os.path.join(directory, "model.so"), flags)
         # Loaded before the directory goes: the mapping outlives the file.
         model = Model(so, options.run_device, options.threads, options.gpu_graphs,
                       output_type="torch")
     _stats.count("models_compiled")
     return model
+
+
+def _as_numpy(value) -> np.ndarray:
+    """An example input (a torch tensor, on any device, or an array) as a
+    host array."""
+    if hasattr(value, "detach"):
+        return value.detach().cpu().numpy()
+    return np.asarray(value)
 
 
 def _as_tensors(values) -> tuple:

@@ -28,7 +28,8 @@ namespace {
 
 /// A sample directory's tc-run inputs: input_<i>.pb in index order, else
 /// every .npy by its name.
-std::vector<std::string> sampleInputs(StringRef dir, std::string &error) {
+std::vector<std::string> sampleInputs(StringRef dir, std::string &error,
+                                      StringRef flag) {
   std::map<int, std::string> protos;
   std::vector<std::string> arrays;
   std::error_code ec;
@@ -45,7 +46,7 @@ std::vector<std::string> sampleInputs(StringRef dir, std::string &error) {
           (llvm::sys::path::stem(path) + "=" + path).str());
   }
   if (ec) {
-    error = "--calibrate: cannot read '" + dir.str() + "': " + ec.message();
+    error = flag.str() + ": cannot read '" + dir.str() + "': " + ec.message();
     return {};
   }
   if (!protos.empty()) {
@@ -97,9 +98,9 @@ struct TemporaryFile {
 } // namespace
 
 FailureOr<std::vector<CalibrationSample>>
-findCalibrationSamples(StringRef dir, std::string &error) {
+findCalibrationSamples(StringRef dir, std::string &error, StringRef flag) {
   if (!llvm::sys::fs::is_directory(dir)) {
-    error = "--calibrate: '" + dir.str() + "' is not a directory";
+    error = flag.str() + ": '" + dir.str() + "' is not a directory";
     return failure();
   }
   std::vector<std::string> subdirectories;
@@ -113,11 +114,11 @@ findCalibrationSamples(StringRef dir, std::string &error) {
     subdirectories.push_back(dir.str());
   std::vector<CalibrationSample> samples;
   for (const std::string &sample : subdirectories) {
-    std::vector<std::string> inputs = sampleInputs(sample, error);
+    std::vector<std::string> inputs = sampleInputs(sample, error, flag);
     if (!error.empty())
       return failure();
     if (inputs.empty()) {
-      error = "--calibrate: '" + sample +
+      error = flag.str() + ": '" + sample +
               "' holds no inputs (input_<i>.pb files, or <input name>.npy)";
       return failure();
     }

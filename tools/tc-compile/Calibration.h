@@ -33,8 +33,10 @@ struct CalibrationSample {
 /// itself when it has none. A sample's inputs are its `input_<i>.pb` files
 /// in index order (the ONNX test-data layout), else its `<input name>.npy`
 /// files. Fails with `error` on an empty or unreadable directory.
+/// `flag` names the option in messages.
 mlir::FailureOr<std::vector<CalibrationSample>>
-findCalibrationSamples(llvm::StringRef dir, std::string &error);
+findCalibrationSamples(llvm::StringRef dir, std::string &error,
+                       llvm::StringRef flag = "--calibrate");
 
 struct CalibrationOptions {
   std::vector<CalibrationSample> samples;

@@ -16,6 +16,7 @@
 #include "tc/Cache/CompileCache.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Frontend/Onnx/Importer.h"
+#include "Autotune.h"
 #include "Calibration.h"
 #include "mlir/IR/Diagnostics.h"
 #include "tc/Pipelines/Pipelines.h"
@@ -39,8 +40,10 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -49,6 +52,7 @@
 #endif
 #include <optional>
 #include <set>
+#include <thread>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -151,6 +155,33 @@ cl::list<std::string> bind(
     cl::desc("replace graph input NAME by the TensorProto in FILE "
              "(NAME=FILE): specializes shape parameters given as inputs"),
     cl::value_desc("name=file.pb"));
+
+cl::opt<std::string> mode(
+    "mode", cl::cat(category), cl::init("default"),
+    cl::desc("default: the kernel configurations of the heuristics (or of "
+             "--tuning-table); max-autotune: time candidate configurations "
+             "of the CPU kernels on this machine and keep the fastest per "
+             "kernel, in a tuning table in the compile cache that later "
+             "compiles reuse"),
+    cl::value_desc("default|max-autotune"));
+cl::opt<std::string> tuningTable(
+    "tuning-table", cl::cat(category),
+    cl::desc("the kernel configurations to compile with (JSON, as "
+             "--mode=max-autotune writes; docs/autotuning.md); with "
+             "--mode=max-autotune, the table it reads and updates instead of "
+             "the compile cache's"),
+    cl::value_desc("file.json"));
+cl::opt<std::string> autotuneInputs(
+    "autotune-inputs", cl::cat(category),
+    cl::desc("with --mode=max-autotune: time the candidates on these inputs "
+             "(input_<i>.pb or <input name>.npy files) instead of generated "
+             "ones; needed for inputs of dynamic shape"),
+    cl::value_desc("dir"));
+cl::opt<double> autotuneBudget(
+    "autotune-budget", cl::cat(category), cl::init(600),
+    cl::desc("with --mode=max-autotune: compile no further candidates "
+             "once this many seconds have passed"),
+    cl::value_desc("seconds"));
 
 cl::list<std::string> shapeBucketSpecs(
     "shape-bucket", cl::cat(category),
@@ -309,6 +340,43 @@ FailureOr<std::string> artifactMetadata(func::FuncOp main, StringRef name,
   return metadata + "\n";
 }
 
+/// tc-run, which is installed beside tc-compile; `flag` is what needs it.
+FailureOr<std::string> findTcRun(const char *argv0, StringRef flag) {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&fail));
+  llvm::SmallString<256> tcRun(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(tcRun, "tc-run");
+  if (!llvm::sys::fs::can_execute(tcRun))
+    return failure(fail(flag + " runs the model with tc-run, which is not "
+                               "beside tc-compile ('" + tcRun.str() + "')"));
+  return tcRun.str().str();
+}
+
+/// The tuning table --mode=max-autotune reads and updates: --tuning-table,
+/// else one per machine in the compile cache (`cacheDirectory`; empty
+/// with --no-cache: a file of this compile only, in `scratch`).
+std::string tuningTablePath(StringRef cacheDirectory, StringRef scratch) {
+  if (!tuningTable.empty())
+    return tuningTable;
+  // The machine that measured: its CPU, features and cores, and the code's
+  // CPU.
+  std::string device = llvm::sys::getHostCPUName().str();
+  SmallVector<std::string> features;
+  for (auto &feature : llvm::sys::getHostCPUFeatures())
+    if (feature.second)
+      features.push_back(feature.first().str());
+  llvm::sort(features);
+  device += ":" + llvm::join(features, ",") + ":" +
+            std::to_string(std::thread::hardware_concurrency()) + ":" +
+            cpuName.getValue();
+  llvm::SmallString<256> path(cacheDirectory.empty() ? scratch : cacheDirectory);
+  llvm::sys::path::append(path, "tuning",
+                          "cpu-" + llvm::sys::getHostCPUName().str() + "-" +
+                              llvm::utohexstr(llvm::xxh3_64bits(device), true) +
+                              ".json");
+  return path.str().str();
+}
+
 /// The graph stage (tc-graph-pipeline) on an imported module. With
 /// --calibrate (`samples`), the fp32 graph first runs on the samples, so
 /// that the precision policy, which comes after, sees how large the
@@ -327,15 +395,10 @@ LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module,
     return success();
   tc_compile::CalibrationOptions calibration;
   calibration.samples = samples;
-  // tc-run is installed beside tc-compile.
-  std::string self = llvm::sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&fail));
-  llvm::SmallString<256> tcRun(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(tcRun, "tc-run");
-  if (!llvm::sys::fs::can_execute(tcRun))
-    return failure(fail("--calibrate runs the model with tc-run, which is "
-                        "not beside tc-compile ('" + tcRun.str() + "')"));
-  calibration.tcRun = tcRun.str().str();
+  FailureOr<std::string> tcRun = findTcRun(argv0, "--calibrate");
+  if (failed(tcRun))
+    return failure();
+  calibration.tcRun = *tcRun;
   calibration.metadata = [](func::FuncOp main, std::string &error) {
     return artifactMetadata(main, "calibration", "host", error);
   };
@@ -622,6 +685,12 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
     }
   }
   key.add("emulate-matrix-cores", emulatedMatrixCores);
+  // max-autotune's result is its own entry (tuned once, then a hit); a
+  // given table's configurations are part of the code.
+  key.add("mode", mode);
+  if (!tuningTable.empty() && llvm::sys::fs::exists(tuningTable) &&
+      failed(key.addFile("tuning-table", tuningTable, error)))
+    return failure();
   for (const std::string &spec : shapeBucketSpecs)
     key.add("shape-bucket", spec);
   return key.finish();
@@ -714,6 +783,39 @@ int main(int argc, char **argv) {
       precision != "bf16")
     return fail("--precision: unknown precision '" + precision +
                 "'; use fp32, tf32, fp16 or bf16");
+  const bool autotune = mode == "max-autotune";
+  if (mode == "reduce-overhead")
+    return fail("--mode=reduce-overhead is a run-time mode: tc-run "
+                "--gpu-graphs, or tc.compile(mode='reduce-overhead') from "
+                "Python, replays runs as CUDA/HIP graphs; compile with "
+                "--mode=default or max-autotune");
+  if (mode != "default" && !autotune)
+    return fail("--mode: unknown mode '" + mode +
+                "'; use default or max-autotune");
+  if (autotune && emulation)
+    return fail("--mode=max-autotune tunes the CPU's kernels; "
+                "--target=gpu-emulation is a test target without them");
+  if (autotune && emit != Emit::So && emit != Emit::Llvm)
+    return fail("--mode=max-autotune tunes compiled code (--emit=so or "
+                "--emit=llvm)");
+  if (!autotune && (!autotuneInputs.empty() ||
+                    autotuneBudget.getNumOccurrences() > 0))
+    return fail("--autotune-inputs and --autotune-budget need "
+                "--mode=max-autotune");
+  if (!(autotuneBudget >= 0))
+    return fail("--autotune-budget must be a number of seconds, at least 0");
+  if (!autotune && !tuningTable.empty() && !llvm::sys::fs::exists(tuningTable))
+    return fail("--tuning-table: '" + tuningTable + "' does not exist");
+  std::vector<std::string> autotuneInputFiles;
+  if (!autotuneInputs.empty()) {
+    std::string error;
+    FailureOr<std::vector<tc_compile::CalibrationSample>> samples =
+        tc_compile::findCalibrationSamples(autotuneInputs, error,
+                                           "--autotune-inputs");
+    if (failed(samples))
+      return fail(error);
+    autotuneInputFiles = samples->front().inputs;
+  }
   std::vector<tc_compile::CalibrationSample> calibrationSamples;
   if (!calibrateDir.empty()) {
     if (precision != "fp16")
@@ -932,6 +1034,59 @@ int main(int argc, char **argv) {
   pipelineOptions.releaseReplacedWeights = !gpuHost;
   // With shape buckets, the entry point comes once they are merged.
   pipelineOptions.emitEntry = buckets.empty();
+  pipelineOptions.configTable = tuningTable;
+  // Removed when the compile ends: a table that lives only for it.
+  llvm::SmallString<128> scratchTable;
+  auto removeScratch = llvm::make_scope_exit([&] {
+    if (!scratchTable.empty())
+      llvm::sys::fs::remove_directories(scratchTable);
+  });
+  if (autotune) {
+    tc_compile::AutotuneOptions tuning;
+    tuning.pipeline = pipelineOptions;
+    tuning.cpu = cpuName;
+    std::string cacheDirectory;
+    if (cache)
+      cacheDirectory = cacheDir.empty()
+                           ? tc::cache::CompileCache::defaultDirectory()
+                           : cacheDir.getValue();
+    else if (tuningTable.empty() &&
+             llvm::sys::fs::createUniqueDirectory("tc-tuning", scratchTable))
+      return fail("--mode=max-autotune: cannot create a temporary directory");
+    tuning.table = tuningTablePath(cacheDirectory, scratchTable);
+    FailureOr<std::string> tcRun = findTcRun(argv[0], "--mode=max-autotune");
+    if (failed(tcRun))
+      return 1;
+    tuning.tcRun = *tcRun;
+    tuning.inputs = autotuneInputFiles;
+    tuning.budgetSeconds = autotuneBudget;
+    tuning.metadata = [](func::FuncOp main, std::string &error) {
+      return artifactMetadata(main, "autotune", cpuName, error);
+    };
+    tc_compile::AutotuneSummary summary;
+    std::string error;
+    if (failed(tc_compile::autotuneCpuKernels(module, tuning, summary, error)))
+      return fail(error);
+    llvm::errs() << "tc-compile: max-autotune: " << summary.kernels
+                 << " tunable kernels (" << summary.keys << " distinct), "
+                 << summary.keysFromTable << " already in the tuning table";
+    if (summary.trials > 0)
+      llvm::errs() << "; " << summary.trials << " candidate compiles, "
+                   << summary.changed << " changed, tuned kernels "
+                   << llvm::format("%.3f", summary.heuristicMs) << " -> "
+                   << llvm::format("%.3f", summary.tunedMs) << " ms per run";
+    llvm::errs() << "; " << llvm::format("%.1f", summary.seconds) << " s"
+                 << (summary.budgetExhausted ? " (the budget ended the trials)"
+                                             : "")
+                 << "\n";
+    for (const std::string &change : summary.changes)
+      llvm::errs() << "tc-compile: max-autotune:   " << change << "\n";
+    if (!gpuTargets.empty())
+      llvm::errs() << "tc-compile: note: max-autotune tunes the CPU code; the "
+                      "GPU kernels keep the heuristics' configurations\n";
+    pipelineOptions.configTable = tuning.table;
+    timer.report("autotune");
+  }
   SmallVector<Type> genericInputs(main.getArgumentTypes());
   if (emulation) {
     tc::gpu::GpuPipelineOptions gpuOptions;

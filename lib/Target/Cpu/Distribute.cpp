@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/KernelConfig.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -61,7 +62,9 @@ struct Granule {
 /// `root` itself or, when `root` is an elementwise epilogue (identity maps),
 /// to the multiply-add kernel it consumes, possibly through other
 /// elementwise ops: the kernel is fused into the epilogue's workgroups.
-SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
+SmallVector<Granule>
+splitGranules(linalg::LinalgOp root,
+              std::optional<RegisterTileConfig> &config) {
   SmallVector<Granule> granules(root.getNumLoops());
   linalg::LinalgOp kernel = root;
   std::optional<RegisterTileDims> dims = registerTileDims(root);
@@ -88,6 +91,11 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
   }
   if (!dims)
     return granules;
+  // The tile the kernel's configuration asks for (the heuristic one when
+  // it has none).
+  config = registerTileConfig(kernel);
+  int64_t tileRows = config ? config->rows : kRegisterRows;
+  int64_t tileLanes = config ? config->lanes : kRegisterLanes;
   // Kernel loops to root loops: the same, or through the kernel's output
   // map when the root is an epilogue (its loops are the output's dims).
   AffineMap out = kernel.getMatchingIndexingMap(kernel.getDpsInitOperand(0));
@@ -107,11 +115,12 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root) {
   // width, which it cannot vectorize.
   int64_t width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
   if (auto l = rootLoop(dims->lanes); l && *l < granules.size())
-    granules[*l] = {std::max<int64_t>(1, kRegisterLanes * 32 / width),
+    granules[*l] = {std::max<int64_t>(1, tileLanes * 32 / width),
                     std::max<int64_t>(1, kVectorLanes * 32 / width)};
   if (dims->rows)
     if (auto r = rootLoop(*dims->rows); r && *r < granules.size()) {
-      int64_t rows = registerRows(kernel.getStaticLoopRanges()[*dims->rows]);
+      int64_t rows =
+          registerRows(kernel.getStaticLoopRanges()[*dims->rows], tileRows);
       granules[*r] = {rows, rows};
     }
   // The kernel's parallel loops that a windowed input (a convolution's or
@@ -356,14 +365,18 @@ struct CpuDistributePass
     // one output channel; a loop whose split makes workgroups read the
     // same parts of an image counts half. Otherwise a loop split evenly
     // (evenSplitLoop).
-    SmallVector<Granule> granules = splitGranules(op);
+    std::optional<RegisterTileConfig> config;
+    SmallVector<Granule> granules = splitGranules(op, config);
+    // The kernel's configuration bounds its workgroups.
+    const int64_t bound =
+        config ? config->workgroups : static_cast<int64_t>(maxWorkgroups);
     std::optional<unsigned> dim;
     int64_t chunk = 0, best = 0;
     for (auto [i, size] : llvm::enumerate(ranges)) {
       if (iterators[i] != utils::IteratorType::parallel ||
           ShapedType::isDynamic(size) || size <= 1)
         continue;
-      int64_t least = llvm::divideCeil(size, maxWorkgroups);
+      int64_t least = llvm::divideCeil(size, bound);
       int64_t c = evenChunk(size, least, granules[i].whole);
       // Lanes that no whole-tile chunk divides (1000 classes) may split in
       // whole vectors instead (40 per workgroup).
@@ -390,7 +403,7 @@ struct CpuDistributePass
       dim = evenSplitLoop(ranges, iterators);
     if (!dim)
       return;
-    int64_t workgroups = maxWorkgroups;
+    int64_t workgroups = bound;
     if (!ShapedType::isDynamic(ranges[*dim]))
       workgroups = std::min(workgroups, ranges[*dim]);
     SmallVector<OpFoldResult> numThreads(ranges.size(),

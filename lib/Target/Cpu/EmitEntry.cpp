@@ -127,6 +127,12 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
       emitTrampoline(b, module, workgroupFn, kernel.name + "_trampoline",
                      captureTypes, packed);
   symbols.insert(kernel.trampoline);
+  // The kernel's key and configuration (--tc-cpu-configure-kernels) stay
+  // on its trampoline, where max-autotune reads them.
+  for (StringRef name : {fusion::FusionDialect::kKernelKeyAttr,
+                         fusion::FusionDialect::kConfigAttr})
+    if (Attribute attr = placeholder->getAttr(name))
+      kernel.trampoline->setAttr(name, attr);
 
   // The call site: pack the captures, call env->parallel_for.
   auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();

@@ -238,6 +238,17 @@ struct CpuOutlineWorkgroupsPass
       dispatch->setAttr(kKernelOpsAttr, moduleBuilder.getStringAttr(origin.ops));
       dispatch->setAttr(kKernelNodesAttr,
                         moduleBuilder.getStringAttr(origin.nodes));
+      // A configured kernel's key and configuration, for max-autotune to
+      // attribute the kernel's time in a profile.
+      kernelOp->walk([&](Operation *op) {
+        auto key = op->getAttr(fusion::FusionDialect::kKernelKeyAttr);
+        if (!key)
+          return WalkResult::advance();
+        dispatch->setAttr(fusion::FusionDialect::kKernelKeyAttr, key);
+        if (Attribute config = op->getAttr(fusion::FusionDialect::kConfigAttr))
+          dispatch->setAttr(fusion::FusionDialect::kConfigAttr, config);
+        return WalkResult::interrupt();
+      });
       SmallVector<Value> operands = {env, count};
       operands.append(captures);
       func::CallOp::create(builder, loc, dispatch, operands);

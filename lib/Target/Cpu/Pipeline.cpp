@@ -46,6 +46,11 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createCpuPackWeightsPass(pack));
   pm.addPass(createCpuWidenBroadcastOperandsPass());
   pm.addPass(createCpuFuseElementwisePass());
+  CpuConfigureKernelsPassOptions configure;
+  configure.maxWorkgroups = options.maxWorkgroups;
+  configure.candidate = options.configCandidate;
+  configure.table = options.configTable;
+  pm.addPass(createCpuConfigureKernelsPass(configure));
   CpuDistributePassOptions distribute;
   distribute.maxWorkgroups = options.maxWorkgroups;
   distribute.minWork = options.minWork;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/KernelConfig.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -568,12 +569,23 @@ struct CpuVectorizeContractionsPass
         if (!generic && op.hasPureBufferSemantics() &&
             linalg::isaContractionOpInterface(op)) {
           rewriter.setInsertionPoint(op);
+          // The kernel's configuration and key stay with it.
+          DictionaryAttr kept = op->getDiscardableAttrDictionary();
           FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, op);
           generic = succeeded(g) ? *g : nullptr;
+          if (generic)
+            for (NamedAttribute attr : kept)
+              generic->setAttr(attr.getName(), attr.getValue());
         }
         if (!generic)
           continue;
-        if (std::optional<RegisterTiling> t = chooseTiling(generic, rows, lanes))
+        // The kernel's configuration (--tc-cpu-configure-kernels), else
+        // the pass's own tile.
+        std::optional<RegisterTileConfig> config = registerTileConfig(generic);
+        int64_t tileRows = config ? config->rows : static_cast<int64_t>(rows);
+        int64_t tileLanes = config ? config->lanes : static_cast<int64_t>(lanes);
+        if (std::optional<RegisterTiling> t =
+                chooseTiling(generic, tileRows, tileLanes))
           kernels.push_back({generic, *t});
       }
       if (kernels.empty())

@@ -100,3 +100,39 @@ func.func @bad_kind_value(%x: tensor<4xf32>) {
   }) : (tensor<4xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @unknown_strategy(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{unknown kernel strategy 'magic' (known: register-tile)}}
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "magic", tile = [8, 32], workgroups = 4>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @bad_tile(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{a register-tile config takes tile = [rows, lanes], both positive}}
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [8, 0], workgroups = 4>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @config_not_a_config(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'fusion.config' must be a #fusion.kernel_config}}
+  %m = linalg.matmul {fusion.config = 8 : i64}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @unknown_attribute(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{unknown fusion attribute 'fusion.tile'}}
+  %m = linalg.matmul {fusion.tile = 8 : i64}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}

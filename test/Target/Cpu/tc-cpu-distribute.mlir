@@ -426,3 +426,34 @@ func.func @measured_copy_dynamic_batch(%x: tensor<?x64x128xf32>) -> tensor<?x128
   } -> tensor<?x128xf32>
   return %y : tensor<?x128xf32>
 }
+
+// -----
+
+// A configured kernel splits into at most its configuration's workgroups
+// (2, not the pass's 8), each a multiple of its tile's rows (4).
+// CHECK-LABEL: func.func @configured_workgroups
+// CHECK: scf.forall (%{{.*}}) = (0) to (64) step (32)
+// CHECK: linalg.matmul {fusion.config = {{.*}}} {{.*}} -> tensor<32x16xf32>
+func.func @configured_workgroups(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16xf32>) -> tensor<64x16xf32>
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [4, 32], workgroups = 2>}
+      ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%f : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return %m : tensor<64x16xf32>
+}
+
+// -----
+
+// Rows of its tile: 12 rows do not divide 64 (nor does any of 9 to 11),
+// so 64 rows over 8 workgroups are chunks of 12 (whole tiles) and a rest.
+// CHECK-LABEL: func.func @configured_rows
+// CHECK: scf.forall (%{{.*}}) = (0) to (64) step (12)
+func.func @configured_rows(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16xf32>) -> tensor<64x16xf32>
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [12, 32], workgroups = 8>}
+      ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%f : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return %m : tensor<64x16xf32>
+}

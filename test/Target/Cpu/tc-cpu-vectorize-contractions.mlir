@@ -360,3 +360,20 @@ func.func @blocked_depthwise(%x: memref<1x1x9x9x32xf32>, %w: memref<1x3x3x32xf32
   }
   return
 }
+
+// -----
+
+// A kernel's #fusion.kernel_config (--tc-cpu-configure-kernels, or by
+// hand) sets its register tile: 4 rows of 16 lanes here, kept when the
+// named op is generalized.
+// CHECK-LABEL: func.func @configured_tile
+// CHECK: scf.for %[[M:.*]] = %c0 to %c20 step %c4
+// CHECK:   scf.for %[[N:.*]] = %c0 to %c64 step %c16
+// CHECK:     vector.transfer_read %arg2[%[[M]], %[[N]]]{{.*}} : memref<20x64xf32>, vector<4x16xf32>
+// CHECK-NOT: vector<8x32xf32>
+// CHECK: return
+func.func @configured_tile(%a: memref<20x40xf32>, %b: memref<40x64xf32>, %c: memref<20x64xf32>) {
+  linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [4, 16], workgroups = 64>}
+      ins(%a, %b : memref<20x40xf32>, memref<40x64xf32>) outs(%c : memref<20x64xf32>)
+  return
+}

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "tc/Dialect/Fusion/IR/FusionDialect.h"
 
 namespace mlir::tc::cpu {
 
@@ -38,6 +39,10 @@ struct CpuPipelineOptions {
   /// @main with its kernels, for shape buckets to merge (ShapeBuckets.h)
   /// before the entry point is emitted.
   bool emitEntry = true;
+  /// --tc-cpu-configure-kernels' candidate (max-autotune's trial compiles;
+  /// -1: the heuristics) and tuning table (a file; empty: none).
+  int64_t configCandidate = -1;
+  std::string configTable;
 };
 
 /// tc (graph level) to the LLVM dialect with the model.so ABI: conversion to

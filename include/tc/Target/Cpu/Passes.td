@@ -184,6 +184,40 @@ def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def CpuConfigureKernelsPass : Pass<"tc-cpu-configure-kernels", "ModuleOp"> {
+  let summary = "Choose each register-tiled kernel's #fusion.kernel_config";
+  let description = [{
+    For every multiply-add or pooling op on tensors that
+    --tc-cpu-vectorize-contractions tiles for registers (a matmul, a
+    convolution, a pooling window), sets `fusion.kernel_key`, a name of its
+    computation that is the same in every compile (`cpu-` and a hash of its
+    kind, operand types, indexing maps, iterators and body), and, unless
+    it has one already (written by hand), `fusion.config`, a
+    `#fusion.kernel_config<strategy = "register-tile", tile = [rows, lanes],
+    workgroups = N>` that --tc-cpu-distribute and
+    --tc-cpu-vectorize-contractions build the kernel from. The
+    configuration is the kernel's entry in `table` when it has one (a
+    tuning table that --mode=max-autotune writes), else its `candidate`-th
+    candidate (registerTileCandidates: the heuristic one first, then
+    other rows and fewer workgroups; the heuristic one for a kernel with
+    fewer candidates), else the heuristics: 8 x 32 tiles and
+    `max-workgroups`.
+
+    A table is JSON: `{"kernels": {"<key>": {"tile": [rows, lanes],
+    "workgroups": N}, ...}}`; other members are ignored.
+  }];
+  let options = [
+    Option<"maxWorkgroups", "max-workgroups", "int64_t", /*default=*/"64",
+           "the heuristics' largest number of workgroups per kernel">,
+    Option<"candidate", "candidate", "int64_t", /*default=*/"-1",
+           "give each kernel its candidate of this index (max-autotune's "
+           "trial compiles); -1: the heuristics">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "a tuning table (JSON) whose entries override the choice">,
+  ];
+  let dependentDialects = ["::mlir::fusion::FusionDialect"];
+}
+
 def CpuDistributePass : Pass<"tc-cpu-distribute", "func::FuncOp"> {
   let summary = "Split each kernel into workgroups (scf.forall), fusing producers";
   let description = [{

@@ -3,14 +3,60 @@
 #include "tc/Dialect/Fusion/IR/FusionDialect.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace mlir::fusion;
 
 #include "tc/Dialect/Fusion/IR/FusionDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tc/Dialect/Fusion/IR/FusionAttrs.cpp.inc"
 
 void FusionDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "tc/Dialect/Fusion/IR/FusionOps.cpp.inc"
       >();
+  registerAttributes();
+}
+
+void FusionDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tc/Dialect/Fusion/IR/FusionAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef strategy, ArrayRef<int64_t> tile,
+                         int64_t workgroups) {
+  if (strategy != "register-tile")
+    return emitError() << "unknown kernel strategy '" << strategy
+                       << "' (known: register-tile)";
+  if (tile.size() != 2 || llvm::any_of(tile, [](int64_t t) { return t < 1; }))
+    return emitError() << "a register-tile config takes tile = [rows, lanes], "
+                          "both positive";
+  if (workgroups < 1)
+    return emitError() << "workgroups must be positive";
+  return success();
+}
+
+LogicalResult FusionDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == kConfigAttr) {
+    if (!isa<KernelConfigAttr>(attr.getValue()))
+      return op->emitError() << "'" << kConfigAttr
+                             << "' must be a #fusion.kernel_config";
+    return success();
+  }
+  if (attr.getName() == kKernelKeyAttr) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << kKernelKeyAttr << "' must be a string";
+    return success();
+  }
+  return op->emitError() << "unknown fusion attribute '" << attr.getName().getValue()
+                         << "'";
 }

@@ -15,6 +15,23 @@ def Fusion_Dialect : Dialect {
     One group becomes exactly one GPU kernel and one parallel loop nest on the
     CPU. A group is isolated from above: everything it reads comes in through
     its operands, so each group can be code-generated on its own.
+
+    Its attribute `#fusion.kernel_config` says how a group's kernel is
+    built; `fusion.config` (that attribute) and `fusion.kernel_key` (a
+    string that names the kernel's computation in a tuning table) are
+    verified where they appear on an op.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attributes of a configured kernel's anchor op.
+    static constexpr ::llvm::StringLiteral kConfigAttr = "fusion.config";
+    static constexpr ::llvm::StringLiteral kKernelKeyAttr = "fusion.kernel_key";
+
+  private:
+    void registerAttributes();
+
+  public:
   }];
 }
 

@@ -12,6 +12,9 @@
 
 #include "tc/Dialect/Fusion/IR/FusionEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "tc/Dialect/Fusion/IR/FusionAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "tc/Dialect/Fusion/IR/FusionOps.h.inc"
 

@@ -4,6 +4,7 @@
 #define TC_DIALECT_FUSION_IR_FUSIONOPS_TD
 
 include "tc/Dialect/Fusion/IR/FusionBase.td"
+include "tc/Dialect/Fusion/IR/FusionAttrs.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 

@@ -1,0 +1,40 @@
+//===- FusionAttrs.td - kernel configurations ----------------------------===//
+
+#ifndef TC_DIALECT_FUSION_IR_FUSIONATTRS_TD
+#define TC_DIALECT_FUSION_IR_FUSIONATTRS_TD
+
+include "tc/Dialect/Fusion/IR/FusionBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Fusion_KernelConfigAttr : AttrDef<Fusion_Dialect, "KernelConfig"> {
+  let mnemonic = "kernel_config";
+  let summary = "How one kernel is code-generated: strategy, tiles, workgroups";
+  let description = [{
+    The configuration of the kernel a `fusion.group` becomes, chosen by a
+    target's configuration pass (`--tc-cpu-configure-kernels`) or written
+    by hand, and read by the passes that build the kernel. It sits, as
+    `fusion.config`, on the op that anchors the kernel (the contraction of
+    a register-tiled CPU kernel), which carries it through tiling,
+    bufferization and outlining to the pass that builds its tiles.
+
+    - `strategy`: how the kernel is built. `register-tile`: a CPU
+      multiply-add or pooling kernel computed in register tiles of
+      `tile = [rows, lanes]` accumulators (lanes in 32-bit elements).
+    - `workgroups`: the most workgroups the kernel is split into.
+
+    ```mlir
+    linalg.generic {...} attrs = {fusion.config = #fusion.kernel_config<
+        strategy = "register-tile", tile = [4, 32], workgroups = 64>}
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"how the kernel is built">:$strategy,
+                        ArrayRefParameter<"int64_t", "tile sizes">:$tile,
+                        "int64_t":$workgroups);
+  let assemblyFormat = [{
+    `<` `strategy` `=` $strategy `,` `tile` `=` `[` $tile `]` `,`
+    `workgroups` `=` $workgroups `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // TC_DIALECT_FUSION_IR_FUSIONATTRS_TD
