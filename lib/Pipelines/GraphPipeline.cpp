@@ -48,6 +48,7 @@ gpu::GpuPipelineOptions gpuOptions(const GpuPipelineRegistrationOptions &o) {
   options.blockSize = o.blockSize;
   options.emulateInReverse = o.reverse;
   options.emulatedMatrixTarget = o.matrixTarget;
+  options.targets = o.targets;
   return options;
 }
 } // namespace

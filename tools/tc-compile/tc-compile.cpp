@@ -502,6 +502,14 @@ LogicalResult compileShapeBuckets(MLIRContext &context, ModuleOp module,
   return success();
 }
 
+/// "cuda:sm_90,rocm:gfx942": the targets the kernels are configured for.
+std::string targetNames(ArrayRef<tc::gpu::GpuTarget> targets) {
+  std::string names;
+  for (const tc::gpu::GpuTarget &target : targets)
+    names += (names.empty() ? "" : ",") + target.name();
+  return names;
+}
+
 /// --emit=gpu-kernels: the vendor-neutral kernel pipeline, then each GPU
 /// target's lowering, serialization and offline check; the binaries and
 /// their assembly go into the directory -o names.
@@ -524,7 +532,9 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
                                                 main, llvm::sys::path::stem(inputPath))));
   PassManager kernels(&context);
   StageTimer::timePasses(kernels);
-  tc::gpu::buildGpuKernelPipeline(kernels, tc::gpu::GpuPipelineOptions{});
+  tc::gpu::GpuPipelineOptions kernelPipeline;
+  kernelPipeline.targets = targetNames(targets);
+  tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
   if (failed(kernels.run(module)))
     return fail("GPU code generation failed (see the diagnostics above)");
   timer.report("kernel generation");
@@ -993,7 +1003,9 @@ int main(int argc, char **argv) {
     gpuHost = module.clone();
     PassManager kernels(&context);
     StageTimer::timePasses(kernels);
-    tc::gpu::buildGpuKernelPipeline(kernels, tc::gpu::GpuPipelineOptions{});
+    tc::gpu::GpuPipelineOptions kernelPipeline;
+    kernelPipeline.targets = targetNames(gpuTargets);
+    tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
     if (failed(kernels.run(*gpuHost)))
       return fail("GPU code generation failed (see the diagnostics above)");
     SmallVector<Attribute> images;

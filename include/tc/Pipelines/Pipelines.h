@@ -59,6 +59,11 @@ struct GpuPipelineRegistrationOptions
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("threads per block"),
                             llvm::cl::init(256)};
+  Option<std::string> targets{
+      *this, "targets",
+      llvm::cl::desc("the GPU targets the kernels are for (comma-separated "
+                     "--target spellings; --tc-gpu-configure-kernels)"),
+      llvm::cl::init("")};
   Option<bool> reverse{
       *this, "reverse",
       llvm::cl::desc("gpu-emulation: run blocks and threads last to first "

@@ -51,6 +51,13 @@ public:
     return chips;
   }
 
+  /// 32-lane warps; 48 KB of static shared memory per block (more needs
+  /// an opt-in attribute at launch).
+  GpuTargetInfo targetInfo(StringRef) const override {
+    return {/*subgroupSize=*/32, /*sharedMemoryBytes=*/48 * 1024,
+            /*maxThreadsPerBlock=*/1024};
+  }
+
   /// mma.sync (sm_80 and later) with f32 accumulation; PTX's fragment
   /// layouts, with g = lane / 4 (the lane's group) and t = lane % 4 (its
   /// place in the group). C's element i is at row g (+8 for elements 2 and

@@ -295,6 +295,8 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       if (done.contains(op) || fused.contains(op) ||
           op.getNumReductionLoops() == 0)
         continue;
+      if (failed(configuredRegisterTile(op)))
+        return signalPassFailure();
       ContractionFusion fusion = findContractionFusion(op, fused);
       hoistEpilogueOperands(rewriter, op, fusion);
       bool built = succeeded(buildTiledContraction(rewriter, op, fusion));

@@ -26,6 +26,7 @@
 #include "tc/Target/Gpu/ElementwiseKernel.h"
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
+#include "tc/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -550,11 +551,53 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
 
 } // namespace
 
+std::optional<TiledContractionShape> tiledContractionShape(linalg::LinalgOp op) {
+  std::optional<Roles> roles = matchRoles(op);
+  if (!roles)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto extent = [&](ArrayRef<unsigned> dims) {
+    int64_t product = 1;
+    for (unsigned d : dims) {
+      if (ShapedType::isDynamic(ranges[d]))
+        return ShapedType::kDynamic;
+      product *= ranges[d];
+    }
+    return product;
+  };
+  TiledContractionShape shape;
+  shape.m = extent(roles->m);
+  shape.n = extent(roles->n);
+  if (suitsMatrixCores(op, *roles))
+    shape.matrixElement = getElementTypeOrSelf(roles->a->get().getType());
+  return shape;
+}
+
+FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op) {
+  auto config = op->getAttrOfType<fusion::KernelConfigAttr>(
+      fusion::FusionDialect::kConfigAttr);
+  if (!config)
+    return std::optional<int64_t>();
+  ArrayRef<int64_t> tile = config.getTile();
+  if (config.getStrategy() == kTiledContractionStrategy && tile.size() == 3 &&
+      tile[0] == tile[1] && tile[2] == kMatmulTile &&
+      (tile[0] == kMatmulTile * kMatmulRegisterTile ||
+       tile[0] == kMatmulTile * kMatmulWideRegisterTile))
+    return std::optional<int64_t>(tile[0] / kMatmulTile);
+  op.emitError() << "the GPU's tiled contraction builds tile = [32, 32, 16] or "
+                    "[64, 64, 16], not " << config;
+  return failure();
+}
+
 LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                     const ContractionFusion &fusion) {
   std::optional<Roles> roles = matchRoles(op);
   if (!roles)
     return failure();
+  // A configuration (--tc-gpu-configure-kernels, or by hand) fixes the
+  // tile; MapKernels has checked it.
+  FailureOr<std::optional<int64_t>> configured = configuredRegisterTile(op);
+  std::optional<int64_t> fixed = succeeded(configured) ? *configured : std::nullopt;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Value> sizes;
@@ -585,7 +628,9 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter.createOrFold<arith::AndIOp>(loc, atLeast(extents.m, E),
                                            atLeast(extents.n, E)),
       atLeast(blocks, kMatmulWideBlocks));
-  if (std::optional<int64_t> known = getConstantIntValue(wide)) {
+  if (fixed) {
+    emit(*fixed);
+  } else if (std::optional<int64_t> known = getConstantIntValue(wide)) {
     emit(*known ? kMatmulWideRegisterTile : kMatmulRegisterTile);
   } else {
     auto choice = scf::IfOp::create(rewriter, loc, TypeRange{}, wide,

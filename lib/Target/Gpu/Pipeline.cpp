@@ -53,6 +53,9 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   // has them); kernel outlining copies the helpers into the kernel module.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKeepHostArraysPass());
+  GpuConfigureKernelsPassOptions configure;
+  configure.targets = options.targets;
+  pm.addNestedPass<func::FuncOp>(createGpuConfigureKernelsPass(configure));
   GpuMapKernelsPassOptions map;
   map.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createGpuMapKernelsPass(map));
@@ -87,7 +90,11 @@ void buildGpuHostPipeline(OpPassManager &pm) {
 
 void buildGpuEmulationPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
-  buildGpuKernelPipeline(pm, options);
+  // The kernels are the emulated matrix target's.
+  GpuPipelineOptions kernels = options;
+  if (kernels.targets.empty())
+    kernels.targets = options.emulatedMatrixTarget;
+  buildGpuKernelPipeline(pm, kernels);
   GpuEmulateKernelsPassOptions emulate;
   emulate.reverseOrder = options.emulateInReverse;
   emulate.matrixTarget = options.emulatedMatrixTarget;

@@ -117,6 +117,12 @@ public:
     return chips;
   }
 
+  /// 64-lane waves on CDNA, 32-lane on RDNA; 64 KB of LDS per block.
+  GpuTargetInfo targetInfo(StringRef chip) const override {
+    return {/*subgroupSize=*/chip.starts_with("gfx11") ? 32 : 64,
+            /*sharedMemoryBytes=*/64 * 1024, /*maxThreadsPerBlock=*/1024};
+  }
+
   /// The 16x16x16 matrix instruction of each chip for f16 and bf16
   /// operands with f32 accumulation.
   /// - CDNA (gfx90a, gfx942): MFMA (v_mfma_f32_16x16x16f16 and _bf16_1k)

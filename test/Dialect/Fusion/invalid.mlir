@@ -104,7 +104,7 @@ func.func @bad_kind_value(%x: tensor<4xf32>) {
 // -----
 
 func.func @unknown_strategy(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  // expected-error @+1 {{unknown kernel strategy 'magic' (known: register-tile)}}
+  // expected-error @+1 {{unknown kernel strategy 'magic' (known: register-tile, tiled-contraction)}}
   %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "magic", tile = [8, 32], workgroups = 4>}
       ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %m : tensor<8x8xf32>

@@ -47,8 +47,16 @@
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx90a -o %t/gfx90a.so --no-cache
 // RUN: tc-run %t/gfx90a.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
 // RDNA 3's WMMA, whose half-waves hold copies of A and B, in reverse order.
-// RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse --emulate-matrix-cores=rocm:gfx1100 -o %t/gfx1100.so --no-cache
+// Its lanes hold 8 accumulators, the 32 x 32 tile's threads 4: for this
+// target --tc-gpu-configure-kernels gives the 64 x 64 tile to every
+// contraction but the small 20 x 50 one, so that WMMA computes them.
+// RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse --emulate-matrix-cores=rocm:gfx1100 -o %t/gfx1100.so --no-cache --dump-ir=%t/dump-gfx1100
 // RUN: tc-run %t/gfx1100.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
+// RUN: cat %t/dump-gfx1100/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=RDNA-TILES
+// RDNA-TILES-COUNT-5: tc_gpu.block_mma %{{.*}}tile = array<i64: {{64, 64|32, 32}}, 16>
+// RDNA-TILES-NOT: tc_gpu.block_mma %
+// RUN: grep -c "tc_gpu.block_mma %.*tile = array<i64: 64, 64, 16>" %t/dump-gfx1100/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=RDNA-WIDE
+// RDNA-WIDE: 4
 // CHECK-DAG: output 'y1': OK: f32[37, 90]
 // CHECK-DAG: output 'y2': OK: f32[256, 64, 64]
 // CHECK-DAG: output 'y3': OK: f32[20, 50]
@@ -64,8 +72,9 @@
 //
 // Compiled for the GPUs: mma.sync on NVIDIA, MFMA on AMD CDNA, in each type;
 // WMMA on RDNA 3 where the tile gives a wave a whole 16 x 16 product (the
-// 64 x 64 tile of 256 threads; the 32 x 32 one holds 4 results per thread,
-// WMMA 8, so it stays scalar there).
+// 64 x 64 tile of 256 threads, which a build with RDNA 3 among its targets
+// gives the contractions; the 32 x 32 one holds 4 results per thread, WMMA
+// 8, so the small contraction stays scalar there).
 // RUN: rm -rf %t/fp16 %t/bf16
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942,rocm:gfx1100 --emit=gpu-kernels -o %t/fp16 | FileCheck %s --check-prefix=GPU
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942,rocm:gfx1100 --emit=gpu-kernels -o %t/bf16 | FileCheck %s --check-prefix=GPU

@@ -33,6 +33,32 @@ constexpr int64_t kMatmulRegisterTile = 2;
 constexpr int64_t kMatmulWideRegisterTile = 4;
 constexpr int64_t kMatmulWideBlocks = 256;
 
+/// #fusion.kernel_config's strategy name for buildTiledContraction's
+/// kernel: `tile = [M, N, K]`, the block's output tile and K step, one of
+/// [32, 32, 16] and [64, 64, 16] (kMatmulRegisterTile and
+/// kMatmulWideRegisterTile); `workgroups = 0` (as many blocks as the
+/// extents need).
+inline constexpr llvm::StringLiteral kTiledContractionStrategy =
+    "tiled-contraction";
+
+/// What a kernel configuration needs to know of a contraction that
+/// buildTiledContraction takes.
+struct TiledContractionShape {
+  /// The linearized extents of M and N (ShapedType::kDynamic when not
+  /// static).
+  int64_t m = 0, n = 0;
+  /// The factors' element type when the block multiplies on matrix cores
+  /// (f16, bf16, or f32 holding TF32 values); null otherwise.
+  Type matrixElement;
+};
+std::optional<TiledContractionShape> tiledContractionShape(linalg::LinalgOp op);
+
+/// The register tile (outputs per thread along each side) that `op`'s
+/// configuration asks for: failure (with an error on `op`) for a
+/// tiled-contraction configuration the kernel cannot build; std::nullopt
+/// for none.
+FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op);
+
 /// Replaces `op` (on buffers) by one gpu.launch when it is a contraction:
 /// a multiply-add body, two inputs read through maps of dims and constants
 /// under additions and multiplications, an output that all parallel loops

@@ -58,6 +58,16 @@ struct GpuImage {
   std::vector<std::string> kernels;
 };
 
+/// What the kernel configuration reads of a chip, besides its matrix
+/// instructions (as Triton's target info gives it).
+struct GpuTargetInfo {
+  /// Lanes of a warp or wave.
+  int64_t subgroupSize = 32;
+  /// Shared memory (LDS) a block may use without opting in.
+  int64_t sharedMemoryBytes = 48 * 1024;
+  int64_t maxThreadsPerBlock = 1024;
+};
+
 /// What a vendor provides.
 class GpuBackend {
 public:
@@ -79,6 +89,8 @@ public:
   /// (binary, assembly, format); on failure, `error` says why.
   virtual LogicalResult serialize(Operation *gpuModule, GpuImage &image,
                                   std::string &error) const = 0;
+  /// The limits of `chip` that kernel configurations respect.
+  virtual GpuTargetInfo targetInfo(StringRef chip) const = 0;
   /// The matrix instruction of `chip` for operands of `element` (f16,
   /// bf16) with f32 accumulation, if it has one.
   virtual std::optional<MatrixInstruction>

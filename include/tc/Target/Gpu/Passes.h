@@ -94,6 +94,10 @@ constexpr int64_t kWorkgroupAlignment = 16;
 
 struct GpuPipelineOptions {
   int64_t blockSize = 256;
+  /// The GPU targets whose kernels the pipeline builds (--target
+  /// spellings, comma-separated), which --tc-gpu-configure-kernels chooses
+  /// contraction tiles for; empty: the heuristics.
+  std::string targets;
   /// gpu-emulation only: blocks and threads run last to first, so that a
   /// kernel whose results depend on their order (a race) gives different
   /// results than in the usual order.

@@ -87,6 +87,33 @@ def GpuPlaceInputProducersPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GpuConfigureKernelsPass
+    : Pass<"tc-gpu-configure-kernels", "func::FuncOp"> {
+  let summary = "Choose the contraction tiles the GPU targets of a build need";
+  let description = [{
+    Runs on buffers before --tc-gpu-map-kernels. The kernels of one model
+    serve every GPU target it is compiled for (`targets`, comma-separated
+    --target spellings), so a contraction's tile must suit them all. A
+    contraction whose block multiplies on matrix cores (f16, bf16 or TF32
+    factors) needs, per thread, as many accumulators as the largest
+    matrix instruction of the targets gives a lane (its m n / subgroup
+    size): RDNA 3's WMMA gives 8, more than the 32 x 32 tile's 4, so on
+    such a target the contraction gets `#fusion.kernel_config<strategy =
+    "tiled-contraction", tile = [64, 64, 16], workgroups = 0>` (the wide
+    tile, whose threads hold 16) when its M and N are not both static and
+    below 64, and the wide tile's shared memory fits every target
+    (GpuTargetInfo); otherwise it keeps the heuristics (the wide tile for
+    large extents, decided at compile or run time). A configuration
+    written by hand stays.
+  }];
+  let options = [
+    Option<"targets", "targets", "std::string", /*default=*/"\"\"",
+           "the GPU targets of the build (cuda:sm_90,rocm:gfx1100); none: "
+           "nothing to configure">,
+  ];
+  let dependentDialects = ["::mlir::fusion::FusionDialect"];
+}
+
 def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
   let summary = "Turn every linalg op on buffers into a gpu.launch";
   let description = [{

@@ -33,15 +33,29 @@ LogicalResult
 KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          StringRef strategy, ArrayRef<int64_t> tile,
                          int64_t workgroups) {
-  if (strategy != "register-tile")
-    return emitError() << "unknown kernel strategy '" << strategy
-                       << "' (known: register-tile)";
-  if (tile.size() != 2 || llvm::any_of(tile, [](int64_t t) { return t < 1; }))
-    return emitError() << "a register-tile config takes tile = [rows, lanes], "
-                          "both positive";
-  if (workgroups < 1)
-    return emitError() << "workgroups must be positive";
-  return success();
+  auto positive = [&] {
+    return llvm::all_of(tile, [](int64_t t) { return t > 0; });
+  };
+  if (strategy == "register-tile") {
+    if (tile.size() != 2 || !positive())
+      return emitError() << "a register-tile config takes tile = [rows, "
+                            "lanes], both positive";
+    if (workgroups < 1)
+      return emitError() << "a register-tile config's workgroups must be "
+                            "positive";
+    return success();
+  }
+  if (strategy == "tiled-contraction") {
+    if (tile.size() != 3 || !positive())
+      return emitError() << "a tiled-contraction config takes tile = [M, N, "
+                            "K], all positive";
+    if (workgroups < 0)
+      return emitError() << "a tiled-contraction config's workgroups must be "
+                            "0 (as many as the extents need) or positive";
+    return success();
+  }
+  return emitError() << "unknown kernel strategy '" << strategy
+                     << "' (known: register-tile, tiled-contraction)";
 }
 
 LogicalResult FusionDialect::verifyOperationAttribute(Operation *op,

@@ -11,16 +11,21 @@ def Fusion_KernelConfigAttr : AttrDef<Fusion_Dialect, "KernelConfig"> {
   let summary = "How one kernel is code-generated: strategy, tiles, workgroups";
   let description = [{
     The configuration of the kernel a `fusion.group` becomes, chosen by a
-    target's configuration pass (`--tc-cpu-configure-kernels`) or written
-    by hand, and read by the passes that build the kernel. It sits, as
-    `fusion.config`, on the op that anchors the kernel (the contraction of
-    a register-tiled CPU kernel), which carries it through tiling,
-    bufferization and outlining to the pass that builds its tiles.
+    target's configuration pass (`--tc-cpu-configure-kernels`,
+    `--tc-gpu-configure-kernels`) or written by hand, and read by the
+    passes that build the kernel. It sits, as `fusion.config`, on the op
+    that anchors the kernel (its contraction), which carries it through
+    tiling, bufferization and outlining to the pass that builds it.
 
-    - `strategy`: how the kernel is built. `register-tile`: a CPU
+    `strategy` says how the kernel is built:
+    - `register-tile`: a CPU
       multiply-add or pooling kernel computed in register tiles of
-      `tile = [rows, lanes]` accumulators (lanes in 32-bit elements).
-    - `workgroups`: the most workgroups the kernel is split into.
+      `tile = [rows, lanes]` accumulators (lanes in 32-bit elements);
+      `workgroups`: the most workgroups the kernel is split into.
+    - `tiled-contraction`: a GPU contraction whose block computes an
+      M x N output tile, staging K-deep tiles of its operands in shared
+      memory (`tile = [M, N, K]`); `workgroups = 0`: as many blocks as the
+      extents need.
 
     ```mlir
     linalg.generic {...} attrs = {fusion.config = #fusion.kernel_config<

@@ -1,0 +1,92 @@
+//===- ConfigureKernels.cpp - contraction tiles for a build's targets -----===//
+//
+// The kernels of a model are shared by every GPU target it is compiled for
+// (one host code launches them), so their tiles are chosen from the
+// targets' descriptions (GpuTargetInfo, MatrixInstruction) together, here,
+// in one place, rather than by a rule inside the kernel builder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Gpu/Passes.h"
+
+#include "tc/Dialect/Fusion/IR/FusionOps.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
+#include "tc/Target/Gpu/ElementwiseKernel.h"
+#include "tc/Target/Gpu/GpuTarget.h"
+
+namespace mlir::tc::gpu {
+#define GEN_PASS_DEF_GPUCONFIGUREKERNELSPASS
+#include "tc/Target/Gpu/Passes.h.inc"
+
+namespace {
+
+/// Shared memory of buildTiledContraction's block with `registerTile`
+/// outputs per thread and side: A's tile (padded by a vector), B's, and
+/// with matrix cores the f32 result tile.
+int64_t sharedBytes(int64_t registerTile, int64_t factorBytes) {
+  int64_t e = kMatmulTile * registerTile;
+  int64_t pad = std::max<int64_t>(1, kVectorBytes / factorBytes);
+  return kMatmulTile * (e + pad) * factorBytes + kMatmulTile * e * factorBytes +
+         e * e * 4;
+}
+
+struct GpuConfigureKernelsPass
+    : impl::GpuConfigureKernelsPassBase<GpuConfigureKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<StringRef> specs;
+    StringRef(targets).split(specs, ',', -1, /*KeepEmpty=*/false);
+    SmallVector<GpuTarget> parsed;
+    for (StringRef spec : specs) {
+      std::string error;
+      FailureOr<GpuTarget> target = parseGpuTarget(spec.trim(), error);
+      if (failed(target)) {
+        getOperation().emitError("tc-gpu-configure-kernels: ") << error;
+        return signalPassFailure();
+      }
+      parsed.push_back(*target);
+    }
+    if (parsed.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(fusion::FusionDialect::kConfigAttr))
+        return;
+      std::optional<TiledContractionShape> shape = tiledContractionShape(op);
+      if (!shape || !shape->matrixElement)
+        return;
+      // The accumulators a lane of each target's matrix instruction holds.
+      int64_t needed = 0;
+      for (const GpuTarget &target : parsed)
+        if (std::optional<MatrixInstruction> mma =
+                target.backend->matrixInstruction(ctx, target.chip,
+                                                  shape->matrixElement))
+          needed = std::max(needed, mma->cElements());
+      if (needed <= kMatmulRegisterTile * kMatmulRegisterTile)
+        return;
+      const int64_t wide = kMatmulTile * kMatmulWideRegisterTile;
+      auto small = [&](int64_t extent) {
+        return !ShapedType::isDynamic(extent) && extent < wide;
+      };
+      if (small(shape->m) && small(shape->n))
+        return;
+      int64_t bytes = sharedBytes(
+          kMatmulWideRegisterTile,
+          std::max<int64_t>(1, shape->matrixElement.getIntOrFloatBitWidth() / 8));
+      for (const GpuTarget &target : parsed) {
+        GpuTargetInfo info = target.backend->targetInfo(target.chip);
+        if (bytes > info.sharedMemoryBytes ||
+            kMatmulTile * kMatmulTile > info.maxThreadsPerBlock)
+          return;
+      }
+      op->setAttr(fusion::FusionDialect::kConfigAttr,
+                  fusion::KernelConfigAttr::get(
+                      ctx, kTiledContractionStrategy,
+                      {wide, wide, kMatmulTile}, /*workgroups=*/0));
+    });
+  }
+};
+
+} // namespace
+} // namespace mlir::tc::gpu
