@@ -327,13 +327,16 @@ LogicalResult writeTable(StringRef path, llvm::json::Object kernels,
   return success();
 }
 
+/// Milliseconds as the table keeps them: to 0.1 microsecond.
+double tableMs(double ms) { return std::round(ms * 1e4) / 1e4; }
+
 llvm::json::Value tableEntry(const RegisterTileConfig &config, double ms,
                              double heuristicMs) {
   return llvm::json::Object{
       {"tile", llvm::json::Array{config.rows, config.lanes}},
       {"workgroups", config.workgroups},
-      {"ms", std::round(ms * 1e4) / 1e4},
-      {"heuristic_ms", std::round(heuristicMs * 1e4) / 1e4}};
+      {"ms", tableMs(ms)},
+      {"heuristic_ms", tableMs(heuristicMs)}};
 }
 
 } // namespace
@@ -477,7 +480,7 @@ LogicalResult autotuneCpuKernels(ModuleOp module, const AutotuneOptions &options
         continue;
       llvm::json::Array rounds;
       for (double ms : slot->rounds)
-        rounds.push_back(std::round(ms * 1e4) / 1e4);
+        rounds.push_back(tableMs(ms));
       measured.push_back(llvm::json::Object{
           {"tile", llvm::json::Array{slot->config.rows, slot->config.lanes}},
           {"workgroups", slot->config.workgroups},
