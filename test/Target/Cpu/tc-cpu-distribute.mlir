@@ -457,3 +457,36 @@ func.func @configured_rows(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tens
       ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>) outs(%f : tensor<64x16xf32>) -> tensor<64x16xf32>
   return %m : tensor<64x16xf32>
 }
+
+// -----
+
+// Weights larger than a core's own cache (1024 x 512, 2 MB): split by rows,
+// every workgroup would read all of them from the shared cache; split by
+// columns, each reads its own 64 columns and all the activations (256 KB),
+// which stay in its cache.
+// CHECK-LABEL: func.func @matmul_large_weights
+// CHECK: scf.forall (%{{.*}}) = (0) to (512) step (64)
+// CHECK: linalg.matmul {{.*}} -> tensor<64x64xf32>
+func.func @matmul_large_weights(%a: tensor<64x1024xf32>, %b: tensor<1024x512xf32>) -> tensor<64x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x512xf32>) -> tensor<64x512xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x512xf32>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %m : tensor<64x512xf32>
+}
+
+// -----
+
+// Both operands larger than a core's cache: the split that replicates the
+// smaller one (by columns: 8 workgroups each reading the 2 MB activations,
+// against 8 reading the 4 MB weights).
+// CHECK-LABEL: func.func @matmul_both_large
+// CHECK: scf.forall (%{{.*}}) = (0) to (256) step (32)
+// CHECK: linalg.matmul {{.*}} -> tensor<128x32xf32>
+func.func @matmul_both_large(%a: tensor<128x4096xf32>, %b: tensor<4096x256xf32>) -> tensor<128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<128x4096xf32>, tensor<4096x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %m : tensor<128x256xf32>
+}

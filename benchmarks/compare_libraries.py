@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Two or more tc libraries of one model against each other (and ONNX
+Runtime), in one process: the A/B check of a compiler change on a noisy
+machine, where only ratios measured side by side mean anything.
+
+Each library runs the model's test_data_set_0 inputs and is checked
+against its reference outputs first; then all of them and ONNX Runtime are
+timed in alternating blocks (benchmarks/common.py). Prints each one's
+median ms and its ratio to the first library.
+
+  .venv/bin/python benchmarks/compare_libraries.py --model DIR A.so B.so
+      [--threads N] [--runs N]
+
+DIR holds model.onnx and test_data_set_0 (benchmarks/models.py's output).
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import onnx
+
+from common import alternate, load_inputs, load_outputs, ort_session
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(os.environ.get("TC_BUILD", os.path.join(ROOT, "build")), "python_packages"))
+import tc  # noqa: E402
+
+TOLERANCE = 1e-3
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", required=True, help="directory with model.onnx and test_data_set_0")
+    ap.add_argument("libraries", nargs="+", help="tc-compile outputs of that model")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args()
+    path = os.path.join(args.model, "model.onnx")
+    inputs = load_inputs(args.model, onnx.load(path, load_external_data=False))
+    wanted = load_outputs(args.model)
+    feeds = list(inputs.values())
+    session = ort_session(path, args.threads)
+    runners = {}
+    for library in args.libraries:
+        model = tc.load(library, threads=args.threads)
+        for got, want in zip(model(*feeds), wanted):
+            got = np.asarray(got)
+            scale = max(float(np.max(np.abs(want))), 1e-30)
+            error = float(np.max(np.abs(got.astype(np.float64) - want))) / scale
+            if not error <= TOLERANCE:
+                sys.exit(f"{library}: off by {error:.1e} of the largest reference value")
+        runners[library] = (lambda m: lambda: m(*feeds))(model)
+    runners["onnxruntime"] = lambda: session.run(None, inputs)
+    ms = alternate(runners, args.runs)
+    first = ms[args.libraries[0]]
+    print(f"{args.threads} thread(s), medians of {args.runs} runs")
+    for name, value in ms.items():
+        print(f"{value:9.2f} ms  {value / first:5.2f} x first  {name}")
+
+
+if __name__ == "__main__":
+    main()
