@@ -60,9 +60,6 @@ struct Granule {
   int64_t replicatedBytes = 0;
 };
 
-/// Inputs that every workgroup may read whole without going to the shared
-/// cache each time: about half of a core's L2.
-constexpr int64_t kPrivateCacheBytes = 1 << 20;
 
 /// For each loop of `root`, its granule: a register tile's rows or lanes
 /// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The tile belongs to

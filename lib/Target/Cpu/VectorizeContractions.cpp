@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -299,6 +300,38 @@ struct RegisterTiling {
   int64_t laneTile = 1;
 };
 
+/// The bytes of `op`'s inputs that loop `d` does not index, at most: a
+/// dynamic extent counts as its upper bound (a workgroup's share of the
+/// columns when they do not split evenly), and as 0 bytes in all when one
+/// has none (unknown, taken as small).
+int64_t inputBytes(linalg::GenericOp op, unsigned d) {
+  int64_t bytes = 0;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<ShapedType>(in->get().getType());
+    if (!type || op.getMatchingIndexingMap(in).isFunctionOfDim(d))
+      continue;
+    if (!type.getElementType().isIntOrFloat())
+      return 0;
+    int64_t elements = 1;
+    for (auto [i, extent] : llvm::enumerate(type.getShape())) {
+      int64_t size = extent;
+      if (ShapedType::isDynamic(size)) {
+        FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB,
+            ValueBoundsConstraintSet::Variable(in->get(), i),
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (failed(bound))
+          return 0;
+        size = *bound;
+      }
+      elements *= size;
+    }
+    bytes += elements *
+             llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+  }
+  return bytes;
+}
+
 /// The register tiling of a multiply-add kernel on buffers, or nothing:
 /// N and M as registerTileDims chooses them, tiled by `lanes` and `rows`.
 /// Every other loop (batch, reductions, the rows and kernel window of a
@@ -355,9 +388,21 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     if (bytes > kSingleRowCacheBytes)
       return std::nullopt;
   }
+  // The row tiles innermost of the parallel loops when the inputs that do
+  // not run along the rows (the weights) outgrow a core's cache and the
+  // others (the rows' activations): each column panel is then read once
+  // and stays in cache while the row tiles pass over it, where otherwise
+  // every row tile would stream all of the weights again (a language
+  // model's head: 2.4 MB of panels per workgroup, 16 row tiles).
+  std::optional<unsigned> lastParallel;
+  if (dims->rows && inputBytes(op, *dims->rows) > kPrivateCacheBytes &&
+      inputBytes(op, *dims->rows) > inputBytes(op, n))
+    lastParallel = *dims->rows;
   for (unsigned i = 0; i < iterators.size(); ++i)
-    if (iterators[i] == utils::IteratorType::parallel)
+    if (iterators[i] == utils::IteratorType::parallel && i != lastParallel)
       t.interchange.push_back(i);
+  if (lastParallel)
+    t.interchange.push_back(*lastParallel);
   for (unsigned i = 0; i < iterators.size(); ++i)
     if (iterators[i] != utils::IteratorType::parallel)
       t.interchange.push_back(i);

@@ -377,3 +377,18 @@ func.func @configured_tile(%a: memref<20x40xf32>, %b: memref<40x64xf32>, %c: mem
       ins(%a, %b : memref<20x40xf32>, memref<40x64xf32>) outs(%c : memref<20x64xf32>)
   return
 }
+
+// -----
+
+// Weights larger than a core's cache (768 x 512, 1.5 MB) and the
+// activations (64 x 768, 192 KB): the column tiles go outside the row tiles,
+// so that each column panel of the weights is read once and stays in cache
+// while all row tiles pass over it.
+// CHECK-LABEL: func.func @columns_outside_rows
+// CHECK: scf.for %[[N:.*]] = %c0 to %c512 step %c32
+// CHECK:   scf.for %[[M:.*]] = %c0 to %c64 step %c8
+// CHECK:     vector.transfer_read %arg2[%[[M]], %[[N]]]{{.*}} : memref<64x512xf32>, vector<8x32xf32>
+func.func @columns_outside_rows(%a: memref<64x768xf32>, %b: memref<768x512xf32>, %c: memref<64x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x768xf32>, memref<768x512xf32>) outs(%c : memref<64x512xf32>)
+  return
+}

@@ -33,6 +33,10 @@ constexpr int64_t kRegisterLanes = 32;
 /// Lanes of one 256-bit vector, in 32-bit elements.
 constexpr int64_t kVectorLanes = 8;
 
+/// The bytes of an operand that a kernel may read again and again and
+/// still find in a core's own cache: about half of a server core's L2.
+constexpr int64_t kPrivateCacheBytes = 1 << 20;
+
 /// The fewest output columns (N) worth a register tile.
 constexpr int64_t kMinLanes = 8;
 
