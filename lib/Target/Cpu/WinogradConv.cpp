@@ -31,12 +31,16 @@
 //
 // The transformed filter is 36/9 = 4 times the filter's size and every
 // matmul reads all of it for as few as T rows, so with few tiles the
-// matmuls are bound by memory, not multiplies. ResNet's 7x7 stage at batch
-// 1 has 4 tiles of 4x4 (37 MB of transformed weights per 9 MB filter) but
-// 16 of 2x2, and F(2x2, 3x3) (4x4 input tiles, 16 positions, a filter
-// 16/9 of the original) computes it in two thirds of the direct time. So a
-// convolution takes F(4x4, 3x3) when it has at least `min-tiles` tiles of
-// 4x4, else F(2x2, 3x3) when it has that many of 2x2, else stays direct.
+// matmuls are bound by memory, not multiplies. A convolution takes
+// F(4x4, 3x3) when it has at least `min-tiles` tiles of 4x4, else
+// F(2x2, 3x3) (4x4 input tiles, 16 positions, a filter 16/9 of the
+// original) when it has that many of 2x2, and then only if that is
+// estimated faster than the direct convolution, each taking the larger of
+// its operations and its weight bytes times `flops-per-byte` (at batch 1 a
+// deep layer's weights come from memory, not cache). ResNet's 14x14 stage
+// at batch 1 takes F(4x4); its 7x7 stage (16 tiles of 2x2, 4 of 4x4) stays
+// direct: F(2x2) would read 16.8 MB of weights where the direct
+// convolution reads 9.4 MB.
 //
 // Runs on tensors, after --convert-tc-to-linalg and before
 // --tc-cpu-block-conv-channels.
@@ -127,7 +131,40 @@ std::optional<std::tuple<Value, int64_t, int64_t>> unpadded(Value input) {
   return std::make_tuple(pad.getSource(), low[2], low[3]);
 }
 
-std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
+/// A convolution's time in floating-point operations, as the larger of its
+/// multiply-adds (two each) and its weight bytes times `flopsPerByte` (the
+/// operations a core does while it reads one byte of weights from memory):
+/// at batch 1 a deep layer's weights are not in cache when it runs, and a
+/// transformed filter is bigger than the original.
+double estimatedCost(double multiplyAdds, double weightBytes, double flopsPerByte) {
+  return std::max(2 * multiplyAdds, weightBytes * flopsPerByte);
+}
+
+/// Whether `variant` is estimated faster than the direct convolution of an
+/// [N, F, OH, OW] output from C channels (batch 1 when dynamic, as the
+/// tile counts take it). ResNet's 7x7 stage at batch 1: F(2x2) reads 16 MB
+/// of transformed weights where the direct convolution reads 9 MB for
+/// 2.25 times the multiply-adds; on a core that does 20 operations per
+/// byte it reads, the direct convolution is the faster (2.6 against 3.2 ms
+/// per layer in the model, one thread of an Intel Xeon).
+bool beatsDirect(const Variant &variant, RankedTensorType out, int64_t channels,
+                 double flopsPerByte) {
+  double batch = out.isDynamicDim(0) ? 1 : out.getDimSize(0);
+  double features = out.getDimSize(1);
+  double pixels = batch * out.getDimSize(2) * out.getDimSize(3);
+  double direct = estimatedCost(pixels * features * channels * kTaps * kTaps,
+                                features * channels * kTaps * kTaps * 4,
+                                flopsPerByte);
+  double positions = variant.alpha * variant.alpha;
+  double tiles = tileCount(out, variant.tile);
+  double winograd = estimatedCost(tiles * positions * features * channels,
+                                  positions * features * channels * 4,
+                                  flopsPerByte);
+  return winograd < direct;
+}
+
+std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles,
+                               double flopsPerByte) {
   if (!op.hasPureTensorSemantics() || !hasMultiplyAddBody(op) ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != 7)
@@ -165,7 +202,7 @@ std::optional<Candidate> match(linalg::GenericOp op, int64_t minTiles) {
   const Variant *variant = tileCount(outType, kF4.tile) >= minTiles ? &kF4
                            : tileCount(outType, kF2.tile) >= minTiles ? &kF2
                                                                      : nullptr;
-  if (!variant)
+  if (!variant || !beatsDirect(*variant, outType, channels, flopsPerByte))
     return std::nullopt;
   auto image = unpadded(op.getDpsInputOperand(0)->get());
   if (!image)
@@ -448,7 +485,7 @@ struct CpuWinogradConvPass
   void runOnOperation() override {
     SmallVector<Candidate> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
-      if (std::optional<Candidate> c = match(op, minTiles))
+      if (std::optional<Candidate> c = match(op, minTiles, flopsPerByte))
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());

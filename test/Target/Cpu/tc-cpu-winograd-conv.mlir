@@ -1,4 +1,6 @@
-// RUN: tc-opt %s --convert-tc-to-linalg --tc-cpu-winograd-conv=min-tiles=4 --canonicalize | FileCheck %s
+// RUN: tc-opt %s --convert-tc-to-linalg --tc-cpu-winograd-conv="min-tiles=4 flops-per-byte=0" --canonicalize | FileCheck %s
+// (flops-per-byte=0: the multiplies alone decide; the weight traffic's part
+// is in tc-cpu-winograd-conv-cost.mlir.)
 
 // A 3x3 convolution on an 8x8 image (2x2 tiles of 4x4), 32 channels to 64,
 // padding 1 and a bias: the image is padded to whole tiles (10x10) and

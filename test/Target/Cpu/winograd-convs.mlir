@@ -2,7 +2,7 @@
 // (--tc-cpu-winograd-conv) give numpy's float64 results within their
 // rounding: ResNet's block with bias and ReLU; tails in both image
 // dimensions at batch 2 with 3 input lane blocks; no padding; asymmetric
-// padding with a residual Add and ReLU; a 7x7 image in F(2x2, 3x3); one
+// padding with a residual Add and ReLU; 7x7 images at batch 2 in F(2x2, 3x3); one
 // with too few tiles, kept direct; and two with a dynamic batch axis.
 // RUN: %pyonnx %s.py %t
 // RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache --dump-ir=%t/dump
@@ -20,7 +20,7 @@
 // CHECK-DAG: output 'y_tails': OK: f32[2, 32, 13, 11]
 // CHECK-DAG: output 'y_valid': OK: f32[1, 64, 16, 16]
 // CHECK-DAG: output 'y_skewed': OK: f32[1, 32, 16, 16]
-// CHECK-DAG: output 'y_small': OK: f32[1, 64, 7, 7]
+// CHECK-DAG: output 'y_small': OK: f32[2, 64, 7, 7]
 // CHECK-DAG: output 'y_few': OK: f32[1, 32, 5, 5]
 // CHECK-DAG: output 'y_dynamic': OK: f32[2, 64, 14, 14]
 // CHECK-DAG: output 'y_dynfew': OK: f32[2, 32, 5, 5]

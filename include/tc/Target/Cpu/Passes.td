@@ -32,7 +32,9 @@ def CpuWinogradConvPass : Pass<"tc-cpu-winograd-conv"> {
     counts as 1 in the tile counts below), with a 3x3 constant filter read
     only here, unit strides and dilations, zero padding, input and output channels in
     multiples of L (the register tile's 32 lanes) and at least `min-tiles`
-    output tiles of 4x4 (F(4x4, 3x3)) or else of 2x2 (F(2x2, 3x3)): the
+    output tiles of 4x4 (F(4x4, 3x3)) or else of 2x2 (F(2x2, 3x3)), and
+    estimated faster than the direct convolution (the larger of the
+    operations and the weight bytes times `flops-per-byte`, for each): the
     input is packed into channel blocks [N, C / L, H, W, L] and transformed
     (B^T d B, one generic reading the constant B^T twice), each of the
     alpha x alpha transformed positions (36 or 16) is a matmul over the
@@ -48,6 +50,11 @@ def CpuWinogradConvPass : Pass<"tc-cpu-winograd-conv"> {
            "of 4x4 for F(4x4, 3x3), else of 2x2 for F(2x2, 3x3): with fewer, "
            "reading the transformed filter costs more than the multiplies "
            "saved">,
+    Option<"flopsPerByte", "flops-per-byte", "double", /*default=*/"20.0",
+           "The multiply-adds a core does while it reads one byte of weights "
+           "from memory: a convolution whose transformed filter is estimated "
+           "to take longer to read than the direct convolution's multiply-adds "
+           "(or its own filter's read) stays direct">,
     Option<"releaseReplaced", "release-replaced", "bool", /*default=*/"false",
            "Free each original filter's bytes once transformed, when no other "
            "op refers to them (only for a context with no other module)">,
