@@ -38,6 +38,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -135,8 +136,9 @@ cl::opt<std::string> dumpDir("dump-ir", cl::cat(category),
                              cl::value_desc("dir"));
 cl::opt<std::string> timing(
     "timing", cl::cat(category), cl::ValueOptional,
-    cl::desc("print a table of how long each stage took; --timing=passes "
-             "also times each pass of the MLIR pipelines"),
+    cl::desc("print a table of how long each stage took and the private "
+             "memory held when it ended; --timing=passes also times each "
+             "pass of the MLIR pipelines"),
     cl::value_desc("passes"));
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::cat(category),
@@ -196,18 +198,41 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// --timing: the stages' wall times, printed as a table when the compile
-/// ends (whether or not it succeeded).
+/// The process's private (anonymous) resident memory in MB, from Linux's
+/// /proc/self/status (RssAnon); negative where that is not available.
+double privateMegabytes() {
+  auto status = llvm::MemoryBuffer::getFileAsStream("/proc/self/status");
+  if (!status)
+    return -1;
+  for (StringRef line : llvm::split((*status)->getBuffer(), '\n')) {
+    if (!line.consume_front("RssAnon:"))
+      continue;
+    uint64_t kilobytes = 0;
+    if (!line.trim().split(' ').first.getAsInteger(10, kilobytes))
+      return kilobytes / 1024.0;
+  }
+  return -1;
+}
+
+/// --timing: the stages' wall times, and the private memory the compiler
+/// holds when each ends (which stage keeps what: issue 21's compile-memory
+/// work reads it beside benchmarks/compile_time.py --timeline), printed as
+/// a table when the compile ends (whether or not it succeeded).
 struct StageTimer {
   using Clock = std::chrono::steady_clock;
+  struct Stage {
+    std::string name;
+    double seconds, privateMB;
+  };
   Clock::time_point begin = Clock::now();
   Clock::time_point start = begin;
-  SmallVector<std::pair<std::string, double>> stages;
+  SmallVector<Stage> stages;
   static bool enabled() { return timing.getNumOccurrences() > 0; }
   void report(StringRef stage) {
     auto now = Clock::now();
-    stages.emplace_back(stage.str(),
-                        std::chrono::duration<double>(now - start).count());
+    stages.push_back({stage.str(),
+                      std::chrono::duration<double>(now - start).count(),
+                      enabled() ? privateMegabytes() : -1});
     start = now;
   }
   /// Times each pass of `pm` with --timing=passes (its report is printed
@@ -220,10 +245,15 @@ struct StageTimer {
     if (!enabled() || stages.empty())
       return;
     double total = std::chrono::duration<double>(Clock::now() - begin).count();
-    llvm::errs() << llvm::format("%-34s %9s %6s\n", "stage", "seconds", "share");
-    for (auto &[stage, seconds] : stages)
-      llvm::errs() << llvm::format("%-34s %9.3f %5.1f%%\n", stage.c_str(),
-                                   seconds, 100.0 * seconds / total);
+    llvm::errs() << llvm::format("%-34s %9s %6s %11s\n", "stage", "seconds",
+                                 "share", "private MB");
+    for (const Stage &stage : stages) {
+      llvm::errs() << llvm::format("%-34s %9.3f %5.1f%%", stage.name.c_str(),
+                                   stage.seconds, 100.0 * stage.seconds / total);
+      if (stage.privateMB >= 0)
+        llvm::errs() << llvm::format(" %11.1f", stage.privateMB);
+      llvm::errs() << "\n";
+    }
     llvm::errs() << llvm::format("%-34s %9.3f\n", "total", total);
   }
 };
@@ -1049,7 +1079,7 @@ int main(int argc, char **argv) {
   pipelineOptions.configTable = tuningTable;
   // Removed when the compile ends: a table that lives only for it.
   llvm::SmallString<128> scratchTable;
-  auto removeScratch = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeScratch([&] {
     if (!scratchTable.empty())
       llvm::sys::fs::remove_directories(scratchTable);
   });

@@ -25,14 +25,15 @@
 // UNSUP: error: 4 unsupported pieces in the model:
 // MISSING: missing.onnx: error: cannot read the model file: No such file or directory
 
-// --timing prints a table of the stages when the compile ends; with
+// --timing prints a table of the stages when the compile ends, each with
+// its seconds, its share and the private memory held when it ended; with
 // =passes, the MLIR pipelines' pass timings come first.
 // RUN: %pyonnx %models weights %t.timing.onnx
 // RUN: rm -rf %t.timing-cache
 // RUN: tc-compile %t.timing.onnx -o %t.timing.so --timing --cache-dir=%t.timing-cache 2>&1 | FileCheck %s --check-prefix=TIMING
-// TIMING: stage {{ *}}seconds share
+// TIMING: stage {{ *}}seconds share {{ *}}private MB
 // TIMING-NEXT: cache lookup (a miss)
-// TIMING-NEXT: import
+// TIMING-NEXT: import {{ *}}{{[0-9]+\.[0-9]{3} +[0-9.]+% +[0-9]+\.[0-9]$}}
 // TIMING-NEXT: graph passes
 // TIMING-NEXT: code generation
 // TIMING-NEXT: translation to LLVM IR
