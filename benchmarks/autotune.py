@@ -30,9 +30,7 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
-from common import alternate, ensure_models, load_inputs, load_outputs
+from common import alternate, ensure_models, load_inputs, load_outputs, mismatch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -56,15 +54,6 @@ def compile_model(path, out, extra):
     if p.returncode != 0:
         sys.exit(f"compiling {path} {' '.join(extra)} failed:\n{p.stderr}")
     return time.perf_counter() - start, p.stderr
-
-
-def mismatch(got, want):
-    for i, (g, w) in enumerate(zip(got, want)):
-        w = w.astype(np.float64)
-        error = np.max(np.abs(np.asarray(g, dtype=np.float64) - w)) / max(np.max(np.abs(w)), 1e-30)
-        if not error <= TOLERANCE:
-            return f"output {i} off by {error:.1e} of its largest value"
-    return None
 
 
 def main():
@@ -104,7 +93,7 @@ def main():
             for label, so in (("default", default_so), ("tuned", tuned_so)):
                 model = tc.load(so, threads=threads)
                 ordered = [feeds[info.name] for info in model.inputs]
-                problem = mismatch(model(*ordered), references)
+                problem = mismatch(model(*ordered), references, TOLERANCE)
                 if problem:
                     sys.exit(f"{name} ({label}): {problem}")
                 runners[label] = (lambda m, o: lambda: m(*o))(model, ordered)

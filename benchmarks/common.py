@@ -43,6 +43,23 @@ def load_outputs(model_dir):
     return [numpy_helper.to_array(onnx.load_tensor(f)) for f in _numbered(data, "output")]
 
 
+def mismatch(outputs, references, tolerance):
+    """Why `outputs` are not the `references` (their count, a shape, or an
+    element off by more than `tolerance` of the output's largest reference
+    value), or None."""
+    import numpy as np
+    if len(outputs) != len(references):
+        return f"mismatch: {len(outputs)} outputs, expected {len(references)}"
+    for i, (got, want) in enumerate(zip(outputs, references)):
+        got = np.asarray(got)
+        if got.shape != want.shape:
+            return f"mismatch: output {i} is {got.shape}, expected {want.shape}"
+        error = np.max(np.abs(got.astype(np.float64) - want)) / max(np.max(np.abs(want)), 1e-30)
+        if not error <= tolerance:
+            return f"mismatch: output {i} off by {error:.1e} of its largest value"
+    return None
+
+
 def ort_session(path, threads):
     """ONNX Runtime on the CPU with all graph optimizations, intra-op
     threads = `threads`, inter-op threads = 1."""

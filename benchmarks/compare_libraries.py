@@ -17,10 +17,9 @@ import argparse
 import os
 import sys
 
-import numpy as np
 import onnx
 
-from common import alternate, load_inputs, load_outputs, ort_session
+from common import alternate, load_inputs, load_outputs, mismatch, ort_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -45,12 +44,9 @@ def main():
     runners = {}
     for library in args.libraries:
         model = tc.load(library, threads=args.threads)
-        for got, want in zip(model(*feeds), wanted):
-            got = np.asarray(got)
-            scale = max(float(np.max(np.abs(want))), 1e-30)
-            error = float(np.max(np.abs(got.astype(np.float64) - want))) / scale
-            if not error <= TOLERANCE:
-                sys.exit(f"{library}: off by {error:.1e} of the largest reference value")
+        problem = mismatch(model(*feeds), wanted, TOLERANCE)
+        if problem:
+            sys.exit(f"{library}: {problem}")
         runners[library] = (lambda m: lambda: m(*feeds))(model)
     runners["onnxruntime"] = lambda: session.run(None, inputs)
     ms = alternate(runners, args.runs)

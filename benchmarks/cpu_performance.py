@@ -43,11 +43,10 @@ import sys
 import tempfile
 import time
 
-import numpy as np
 import onnx
 import onnxruntime
 
-from common import alternate, load_inputs, load_outputs, ort_session
+from common import alternate, load_inputs, load_outputs, mismatch, ort_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -149,20 +148,6 @@ def iree_runner(vmfb, threads, inputs):
     return run
 
 
-def mismatch(outputs, references):
-    """Why `outputs` are not the reference's, or None."""
-    if len(outputs) != len(references):
-        return f"mismatch: {len(outputs)} outputs, expected {len(references)}"
-    for i, (got, want) in enumerate(zip(outputs, references)):
-        got = np.asarray(got)
-        if got.shape != want.shape:
-            return f"mismatch: output {i} is {got.shape}, expected {want.shape}"
-        error = np.max(np.abs(got.astype(np.float64) - want)) / max(np.max(np.abs(want)), 1e-30)
-        if not error <= TOLERANCE:
-            return f"mismatch: output {i} off by {error:.1e} of its largest value"
-    return None
-
-
 def measure(spec):
     """The child process: one model at one thread count. Prints a JSON
     object, runtime -> median ms or the reason it has none."""
@@ -184,7 +169,7 @@ def measure(spec):
             result["iree"] = f"fail: load: {short(e)}"
     for name, run in list(runners.items()):
         try:
-            result[name] = mismatch(run(), references)
+            result[name] = mismatch(run(), references, TOLERANCE)
         except Exception as e:  # noqa: BLE001
             result[name] = f"fail: run: {short(e)}"
         if result[name]:

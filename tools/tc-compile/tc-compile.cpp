@@ -99,8 +99,10 @@ cl::opt<int64_t> maxWorkgroups("max-workgroups", cl::cat(category),
 cl::opt<bool> winograd(
     "winograd", cl::cat(category),
     cl::desc("on the CPU, compute 3x3 convolutions with unit strides and "
-             "enough output tiles by Winograd's F(4x4, 3x3) or F(2x2, 3x3): "
-             "a quarter (or 4/9) of the multiplies, results within about "
+             "enough output tiles by Winograd's F(4x4, 3x3) or F(2x2, 3x3) "
+             "where that is estimated faster (its transformed weights "
+             "counted as read from memory): a quarter (or 4/9) of the "
+             "multiplies, results within about "
              "1e-5 of the output's scale of the direct sum; =false computes "
              "every convolution directly"),
     cl::init(true));

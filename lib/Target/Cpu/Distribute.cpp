@@ -127,23 +127,12 @@ splitGranules(linalg::LinalgOp root,
           registerRows(kernel.getStaticLoopRanges()[*dims->rows], tileRows);
       granules[*r] = {rows, rows};
     }
-  // What each split makes every workgroup read whole: the static inputs
-  // that do not run along the loop.
-  for (unsigned d = 0; d < kernel.getNumLoops(); ++d) {
-    auto r = rootLoop(d);
-    if (!r || *r >= granules.size() ||
-        kernel.getIteratorTypesArray()[d] != utils::IteratorType::parallel)
-      continue;
-    for (OpOperand *in : kernel.getDpsInputOperands()) {
-      auto type = dyn_cast<RankedTensorType>(in->get().getType());
-      if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
-          kernel.getMatchingIndexingMap(in).isFunctionOfDim(d))
-        continue;
-      granules[*r].replicatedBytes +=
-          type.getNumElements() *
-          llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
-    }
-  }
+  // What each split makes every workgroup read whole.
+  for (unsigned d = 0; d < kernel.getNumLoops(); ++d)
+    if (auto r = rootLoop(d); r && *r < granules.size() &&
+                              kernel.getIteratorTypesArray()[d] ==
+                                  utils::IteratorType::parallel)
+      granules[*r].replicatedBytes = bytesReadWhole(kernel, d);
   // The kernel's parallel loops that a windowed input (a convolution's or
   // pooling's image) does not read plainly.
   for (OpOperand *in : kernel.getDpsInputOperands()) {

@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "tc/Support/WeightStore.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
@@ -564,6 +565,34 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op) {
                               generic.getRegion().begin());
   rewriter.eraseOp(op);
   return generic;
+}
+
+int64_t bytesReadWhole(linalg::LinalgOp op, unsigned d) {
+  int64_t bytes = 0;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<ShapedType>(in->get().getType());
+    if (!type || op.getMatchingIndexingMap(in).isFunctionOfDim(d))
+      continue;
+    if (!type.getElementType().isIntOrFloat())
+      return 0;
+    int64_t elements = 1;
+    for (auto [i, extent] : llvm::enumerate(type.getShape())) {
+      int64_t size = extent;
+      if (ShapedType::isDynamic(size)) {
+        FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB,
+            ValueBoundsConstraintSet::Variable(in->get(), i),
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (failed(bound))
+          return 0;
+        size = *bound;
+      }
+      elements *= size;
+    }
+    bytes += elements *
+             llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+  }
+  return bytes;
 }
 
 int64_t registerLanes(Type element) {

@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -300,38 +299,6 @@ struct RegisterTiling {
   int64_t laneTile = 1;
 };
 
-/// The bytes of `op`'s inputs that loop `d` does not index, at most: a
-/// dynamic extent counts as its upper bound (a workgroup's share of the
-/// columns when they do not split evenly), and as 0 bytes in all when one
-/// has none (unknown, taken as small).
-int64_t inputBytes(linalg::GenericOp op, unsigned d) {
-  int64_t bytes = 0;
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    auto type = dyn_cast<ShapedType>(in->get().getType());
-    if (!type || op.getMatchingIndexingMap(in).isFunctionOfDim(d))
-      continue;
-    if (!type.getElementType().isIntOrFloat())
-      return 0;
-    int64_t elements = 1;
-    for (auto [i, extent] : llvm::enumerate(type.getShape())) {
-      int64_t size = extent;
-      if (ShapedType::isDynamic(size)) {
-        FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::UB,
-            ValueBoundsConstraintSet::Variable(in->get(), i),
-            /*stopCondition=*/nullptr, /*closedUB=*/true);
-        if (failed(bound))
-          return 0;
-        size = *bound;
-      }
-      elements *= size;
-    }
-    bytes += elements *
-             llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
-  }
-  return bytes;
-}
-
 /// The register tiling of a multiply-add kernel on buffers, or nothing:
 /// N and M as registerTileDims chooses them, tiled by `lanes` and `rows`.
 /// Every other loop (batch, reductions, the rows and kernel window of a
@@ -395,9 +362,11 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
   // every row tile would stream all of the weights again (a language
   // model's head: 2.4 MB of panels per workgroup, 16 row tiles).
   std::optional<unsigned> lastParallel;
-  if (dims->rows && inputBytes(op, *dims->rows) > kPrivateCacheBytes &&
-      inputBytes(op, *dims->rows) > inputBytes(op, n))
-    lastParallel = *dims->rows;
+  if (dims->rows) {
+    int64_t weights = bytesReadWhole(op, *dims->rows);
+    if (weights > kPrivateCacheBytes && weights > bytesReadWhole(op, n))
+      lastParallel = *dims->rows;
+  }
   for (unsigned i = 0; i < iterators.size(); ++i)
     if (iterators[i] == utils::IteratorType::parallel && i != lastParallel)
       t.interchange.push_back(i);

@@ -159,6 +159,13 @@ bool readsLoopOnlyInLastDim(linalg::LinalgOp op, unsigned loop);
 /// `o * s + k * d` (s, d positive constants; either term may be a bare loop).
 bool isPlainOrWindow(AffineExpr expr);
 
+/// The bytes of `op`'s inputs that loop `d` does not index: what every
+/// part reads whole when `d` is split (a matmul's weights, split by rows),
+/// or what is read again for each step of `d`. A dynamic extent counts as
+/// its upper bound (a workgroup's share of the columns when they do not
+/// split evenly); 0 in all when one has none (unknown, taken as small).
+int64_t bytesReadWhole(linalg::LinalgOp op, unsigned d);
+
 /// Whether `map` reads loop `d` inside a window expression (`o * s + k`),
 /// as a convolution or pooling window reads its output rows.
 bool readsInWindow(AffineMap map, unsigned d);
