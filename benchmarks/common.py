@@ -77,20 +77,37 @@ def time_once(fn):
     return (time.perf_counter() - start) * 1e3
 
 
-def alternate(runners, runs, warmup=3):
+def alternate_blocks(runners, runs, warmup=3):
     """Times each of `runners` (name -> function of no arguments) about
     `runs` times, in alternating blocks of BLOCK runs, each block after a
-    pause of SETTLE_S and one untimed run. Returns name -> median ms."""
+    pause of SETTLE_S and one untimed run. Returns name -> the list of each
+    block's median ms, in the order the blocks ran."""
     for _ in range(warmup):
         for fn in runners.values():
             fn()
-    times = {name: [] for name in runners}
+    blocks = {name: [] for name in runners}
     for _ in range(max(1, runs // BLOCK)):
         for name, fn in runners.items():
             time.sleep(SETTLE_S)
             fn()
-            times[name] += [time_once(fn) for _ in range(BLOCK)]
-    return {name: statistics.median(t) for name, t in times.items()}
+            blocks[name].append(statistics.median(time_once(fn) for _ in range(BLOCK)))
+    return blocks
+
+
+def alternate(runners, runs, warmup=3):
+    """alternate_blocks' median ms of each runner."""
+    return {name: statistics.median(b)
+            for name, b in alternate_blocks(runners, runs, warmup).items()}
+
+
+def block_ratios(blocks, reference):
+    """Each runner's time over `reference`'s, the median over rounds of the
+    ratio of its block to the reference's block of the same round: a
+    machine whose speed drifts by tens of percent within minutes moves both
+    blocks of a round alike, where the medians of all runs would mix
+    rounds run at different speeds."""
+    return {name: statistics.median(b / r for b, r in zip(times, blocks[reference]))
+            for name, times in blocks.items()}
 
 
 def ensure_models(workdir, names):

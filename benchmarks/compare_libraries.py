@@ -5,8 +5,10 @@ machine, where only ratios measured side by side mean anything.
 
 Each library runs the model's test_data_set_0 inputs and is checked
 against its reference outputs first; then all of them and ONNX Runtime are
-timed in alternating blocks (benchmarks/common.py). Prints each one's
-median ms and its ratio to the first library.
+timed in alternating rounds of blocks (benchmarks/common.py). Prints each
+one's median ms and its time over the first library's: the median, over
+the rounds, of the ratio of the two blocks of one round (a machine whose
+speed drifts within minutes moves both alike), with its range.
 
   .venv/bin/python benchmarks/compare_libraries.py --model DIR A.so B.so
       [--threads N] [--runs N]
@@ -15,11 +17,12 @@ DIR holds model.onnx and test_data_set_0 (benchmarks/models.py's output).
 """
 import argparse
 import os
+import statistics
 import sys
 
 import onnx
 
-from common import alternate, load_inputs, load_outputs, mismatch, ort_session
+from common import BLOCK, alternate_blocks, block_ratios, load_inputs, load_outputs, mismatch, ort_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -49,11 +52,14 @@ def main():
             sys.exit(f"{library}: {problem}")
         runners[library] = (lambda m: lambda: m(*feeds))(model)
     runners["onnxruntime"] = lambda: session.run(None, inputs)
-    ms = alternate(runners, args.runs)
-    first = ms[args.libraries[0]]
-    print(f"{args.threads} thread(s), medians of {args.runs} runs")
-    for name, value in ms.items():
-        print(f"{value:9.2f} ms  {value / first:5.2f} x first  {name}")
+    blocks = alternate_blocks(runners, args.runs)
+    ratios = block_ratios(blocks, args.libraries[0])
+    print(f"{args.threads} thread(s), {len(blocks[args.libraries[0]])} rounds of "
+          f"{BLOCK} runs; x first: the median over rounds of the ratio within a round")
+    for name, times in blocks.items():
+        print(f"{statistics.median(times):9.2f} ms  {ratios[name]:5.2f} x first  "
+              f"(rounds {min(b / r for b, r in zip(times, blocks[args.libraries[0]])):.2f}"
+              f"-{max(b / r for b, r in zip(times, blocks[args.libraries[0]])):.2f})  {name}")
 
 
 if __name__ == "__main__":

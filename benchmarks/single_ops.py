@@ -10,6 +10,10 @@ weights and input, fixed seed, batch 1, fp32).
     the strided positions and a matmul;
   - a classifier at batch 1, Gemm 1280 -> 1000 (MobileNetV2's), a
     matrix-vector product over packed weights;
+  - 1x1 convolutions in NCHW at ResNet-50's stages, whose image tc packs
+    into panels inside each workgroup;
+  - matmuls with constant weights: ViT-B/16's MLP at 197 tokens and
+    ConvNeXt-Tiny's over its first and last stages' positions;
   - MobileNetV2's depthwise 3x3 convolutions, unit-stride and stride 2.
     Alone, ONNX Runtime runs them in NCHW; in the model it runs them in its
     channel-blocked layout (NCHWc) and is faster, so their ORT column is
@@ -69,6 +73,19 @@ def gemv_model(k, n):
     return graph, rng.standard_normal((1, k)).astype(np.float32)
 
 
+def matmul_model(m, k, n):
+    """x[m, k] @ w[k, n], w a constant: a transformer's projection or MLP
+    matmul over m tokens (ConvNeXt's over an image's positions)."""
+    rng = np.random.default_rng(0)
+    w = (rng.standard_normal((k, n)) / np.sqrt(k)).astype(np.float32)
+    node = helper.make_node("MatMul", ["x", "w"], ["y"])
+    graph = helper.make_graph(
+        [node], "matmul", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [m, k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [m, n])],
+        [numpy_helper.from_array(w, "w")])
+    return graph, rng.standard_normal((m, k)).astype(np.float32)
+
+
 # name, model builder, whether --winograd=false is a second tc variant.
 CASES = [
     ("conv3x3 64->64 56x56", lambda: conv_model(64, 64, 56, 3, 1, 1), True),
@@ -77,6 +94,9 @@ CASES = [
     ("conv3x3 512->512 7x7", lambda: conv_model(512, 512, 7, 3, 1, 1), True),
     # ResNet-50's layer1 expansion (a matmul over the image).
     ("conv1x1 64->256 56x56", lambda: conv_model(64, 256, 56, 1, 1, 0), False),
+    ("conv1x1 256->64 56x56", lambda: conv_model(256, 64, 56, 1, 1, 0), False),
+    ("conv1x1 512->256 28x28", lambda: conv_model(512, 256, 28, 1, 1, 0), False),
+    ("conv1x1 1024->512 14x14", lambda: conv_model(1024, 512, 14, 1, 1, 0), False),
     ("conv1x1/2 256->512 56->28", lambda: conv_model(256, 512, 56, 1, 2, 0), False),
     ("conv1x1/2 512->1024 28->14", lambda: conv_model(512, 1024, 28, 1, 2, 0), False),
     ("conv1x1/2 1024->2048 14->7", lambda: conv_model(1024, 2048, 14, 1, 2, 0), False),
@@ -88,6 +108,13 @@ CASES = [
     ("pw1x1 64->384 14x14", lambda: conv_model(64, 384, 14, 1, 1, 0), False),
     ("pw1x1 384->64 14x14", lambda: conv_model(384, 64, 14, 1, 1, 0), False),
     ("gemm 1x1280 -> 1000", lambda: gemv_model(1280, 1000), False),
+    # Transformer and ConvNeXt MLP matmuls (ViT-B/16's 197 tokens; ConvNeXt-
+    # Tiny's first and last stages, 56x56 and 7x7 positions).
+    ("matmul 197x768 @ 768x3072", lambda: matmul_model(197, 768, 3072), False),
+    ("matmul 197x3072 @ 3072x768", lambda: matmul_model(197, 3072, 768), False),
+    ("matmul 3136x96 @ 96x384", lambda: matmul_model(3136, 96, 384), False),
+    ("matmul 49x768 @ 768x3072", lambda: matmul_model(49, 768, 3072), False),
+    ("matmul 49x3072 @ 3072x768", lambda: matmul_model(49, 3072, 768), False),
     # MobileNetV2's depthwise convolutions.
     ("dw3x3 32 112x112", lambda: conv_model(32, 32, 112, 3, 1, 1, group=32), False),
     ("dw3x3/2 96 112->56", lambda: conv_model(96, 96, 112, 3, 2, 1, group=96), False),

@@ -290,6 +290,8 @@ std::optional<unsigned> windowRows(linalg::GenericOp op, unsigned n) {
 
 struct RegisterTiling {
   SmallVector<int64_t> tileSizes;
+  /// M, the loop of the tile's rows, when it has them.
+  std::optional<unsigned> rows;
   SmallVector<unsigned> interchange;
   /// The loops whose tiles may be partial (they get peeled): N, then M.
   SmallVector<unsigned> peeled;
@@ -328,6 +330,7 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     int64_t m = ranges[*dims->rows];
     t.tileSizes[*dims->rows] = registerRows(m, rows);
     t.peeled.push_back(*dims->rows);
+    t.rows = dims->rows;
   } else if (std::optional<unsigned> r = windowRows(op, n)) {
     // Rows that divide the image (7 of a 7x7 one) leave no partial tile:
     // its accesses after the full tiles' would keep the full tiles'
@@ -428,8 +431,142 @@ void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
   }
 }
 
+/// The most bytes of a packed panel: a stack buffer in every workgroup
+/// function that packs (a 1x1 convolution over 2048 channels: 256 KB).
+constexpr int64_t kMaxPanelBytes = 256 * 1024;
+
+/// The least distance between consecutive rows of a lanes-side input that
+/// is worth packing: nearer rows (attention's values, 64 floats apart) are
+/// in reach of the first-level cache's stride prefetcher, and packing the
+/// values of ViT's attention made it slower; a 1x1 convolution on a 28x28
+/// or 56x56 image reads rows 3 or 12.5 KB apart.
+constexpr int64_t kMinPanelStrideBytes = 2048;
+
+/// The fewest row tiles that share a packed panel: the copy reads the
+/// panel once and writes it, so with two (a workgroup of 16 output
+/// channels of a 1x1 convolution on a 14x14 image) it cost more than the
+/// second tile's reads it saved.
+constexpr int64_t kMinPanelRowTiles = 4;
+
+/// The bytes a core's first-level data cache keeps while a kernel streams
+/// through a few others: a lanes-side input within this stays there after
+/// the first row tile, strided or not (a 1x1 convolution over 64 channels).
+constexpr int64_t kFirstLevelCacheBytes = 32 * 1024;
+
+/// The input that a tile reads along its lanes and not along its rows (a
+/// matmul's right-hand side, a 1x1 convolution's image), when it is worth
+/// packing into contiguous panels inside the kernel: every map result a
+/// loop, the lanes last; its rows (the reduction's steps)
+/// kMinPanelStrideBytes or more apart (constant weights are packed at
+/// compile time, by --tc-cpu-pack-weights); read by kMinPanelRowTiles row tiles or more,
+/// and larger than
+/// a first-level cache, so that they read it from farther away; and the
+/// inputs read whole across the panels (the rows' side) small enough to
+/// stay in a core's cache while the panels pass. The operand's index.
+std::optional<unsigned> panelOperand(linalg::GenericOp op,
+                                     const RegisterTiling &tiling, int64_t tile) {
+  if (!tiling.rows)
+    return std::nullopt;
+  unsigned n = tiling.lanes, m = *tiling.rows;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ShapedType::isDynamic(ranges[n]) ||
+      (!ShapedType::isDynamic(ranges[m]) &&
+       ranges[m] < kMinPanelRowTiles * tiling.tileSizes[m]))
+    return std::nullopt;
+  if (bytesReadWhole(op, n) > kPrivateCacheBytes ||
+      bytesReadWhole(op, m) <= kFirstLevelCacheBytes)
+    return std::nullopt;
+  std::optional<unsigned> found;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (!map.isFunctionOfDim(n) || map.isFunctionOfDim(m))
+      continue;
+    if (found)
+      return std::nullopt;
+    auto type = dyn_cast<MemRefType>(in->get().getType());
+    if (!type || type.getRank() < 2 || map.getNumResults() != type.getRank() ||
+        map.getResults().back() != getAffineDimExpr(n, op.getContext()) ||
+        !llvm::all_of(map.getResults(), llvm::IsaPred<AffineDimExpr>))
+      return std::nullopt;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1 ||
+        ShapedType::isDynamic(strides[strides.size() - 2]) ||
+        strides[strides.size() - 2] * elementBytes < kMinPanelStrideBytes)
+      return std::nullopt;
+    // The panel: the reduction dims whole, one lane tile.
+    int64_t bytes = tile * elementBytes;
+    for (AffineExpr e : map.getResults().drop_back()) {
+      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      if (op.getIteratorTypesArray()[d] != utils::IteratorType::reduction)
+        continue;
+      if (ShapedType::isDynamic(ranges[d]))
+        return std::nullopt;
+      bytes *= ranges[d];
+    }
+    if (bytes > kMaxPanelBytes)
+      return std::nullopt;
+    found = in->getOperandNumber();
+  }
+  return found;
+}
+
+/// Packs the input that `op` reads along its lanes, panel by panel, when
+/// panelOperand finds one: `op` is tiled into panels of `tile` lanes (its
+/// other parallel loops but M one at a time, M and the reductions whole),
+/// and each panel's slice of that input is copied into a contiguous stack
+/// buffer that the panel's row tiles then read. A 1x1 convolution in NCHW
+/// reads its image as the lanes' side, one image row (12.5 KB apart on a
+/// 56x56 image) per reduction step: each step of each row tile touched a
+/// new page, out of reach of the hardware prefetchers, and ResNet-50's 1x1
+/// convolutions ran at half the rate of its matmuls. Returns the op to
+/// register-tile: the panel's, or `op` itself.
+linalg::GenericOp packLanesOperand(RewriterBase &rewriter, linalg::GenericOp op,
+                                   const RegisterTiling &tiling, int64_t tile) {
+  std::optional<unsigned> operand = panelOperand(op, tiling, tile);
+  if (!operand)
+    return op;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  for (unsigned i = 0; i < iterators.size(); ++i)
+    if (iterators[i] == utils::IteratorType::parallel && i != *tiling.rows)
+      sizes[i] = 1;
+  sizes[tiling.lanes] = tile;
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return op;
+  rewriter.eraseOp(op);
+  auto panel = cast<linalg::GenericOp>(tiled->op.getOperation());
+  Value slice = panel->getOperand(*operand);
+  auto sliceType = cast<MemRefType>(slice.getType());
+  if (!sliceType.hasStaticShape())
+    return panel;
+  // At the function's entry: an alloca inside the loops would grow the
+  // stack on every panel.
+  auto func = panel->getParentOfType<func::FuncOp>();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&func.getBody().front());
+  Value buffer = memref::AllocaOp::create(
+      rewriter, panel.getLoc(),
+      MemRefType::get(sliceType.getShape(), sliceType.getElementType()),
+      rewriter.getI64IntegerAttr(64));
+  rewriter.setInsertionPoint(panel);
+  AffineMap identity = rewriter.getMultiDimIdentityMap(sliceType.getRank());
+  layoutCopy(rewriter, panel.getLoc(), slice, identity, buffer, identity);
+  auto copy = cast<linalg::GenericOp>(panel->getPrevNode());
+  rewriter.modifyOpInPlace(panel, [&] { panel->setOperand(*operand, buffer); });
+  // One vector of the panel's lanes per step, vectorized with the tiles.
+  tileAlongLanes(rewriter, copy, sliceType.getRank() - 1, tile, kTileMarker);
+  return panel;
+}
+
 /// Splits N into laneWidths (linalg::splitOp) and register-tiles each part
-/// with a lane tile that divides it.
+/// with a lane tile that divides it, packing its lanes' input first where
+/// that pays (packLanesOperand).
 void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
                       const RegisterTiling &tiling) {
   unsigned n = tiling.lanes;
@@ -442,7 +579,9 @@ void tileForRegisters(RewriterBase &rewriter, linalg::GenericOp op,
   for (auto [part, width] : splitLanes(rewriter, op, n, tile)) {
     RegisterTiling partTiling = tiling;
     partTiling.tileSizes[n] = width % tile == 0 ? tile : width;
-    tileAndPeel(rewriter, part, partTiling);
+    tileAndPeel(rewriter,
+                packLanesOperand(rewriter, part, partTiling, partTiling.tileSizes[n]),
+                partTiling);
   }
 }
 

@@ -392,3 +392,71 @@ func.func @columns_outside_rows(%a: memref<64x768xf32>, %b: memref<768x512xf32>,
   linalg.matmul ins(%a, %b : memref<64x768xf32>, memref<768x512xf32>) outs(%c : memref<64x512xf32>)
   return
 }
+
+// -----
+
+// A 1x1 convolution in NCHW over 64 of a 56x56 image's positions: the
+// image is the lanes' side, one row of 256 channels 12.5 KB apart. Each
+// 32-lane panel of it is copied into a contiguous stack buffer (allocated
+// once, at the function's entry), which the panel's eight row tiles read.
+#wc = affine_map<(f, p, c) -> (f, c)>
+#xc = affine_map<(f, p, c) -> (c, p)>
+#yc = affine_map<(f, p, c) -> (f, p)>
+// CHECK-LABEL: func.func @pack_strided_panel
+// CHECK:      %[[PANEL:.*]] = memref.alloca() {alignment = 64 : i64} : memref<256x32xf32>
+// CHECK:      scf.for %[[N:.*]] = %c0 to %c64 step %c32
+// CHECK:        scf.for %[[K:.*]] = %c0 to %c256 step %c1
+// CHECK:          %[[ROW:.*]] = vector.transfer_read %arg1[%[[K]], %[[N]]]{{.*}} vector<32xf32>
+// CHECK:          vector.transfer_write %[[ROW]], %[[PANEL]][%[[K]], %c0]
+// CHECK:        scf.for %[[M:.*]] = %c0 to %c64 step %c8
+// CHECK:          scf.for
+// CHECK:            vector.transfer_read %[[PANEL]]
+// CHECK-NOT:        vector.transfer_read %arg1
+func.func @pack_strided_panel(%w: memref<64x256xf32>, %x: memref<256x64xf32, strided<[3136, 1]>>,
+                              %y: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#wc, #xc, #yc],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w, %x : memref<64x256xf32>, memref<256x64xf32, strided<[3136, 1]>>)
+      outs(%y : memref<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not packed: over 64 channels the image's slice (16 KB) stays in the
+// first-level cache after the first row tile; with rows 256 B apart (a
+// contiguous 256x64 input) the stride prefetcher reaches them.
+#wn = affine_map<(f, p, c) -> (f, c)>
+#xn = affine_map<(f, p, c) -> (c, p)>
+#yn = affine_map<(f, p, c) -> (f, p)>
+// CHECK-LABEL: func.func @panels_not_packed
+// CHECK-NOT:   memref.alloca
+// CHECK:       return
+func.func @panels_not_packed(%w: memref<64x64xf32>, %x: memref<64x64xf32, strided<[3136, 1]>>,
+                             %y: memref<64x64xf32>, %w2: memref<64x256xf32>,
+                             %x2: memref<256x64xf32>) {
+  linalg.generic {indexing_maps = [#wn, #xn, #yn],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w, %x : memref<64x64xf32>, memref<64x64xf32, strided<[3136, 1]>>)
+      outs(%y : memref<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#wn, #xn, #yn],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w2, %x2 : memref<64x256xf32>, memref<256x64xf32>)
+      outs(%y : memref<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -1,0 +1,54 @@
+"""Contractions whose lanes-side input is an activation with rows far apart,
+which --tc-cpu-vectorize-contractions packs panel by panel into a stack
+buffer, with numpy references. See packed-panels.mlir."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(5)
+inits, nodes, feeds, refs = [], [], {}, {}
+
+# A 1x1 convolution in NCHW on a 32x48 image (rows of 1536 positions, 6 KB
+# apart), 512 -> 40 channels (five row tiles), bias and ReLU.
+x = rng.standard_normal((1, 512, 32, 48)).astype(np.float32)
+w = (rng.standard_normal((40, 512, 1, 1)) / 22).astype(np.float32)
+b = rng.standard_normal(40).astype(np.float32)
+inits += [numpy_helper.from_array(w, "pw_w"), numpy_helper.from_array(b, "pw_b")]
+nodes += [helper.make_node("Conv", ["x_pw", "pw_w", "pw_b"], ["c_pw"], name="pw"),
+          helper.make_node("Relu", ["c_pw"], ["y_pw"], name="pw_relu")]
+feeds["x_pw"] = x
+refs["y_pw"] = np.maximum(
+    np.einsum("nchw,fc->nfhw", x.astype(np.float64), w[:, :, 0, 0]) + b.reshape(1, -1, 1, 1),
+    0).astype(np.float32)
+
+# The same at batch 2 on a 24x32 image (768 positions), 192 -> 52 channels
+# (six full row tiles and a partial one of 4), no bias.
+x = rng.standard_normal((2, 192, 24, 32)).astype(np.float32)
+w = (rng.standard_normal((52, 192, 1, 1)) / 14).astype(np.float32)
+inits.append(numpy_helper.from_array(w, "pw2_w"))
+nodes.append(helper.make_node("Conv", ["x_pw2", "pw2_w"], ["y_pw2"], name="pw2"))
+feeds["x_pw2"] = x
+refs["y_pw2"] = np.einsum("nchw,fc->nfhw", x.astype(np.float64), w[:, :, 0, 0]).astype(np.float32)
+
+# A matmul of two activations, 70 x 600 by 600 x 600 (rows 2.4 KB apart;
+# 70 rows = 8 tiles of 8 and 6; lanes in parts of 16 and 8).
+a = rng.standard_normal((70, 600)).astype(np.float32)
+bm = rng.standard_normal((600, 600)).astype(np.float32)
+nodes.append(helper.make_node("MatMul", ["x_a", "x_b"], ["y_mm"], name="mm"))
+feeds["x_a"], feeds["x_b"] = a, bm
+refs["y_mm"] = (a.astype(np.float64) @ bm).astype(np.float32)
+
+graph = helper.make_graph(
+    nodes, "panels",
+    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in feeds.items()],
+    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in refs.items()],
+    inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+onnx.save(model, os.path.join(out, "model.onnx"))
+for name, value in {**feeds, **refs}.items():
+    np.save(os.path.join(out, name + ".npy"), value)
