@@ -92,6 +92,11 @@ CASES = [
     ("conv3x3 128->128 28x28", lambda: conv_model(128, 128, 28, 3, 1, 1), True),
     ("conv3x3 256->256 14x14", lambda: conv_model(256, 256, 14, 3, 1, 1), True),
     ("conv3x3 512->512 7x7", lambda: conv_model(512, 512, 7, 3, 1, 1), True),
+    # ResNet's stride-2 3x3 convolutions (each stage's first) and stem.
+    ("conv3x3/2 128->128 56->28", lambda: conv_model(128, 128, 56, 3, 2, 1), False),
+    ("conv3x3/2 256->256 28->14", lambda: conv_model(256, 256, 28, 3, 2, 1), False),
+    ("conv3x3/2 512->512 14->7", lambda: conv_model(512, 512, 14, 3, 2, 1), False),
+    ("conv7x7/2 3->64 224->112", lambda: conv_model(3, 64, 224, 7, 2, 3), False),
     # ResNet-50's layer1 expansion (a matmul over the image).
     ("conv1x1 64->256 56x56", lambda: conv_model(64, 256, 56, 1, 1, 0), False),
     ("conv1x1 256->64 56x56", lambda: conv_model(256, 64, 56, 1, 1, 0), False),

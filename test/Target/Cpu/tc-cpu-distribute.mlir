@@ -490,3 +490,43 @@ func.func @matmul_both_large(%a: tensor<128x4096xf32>, %b: tensor<4096x256xf32>)
   %m = linalg.matmul ins(%a, %b : tensor<128x4096xf32>, tensor<4096x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
   return %m : tensor<128x256xf32>
 }
+
+// -----
+
+// A channels-last copy of an image (a transposition) that a strided
+// convolution split by its 8 blocks of output channels reads at the same
+// offsets in every workgroup (15 of 16 rows and columns): computed once, as
+// its own kernel, split by the rows of its output (where it writes), not
+// transposed again by each workgroup.
+// CHECK-LABEL: func.func @transposed_once
+// CHECK: %[[T:.*]] = scf.forall (%[[WG:.*]]) in (8)
+// CHECK:   tensor.extract_slice %arg0[0, 0, %{{.*}}, 0] [1, 32, 2, 16]
+// CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x16x32xf32>)
+// CHECK: scf.forall (%[[WG2:.*]]) in (8)
+// CHECK-NOT: linalg.generic {{.*}}["parallel", "parallel", "parallel", "parallel"]}
+// CHECK:   tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 15, 15, 32]
+// CHECK:   linalg.generic {{.*}}"reduction", "reduction", "reduction"]
+#xc = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#xl = affine_map<(n, c, h, w) -> (n, h, w, c)>
+#in = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (n, oh * 2 + kh, ow * 2 + kw, c)>
+#fl = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (fb, c, kh, kw, l)>
+#ou = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (n, fb, oh, ow, l)>
+func.func @transposed_once(%x: tensor<1x32x16x16xf32>, %w: tensor<8x32x3x3x32xf32>) -> tensor<1x8x7x7x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x16x16x32xf32>
+  %t = linalg.generic {indexing_maps = [#xc, #xl], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x32x16x16xf32>) outs(%e0 : tensor<1x16x16x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x16x32xf32>
+  %e = tensor.empty() : tensor<1x8x7x7x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x7x7x32xf32>) -> tensor<1x8x7x7x32xf32>
+  %c = linalg.generic {indexing_maps = [#in, #fl, #ou], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%t, %w : tensor<1x16x16x32xf32>, tensor<8x32x3x3x32xf32>) outs(%f : tensor<1x8x7x7x32xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x8x7x7x32xf32>
+  return %c : tensor<1x8x7x7x32xf32>
+}
