@@ -261,6 +261,79 @@ struct ReadStridedAsShuffle : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// A vector read of a strided view (see ReadStridedAsShuffle) whose every
+/// user is a contraction that broadcasts it (it does not run along the
+/// accumulator's lanes: a channel-blocked strided convolution's image
+/// columns, one per tile row) as one scalar load per element: each becomes
+/// a broadcast from memory on a load port. Read as a vector and shuffled,
+/// each element took a cross-lane permute on the port that also does half
+/// of AVX-512's FMAs: ResNet's stride-2 3x3 convolutions ran at half the
+/// speed of the others.
+struct ReadBroadcastSideAsScalars : OpRewritePattern<vector::TransferReadOp> {
+  ReadBroadcastSideAsScalars(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto view = read.getBase().getDefiningOp<memref::SubViewOp>();
+    VectorType vectorType = read.getVectorType();
+    if (!view || read.hasOutOfBoundsDim() || read.getMask() ||
+        vectorType.getNumElements() > 16 || vectorType.isScalable())
+      return failure();
+    ArrayRef<int64_t> strides = view.getStaticStrides();
+    if (llvm::all_of(strides, [](int64_t t) { return t == 1; }))
+      return failure();
+    bool broadcastOnly = !read->use_empty() && llvm::all_of(read->getUsers(), [&](Operation *user) {
+      auto contract = dyn_cast<vector::ContractionOp>(user);
+      if (!contract || contract.getKind() != vector::CombiningKind::ADD)
+        return false;
+      SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+      if (maps[2].getNumResults() == 0)
+        return false;
+      auto lanes = dyn_cast<AffineDimExpr>(maps[2].getResults().back());
+      if (!lanes)
+        return false;
+      for (unsigned i = 0; i < 2; ++i)
+        if (contract->getOperand(i) == read.getResult() &&
+            maps[i].isFunctionOfDim(lanes.getPosition()))
+          return false;
+      return true;
+    });
+    if (!broadcastOnly)
+      return failure();
+    // Each vector dim reads one view dim, or none (a broadcast dim).
+    AffineMap map = read.getPermutationMap();
+    SmallVector<std::optional<unsigned>> viewDims;
+    for (AffineExpr e : map.getResults()) {
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        viewDims.push_back(d.getPosition());
+      else if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0)
+        viewDims.push_back(std::nullopt);
+      else
+        return failure();
+    }
+    Location loc = read.getLoc();
+    ArrayRef<int64_t> shape = vectorType.getShape();
+    SmallVector<Value> elements;
+    SmallVector<int64_t> position(shape.size(), 0);
+    for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
+      SmallVector<Value> indices(read.getIndices());
+      for (auto [j, d] : llvm::enumerate(viewDims))
+        if (d && position[j] != 0)
+          indices[*d] = arith::AddIOp::create(
+              rewriter, loc, indices[*d],
+              arith::ConstantIndexOp::create(rewriter, loc, position[j]));
+      elements.push_back(memref::LoadOp::create(rewriter, loc, view, indices));
+      for (int64_t j = position.size() - 1; j >= 0; --j) {
+        if (++position[j] < shape[j])
+          break;
+        position[j] = 0;
+      }
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(read, vectorType, elements);
+    return success();
+  }
+};
+
 /// Image rows per single-row tile of a depthwise convolution or pooling
 /// window (windowRows), or up to twice as many when they divide the image:
 /// independent accumulators, so that the window's multiply-adds are not one
@@ -632,13 +705,15 @@ void vectorizeTiles(func::FuncOp func) {
   // (Only then: the f32 kernels are left as they were tuned.)
   if (widens)
     vector::populateSinkVectorOpsPatterns(patterns);
-  patterns.add<PutLanesOperandOnTheRight, ReadStridedAsShuffle, FuseMultiplyAdd>(
-      func.getContext());
+  patterns.add<PutLanesOperandOnTheRight, FuseMultiplyAdd>(func.getContext());
   (void)applyPatternsGreedily(func, std::move(patterns));
   // Once the broadcasts are folded into the contractions (a matmul step's
   // operands no longer have the other's dims).
+  // The strided reads too, once the contractions that read them exist:
+  // whether a read is broadcast depends on them.
   RewritePatternSet fmas(func.getContext());
-  fmas.add<ContractWithoutReductionToFMA>(func.getContext());
+  fmas.add<ContractWithoutReductionToFMA, ReadStridedAsShuffle,
+           ReadBroadcastSideAsScalars>(func.getContext());
   (void)applyPatternsGreedily(func, std::move(fmas));
 }
 

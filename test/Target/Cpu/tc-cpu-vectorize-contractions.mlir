@@ -179,6 +179,34 @@ func.func @strided_conv(%x: memref<1x4x17x17xf32>, %w: memref<8x4x3x3xf32>, %o: 
 
 // -----
 
+// A channel-blocked convolution with stride 2 (--tc-cpu-block-conv-
+// channels: 32 output channels in lanes, 7 image columns the rows): each
+// reduction step broadcasts every other input of the window row to a tile
+// row. Those are scalar loads (broadcasts from memory, on load ports), not
+// a contiguous read and shuffles, which took a cross-lane permute per
+// element on a port that also does FMAs.
+#xb = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#wb = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (fb, c, kh, kw, l)>
+#ob = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (n, fb, oh, ow, l)>
+// CHECK-LABEL: func.func @blocked_strided_conv
+// CHECK:         memref.load %arg0
+// CHECK-COUNT-6: memref.load %arg0
+// CHECK-NEXT:    vector.from_elements {{.*}} : vector<1x7xf32>
+// CHECK:         vector.contract {{.*}} : vector<1x7xf32>, vector<1x32xf32> into vector<7x32xf32>
+// CHECK-NOT:     vector.shuffle
+// CHECK:       return
+func.func @blocked_strided_conv(%x: memref<1x4x15x15xf32>, %w: memref<2x4x3x3x32xf32>, %o: memref<1x2x7x7x32xf32>) {
+  linalg.generic {indexing_maps = [#xb, #wb, #ob], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x4x15x15xf32>, memref<2x4x3x3x32xf32>) outs(%o : memref<1x2x7x7x32xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 // A max-pooling window (one max of the input and the accumulator; the
 // window-shape operand unused) is tiled like a depthwise convolution: the
 // running maxima of four 8-lane rows stay in registers across the window.
