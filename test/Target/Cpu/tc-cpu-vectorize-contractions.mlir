@@ -207,6 +207,32 @@ func.func @blocked_strided_conv(%x: memref<1x4x15x15xf32>, %w: memref<2x4x3x3x32
 
 // -----
 
+// A channel-blocked 3x3 convolution over 64 channels on a 7x7 image: its
+// filter panel (73 KB) outgrows a first-level cache and all 7 row tiles
+// read it, so the channels are taken in blocks of 16 (18 KB of filter)
+// outside the tiles, each tile accumulating into its block of the output
+// once per block of channels.
+#xk = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#wk = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (fb, c, kh, kw, l)>
+#ok = affine_map<(n, fb, oh, ow, l, c, kh, kw) -> (n, fb, oh, ow, l)>
+// CHECK-LABEL: func.func @reduction_blocks
+// CHECK:     scf.for %[[CB:.*]] = %c0 to %c64 step %c16
+// CHECK:       scf.for %[[OH:.*]] = %c0 to %c7 step %c1
+// CHECK:         %[[ACC:.*]] = vector.transfer_read %arg2[%c0, %c0, %[[OH]], %c0, %c0]{{.*}} vector<7x32xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[ACC]])
+// CHECK:         vector.transfer_write {{.*}}, %arg2[%c0, %c0, %[[OH]], %c0, %c0]
+func.func @reduction_blocks(%x: memref<1x64x9x9xf32>, %w: memref<1x64x3x3x32xf32>, %o: memref<1x1x7x7x32xf32>) {
+  linalg.generic {indexing_maps = [#xk, #wk, #ok], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x64x9x9xf32>, memref<1x64x3x3x32xf32>) outs(%o : memref<1x1x7x7x32xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %0 = arith.mulf %in, %k : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 // A max-pooling window (one max of the input and the accumulator; the
 // window-shape operand unused) is tiled like a depthwise convolution: the
 // running maxima of four 8-lane rows stay in registers across the window.
