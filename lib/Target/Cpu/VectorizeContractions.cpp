@@ -504,6 +504,20 @@ void tileAndPeel(RewriterBase &rewriter, linalg::GenericOp op,
   }
 }
 
+/// `op` tiled into scf.for loops by `sizes` (0: a loop left whole): the
+/// tile, which replaces it; `op` itself, unchanged, when tiling fails.
+linalg::GenericOp tileIntoLoops(RewriterBase &rewriter, linalg::GenericOp op,
+                                ArrayRef<int64_t> sizes) {
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return op;
+  rewriter.eraseOp(op);
+  return cast<linalg::GenericOp>(tiled->op.getOperation());
+}
+
 /// The most bytes of a packed panel: a stack buffer in every workgroup
 /// function that packs (a 1x1 convolution over 2048 channels: 256 KB).
 constexpr int64_t kMaxPanelBytes = 256 * 1024;
@@ -609,14 +623,9 @@ linalg::GenericOp packLanesOperand(RewriterBase &rewriter, linalg::GenericOp op,
     if (iterators[i] == utils::IteratorType::parallel && i != *tiling.rows)
       sizes[i] = 1;
   sizes[tiling.lanes] = tile;
-  linalg::LinalgTilingOptions options;
-  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
-  if (failed(tiled))
+  linalg::GenericOp panel = tileIntoLoops(rewriter, op, sizes);
+  if (panel == op)
     return op;
-  rewriter.eraseOp(op);
-  auto panel = cast<linalg::GenericOp>(tiled->op.getOperation());
   Value slice = panel->getOperand(*operand);
   auto sliceType = cast<MemRefType>(slice.getType());
   if (!sliceType.hasStaticShape())
@@ -705,14 +714,7 @@ linalg::GenericOp blockReduction(RewriterBase &rewriter, linalg::GenericOp op,
     return op;
   SmallVector<int64_t> sizes(op.getNumLoops(), 0);
   sizes[block->first] = block->second;
-  linalg::LinalgTilingOptions options;
-  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(rewriter, op, options);
-  if (failed(tiled))
-    return op;
-  rewriter.eraseOp(op);
-  return cast<linalg::GenericOp>(tiled->op.getOperation());
+  return tileIntoLoops(rewriter, op, sizes);
 }
 
 /// Splits N into laneWidths (linalg::splitOp) and register-tiles each part

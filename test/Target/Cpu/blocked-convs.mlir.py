@@ -5,8 +5,10 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from onnx_cases import save_cases  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -84,12 +86,4 @@ case("pw6", (2, 24, 6, 6), 32, (1, 1), [1, 1], [0, 0, 0, 0], [1, 1], False)
 # image-width tile.
 case("s2kept", (1, 8, 21, 21), 32, (3, 3), [2, 2], [1, 1, 1, 1], [1, 1], True)
 
-graph = helper.make_graph(
-    nodes, "blocked",
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in feeds.items()],
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in refs.items()],
-    inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-onnx.save(model, os.path.join(out, "model.onnx"))
-for name, value in {**feeds, **refs}.items():
-    np.save(os.path.join(out, name + ".npy"), value)
+save_cases(out, "blocked", nodes, feeds, refs, inits)

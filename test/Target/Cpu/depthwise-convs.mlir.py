@@ -6,8 +6,10 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from onnx_cases import save_cases  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -98,13 +100,5 @@ case("blkdil", (1, 32, 11, 12), 1, (3, 3), [1, 1], [2, 2, 2, 2], [2, 2], True)
 pool("maxpool", "MaxPool", (1, 20, 27, 27), [3, 3], [2, 2], [1, 1, 1, 1])
 pool("avgpool", "AveragePool", (1, 9, 17, 18), [3, 3], [1, 1], [1, 1, 1, 1])
 
-graph = helper.make_graph(
-    nodes, "depthwise",
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in feeds.items()],
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in refs.items()],
-    inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-onnx.save(model, os.path.join(out, "model.onnx"))
-for name, value in {**feeds, **refs}.items():
-    np.save(os.path.join(out, name + ".npy"), value)
+save_cases(out, "depthwise", nodes, feeds, refs, inits)
 print(" ".join(f"{n}:{list(v.shape)}" for n, v in refs.items()))

@@ -5,11 +5,12 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from onnx_cases import save_cases  # noqa: E402
 
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(5)
 inits, nodes, feeds, refs = [], [], {}, {}
 
@@ -43,12 +44,4 @@ nodes.append(helper.make_node("MatMul", ["x_a", "x_b"], ["y_mm"], name="mm"))
 feeds["x_a"], feeds["x_b"] = a, bm
 refs["y_mm"] = (a.astype(np.float64) @ bm).astype(np.float32)
 
-graph = helper.make_graph(
-    nodes, "panels",
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in feeds.items()],
-    [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in refs.items()],
-    inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-onnx.save(model, os.path.join(out, "model.onnx"))
-for name, value in {**feeds, **refs}.items():
-    np.save(os.path.join(out, name + ".npy"), value)
+save_cases(out, "panels", nodes, feeds, refs, inits)

@@ -4,8 +4,10 @@ import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from onnx_cases import save_cases  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -87,10 +89,4 @@ def info(name, value):
     return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
 
 
-graph = helper.make_graph(
-    nodes, "winograd", [info(n, v) for n, v in feeds.items()],
-    [info(n, v) for n, v in refs.items()], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-onnx.save(model, os.path.join(out, "model.onnx"))
-for name, value in {**feeds, **refs}.items():
-    np.save(os.path.join(out, name + ".npy"), value)
+save_cases(out, "winograd", nodes, feeds, refs, inits, info)
