@@ -20,7 +20,9 @@ For each model the script
     and times them on those inputs in alternating blocks (benchmarks/
     common.py: a pause and an untimed run before each block, so that ONNX
     Runtime's spinning workers do not take the cores from the next block).
-It prints the medians, tc / ORT and tc / IREE (below 1: tc is faster) and
+It prints the medians, tc / ORT and tc / IREE (the median over rounds of
+the ratio of tc's block to the peer's block of the same round; below 1: tc
+is faster) and
 tc's compile time; a runtime that fails to compile, load or match the
 reference gets the reason in its cell instead of a time. --write makes the
 table docs/cpu-performance.md.
@@ -38,6 +40,7 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +49,7 @@ import time
 import onnx
 import onnxruntime
 
-from common import alternate, load_inputs, load_outputs, mismatch, ort_session
+from common import alternate_blocks, block_ratios, load_inputs, load_outputs, mismatch, ort_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -174,7 +177,13 @@ def measure(spec):
             result[name] = f"fail: run: {short(e)}"
         if result[name]:
             del runners[name]
-    result.update(alternate(runners, spec["runs"]))
+    blocks = alternate_blocks(runners, spec["runs"])
+    result.update({name: statistics.median(b) for name, b in blocks.items()})
+    # tc's time over each peer's, round by round (a drifting machine moves
+    # the blocks of one round alike), the median over the rounds.
+    for peer in ("ort", "iree"):
+        if "tc" in blocks and peer in blocks:
+            result["tc/" + peer] = block_ratios(blocks, peer)["tc"]
     print(json.dumps(result))
 
 
@@ -196,7 +205,10 @@ def table(rows, iree):
     def ms(v):
         return f"{v:.2f}" if isinstance(v, float) else v
 
-    def ratio(a, b):
+    def ratio(r, peer):
+        if isinstance(r.get("tc/" + peer), float):
+            return f"{r['tc/' + peer]:.2f}"
+        a, b = r["tc"], r.get(peer)
         return f"{a / b:.2f}" if isinstance(a, float) and isinstance(b, float) else "-"
 
     header = ["model", "threads", "tc ms", "ORT ms"] + (["IREE ms"] if iree else []) + \
@@ -204,8 +216,8 @@ def table(rows, iree):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, threads, r, compile_s in rows:
         cells = [name, str(threads), ms(r["tc"]), ms(r["ort"])] + \
-                ([ms(r["iree"])] if iree else []) + [ratio(r["tc"], r["ort"])] + \
-                ([ratio(r["tc"], r["iree"])] if iree else []) + [compile_s]
+                ([ms(r["iree"])] if iree else []) + [ratio(r, "ort")] + \
+                ([ratio(r, "iree")] if iree else []) + [compile_s]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -251,7 +263,8 @@ Runtime (all graph optimizations, intra-op threads = N, inter-op = 1) and
 IREE (llvm-cpu for the host, local-task driver with N workers) run on the
 same inputs in alternating blocks; each output is checked against
 PyTorch's first. The times are medians of {args.runs} runs; tc / ORT and
-tc / IREE below 1 mean tc is faster (issue 20 asks for tc / ORT at most
+tc / IREE are the medians, over the rounds of blocks, of tc's block over
+the peer's block of the same round; below 1 means tc is faster (issue 20 asks for tc / ORT at most
 0.8 everywhere). *tc compile s* is a cold `tc-compile` (no cache).
 
 Rerun (builds the models with Debian's python3-torch when missing and
