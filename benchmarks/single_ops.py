@@ -26,6 +26,9 @@ API) and ONNX Runtime are timed in alternating blocks in this one process
 
   .venv/bin/python benchmarks/single_ops.py [--threads N] [--runs N]
       [--only TEXT] [--workdir DIR]
+  .venv/bin/python benchmarks/single_ops.py --export DIR [--only TEXT]
+      (model directories for an A/B of two compilers' libraries with
+      benchmarks/compare_libraries.py)
 """
 import argparse
 import os
@@ -130,6 +133,25 @@ CASES = [
 ]
 
 
+def export(out, only):
+    """Each operator whose name contains `only` as a model directory."""
+    for name, build, _ in CASES:
+        if only not in name:
+            continue
+        graph, x = build()
+        slug = name.replace(" ", "_").replace("/", "s").replace(">", "").replace("@", "by")
+        data = os.path.join(out, slug, "test_data_set_0")
+        os.makedirs(data, exist_ok=True)
+        path = os.path.join(out, slug, "model.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+        y = ort_session(path, 1).run(None, {"x": x})[0]
+        for file, tensor in (("input_0.pb", numpy_helper.from_array(x, "x")),
+                             ("output_0.pb", numpy_helper.from_array(y, "y"))):
+            with open(os.path.join(data, file), "wb") as f:
+                f.write(tensor.SerializeToString())
+        print(os.path.join(out, slug))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, default=1)
@@ -137,7 +159,14 @@ def main():
     ap.add_argument("--only", default="",
                     help="only the operators whose name contains this text")
     ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "tc-single-ops"))
+    ap.add_argument("--export", metavar="DIR",
+                    help="instead write each operator as DIR/<name>/model.onnx and "
+                         "test_data_set_0 (ONNX Runtime's output as the reference), "
+                         "for benchmarks/compare_libraries.py")
     args = ap.parse_args()
+    if args.export:
+        export(args.export, args.only)
+        return
     os.makedirs(args.workdir, exist_ok=True)
     print(f"{args.threads} thread(s), medians of {args.runs} runs")
     print("| operator | tc ms | tc direct ms | ORT ms | tc / ORT |")
