@@ -100,14 +100,20 @@ def alternate(runners, runs, warmup=3):
             for name, b in alternate_blocks(runners, runs, warmup).items()}
 
 
-def block_ratios(blocks, reference):
-    """Each runner's time over `reference`'s, the median over rounds of the
-    ratio of its block to the reference's block of the same round: a
-    machine whose speed drifts by tens of percent within minutes moves both
-    blocks of a round alike, where the medians of all runs would mix
-    rounds run at different speeds."""
-    return {name: statistics.median(b / r for b, r in zip(times, blocks[reference]))
+def round_ratios(blocks, reference):
+    """Each runner's block over `reference`'s block of the same round, for
+    every round (alternate_blocks' output)."""
+    return {name: [b / r for b, r in zip(times, blocks[reference])]
             for name, times in blocks.items()}
+
+
+def block_ratios(blocks, reference):
+    """Each runner's time over `reference`'s, the median over rounds of
+    round_ratios: a machine whose speed drifts by tens of percent within
+    minutes moves both blocks of a round alike, where the medians of all
+    runs would mix rounds run at different speeds."""
+    return {name: statistics.median(r)
+            for name, r in round_ratios(blocks, reference).items()}
 
 
 def ensure_models(workdir, names):

@@ -22,7 +22,7 @@ import sys
 
 import onnx
 
-from common import BLOCK, alternate_blocks, block_ratios, load_inputs, load_outputs, mismatch, ort_session
+from common import BLOCK, alternate_blocks, load_inputs, load_outputs, mismatch, ort_session, round_ratios
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -53,13 +53,13 @@ def main():
         runners[library] = (lambda m: lambda: m(*feeds))(model)
     runners["onnxruntime"] = lambda: session.run(None, inputs)
     blocks = alternate_blocks(runners, args.runs)
-    ratios = block_ratios(blocks, args.libraries[0])
+    ratios = round_ratios(blocks, args.libraries[0])
     print(f"{args.threads} thread(s), {len(blocks[args.libraries[0]])} rounds of "
           f"{BLOCK} runs; x first: the median over rounds of the ratio within a round")
     for name, times in blocks.items():
-        print(f"{statistics.median(times):9.2f} ms  {ratios[name]:5.2f} x first  "
-              f"(rounds {min(b / r for b, r in zip(times, blocks[args.libraries[0]])):.2f}"
-              f"-{max(b / r for b, r in zip(times, blocks[args.libraries[0]])):.2f})  {name}")
+        r = ratios[name]
+        print(f"{statistics.median(times):9.2f} ms  {statistics.median(r):5.2f} x first  "
+              f"(rounds {min(r):.2f}-{max(r):.2f})  {name}")
 
 
 if __name__ == "__main__":

@@ -538,11 +538,6 @@ constexpr int64_t kMinReductionBlock = 4;
 /// second tile's reads it saved.
 constexpr int64_t kMinPanelRowTiles = 4;
 
-/// The bytes a core's first-level data cache keeps while a kernel streams
-/// through a few others: a lanes-side input within this stays there after
-/// the first row tile, strided or not (a 1x1 convolution over 64 channels).
-constexpr int64_t kFirstLevelCacheBytes = 32 * 1024;
-
 /// The input that a tile reads along its lanes and not along its rows (a
 /// matmul's right-hand side, a 1x1 convolution's image), when it is worth
 /// packing into contiguous panels inside the kernel: every map result a

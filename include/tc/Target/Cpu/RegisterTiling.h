@@ -37,6 +37,12 @@ constexpr int64_t kVectorLanes = 8;
 /// still find in a core's own cache: about half of a server core's L2.
 constexpr int64_t kPrivateCacheBytes = 1 << 20;
 
+/// The bytes a core's first-level data cache keeps while a kernel streams
+/// through a few others: an input within this stays there after the first
+/// row tile that reads it, strided or not (a 1x1 convolution's image slice
+/// over 64 channels).
+constexpr int64_t kFirstLevelCacheBytes = 32 * 1024;
+
 /// The fewest output columns (N) worth a register tile.
 constexpr int64_t kMinLanes = 8;
 
