@@ -36,11 +36,59 @@ namespace mlir::tc::cpu {
 namespace mlir::tc::cpu {
 namespace {
 
+/// Folds every extractvalue in `fn` that reads a field an insertvalue chain
+/// set back to the inserted value, then erases the chains left unused. The
+/// memref lowering rebuilds a descriptor from a function's arguments and
+/// extracts the fields it needs: after this, the arguments of the fields no
+/// kernel reads (on static shapes, all but the aligned pointers and some
+/// offsets) have no use.
+void foldDescriptorFields(LLVM::LLVMFuncOp fn) {
+  SmallVector<LLVM::InsertValueOp> inserts;
+  fn.walk([&](Operation *op) {
+    if (auto insert = dyn_cast<LLVM::InsertValueOp>(op)) {
+      inserts.push_back(insert);
+      return;
+    }
+    auto extract = dyn_cast<LLVM::ExtractValueOp>(op);
+    if (!extract)
+      return;
+    ArrayRef<int64_t> position = extract.getPosition();
+    Value container = extract.getContainer();
+    while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
+      ArrayRef<int64_t> inserted = insert.getPosition();
+      if (inserted == position) {
+        extract.replaceAllUsesWith(insert.getValue());
+        return;
+      }
+      // A field inside the inserted value, or one containing it: left as is.
+      size_t common = std::min(inserted.size(), position.size());
+      if (inserted.take_front(common) == position.take_front(common))
+        return;
+      container = insert.getContainer();
+    }
+  });
+  fn.walk([](LLVM::ExtractValueOp extract) {
+    if (extract->use_empty())
+      extract.erase();
+  });
+  for (LLVM::InsertValueOp insert : llvm::reverse(inserts)) {
+    if (!insert->use_empty())
+      continue;
+    Operation *base = insert.getContainer().getDefiningOp();
+    insert.erase();
+    if (base && isa<LLVM::PoisonOp, LLVM::UndefOp>(base) && base->use_empty())
+      base->erase();
+  }
+}
+
 /// void <name>(ptr args, i64 begin, i64 end): unpacks the captures from
-/// `args` and runs workgroups [begin, end) of `workgroupFn`.
+/// `args` and runs workgroups [begin, end) of `workgroupFn`. The captures
+/// of `packed` are the `live` ones of `captureTypes`; the others are
+/// arguments `workgroupFn` does not use, passed as poison.
 LLVM::LLVMFuncOp emitTrampoline(OpBuilder &b, ModuleOp module,
                                 LLVM::LLVMFuncOp workgroupFn, StringRef name,
                                 ArrayRef<Type> captureTypes,
+                                ArrayRef<unsigned> live,
                                 LLVM::LLVMStructType packed) {
   MLIRContext *ctx = module.getContext();
   Location loc = workgroupFn.getLoc();
@@ -58,12 +106,20 @@ LLVM::LLVMFuncOp emitTrampoline(OpBuilder &b, ModuleOp module,
   Block *body = trampoline.addBlock();
   Block *exit = trampoline.addBlock();
   b.setInsertionPointToStart(entry);
-  SmallVector<Value> captures;
-  for (auto [i, type] : llvm::enumerate(captureTypes)) {
-    Value field = LLVM::GEPOp::create(
+  SmallVector<Value> captures(captureTypes.size());
+  for (auto [field, capture] : llvm::enumerate(live)) {
+    Value address = LLVM::GEPOp::create(
         b, loc, e.ptr, packed, entry->getArgument(0),
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    captures.push_back(e.load(type, field));
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
+    captures[capture] = e.load(captureTypes[capture], address);
+  }
+  DenseMap<Type, Value> poison;
+  for (auto [capture, type] : llvm::zip(captures, captureTypes)) {
+    Value &value = poison[type];
+    if (!capture && !value)
+      value = LLVM::PoisonOp::create(b, loc, type);
+    if (!capture)
+      capture = value;
   }
   LLVM::BrOp::create(b, loc, ValueRange{entry->getArgument(1)}, header);
   b.setInsertionPointToStart(header);
@@ -93,6 +149,7 @@ struct Kernel {
 /// its kernel, or failure when the placeholder does not name a workgroup
 /// function.
 FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
+                               DenseSet<Operation *> &folded,
                                LLVM::CallOp call) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
@@ -115,17 +172,32 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
   kernel.name = call.getCallee()->drop_front(strlen("__tc_dispatch_")).str();
   kernel.ops = text(kKernelOpsAttr);
   kernel.nodes = text(kKernelNodesAttr);
-  SmallVector<Type> captureTypes;
-  for (Value operand : call.getArgOperands().drop_front(2))
+  // Only the captures the workgroup function reads are packed: a static
+  // memref's sizes and strides are constants in the kernel, and packing
+  // them made the run function (every kernel's stores) the largest
+  // function of a model, the one LLVM's code generation needs the most
+  // memory for.
+  if (folded.insert(workgroupFn.getOperation()).second)
+    foldDescriptorFields(workgroupFn);
+  ValueRange captureValues = call.getArgOperands().drop_front(2);
+  SmallVector<Type> captureTypes, liveTypes;
+  SmallVector<unsigned> live;
+  for (auto [i, operand] : llvm::enumerate(captureValues)) {
     captureTypes.push_back(operand.getType());
-  auto packed = LLVM::LLVMStructType::getLiteral(ctx, captureTypes);
+    if (i < workgroupFn.getNumArguments() &&
+        workgroupFn.getArgument(i).use_empty())
+      continue;
+    live.push_back(i);
+    liveTypes.push_back(operand.getType());
+  }
+  auto packed = LLVM::LLVMStructType::getLiteral(ctx, liveTypes);
 
   // Trampoline: void tramp(ptr args, i64 begin, i64 end), one per kernel
   // (a profile tells kernels apart by it), even where kernels share their
   // workgroup function.
   kernel.trampoline =
       emitTrampoline(b, module, workgroupFn, kernel.name + "_trampoline",
-                     captureTypes, packed);
+                     captureTypes, live, packed);
   symbols.insert(kernel.trampoline);
   // The kernel's key and configuration (--tc-cpu-configure-kernels) stay
   // on its trampoline, where max-autotune reads them.
@@ -139,11 +211,11 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
   b.setInsertionPointToStart(&caller.getBody().front());
   Value storage = LLVM::AllocaOp::create(b, loc, e.ptr, packed, e.constI64(1));
   b.setInsertionPoint(call);
-  for (auto [i, value] : llvm::enumerate(call.getArgOperands().drop_front(2))) {
-    Value field = LLVM::GEPOp::create(
+  for (auto [field, capture] : llvm::enumerate(live)) {
+    Value address = LLVM::GEPOp::create(
         b, loc, e.ptr, packed, storage,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    LLVM::StoreOp::create(b, loc, value, field);
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
+    LLVM::StoreOp::create(b, loc, captureValues[capture], address);
   }
   Value env = call.getArgOperands()[0];
   Value count = call.getArgOperands()[1];
@@ -297,8 +369,9 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     // One symbol table for all lookups: ModuleOp::lookupSymbol scans.
     SymbolTable symbols(module);
     SmallVector<Kernel> kernels;
+    DenseSet<Operation *> folded;
     for (LLVM::CallOp call : dispatches) {
-      FailureOr<Kernel> kernel = emitDispatch(module, symbols, call);
+      FailureOr<Kernel> kernel = emitDispatch(module, symbols, folded, call);
       if (failed(kernel))
         return signalPassFailure();
       kernels.push_back(std::move(*kernel));
