@@ -934,247 +934,265 @@ int main(int argc, char **argv) {
     }
   }
 
-  MLIRContext context;
-  // The compile report: remarks (the precision policy's ops kept in f32,
-  // each naming its ONNX node) go to stderr; everything else to the
-  // default handlers.
-  ScopedDiagnosticHandler remarks(&context, [](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Remark)
-      return failure();
-    llvm::errs() << "tc-compile: remark: " << diag.str() << "\n";
-    return success();
-  });
-  DialectRegistry registry;
-  tc::registerAllTcToolDialects(registry);
-  tc::cpu::registerSharedLibraryTranslations(registry);
-  context.appendDialectRegistry(registry);
-
-  tc::onnx::ImportOptions options;
-  for (const std::string &entry : bind) {
-    auto [name, file] = llvm::StringRef(entry).split('=');
-    if (name.empty() || file.empty())
-      return fail("--bind expects NAME=FILE, got '" + entry + "'");
-    options.boundInputs[name.str()] = file.str();
-  }
-  if (!dumpDir.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
-      return fail("cannot create --dump-ir directory '" + dumpDir +
-                  "': " + ec.message());
-  auto dumpPath = [&](StringRef name) {
-    llvm::SmallString<256> path(dumpDir);
-    llvm::sys::path::append(path, name);
-    return path.str().str();
-  };
-
-  tc::onnx::ImportResult result =
-      tc::onnx::importOnnxFile(context, inputPath, options);
-  if (!result.succeeded()) {
-    result.printErrors(llvm::errs(), inputPath);
-    return 1;
-  }
-  timer.report("import");
-  for (const std::string &file : result.filesRead)
-    if (!checkOnly && sameFile(output, file))
-      return fail("the output '" + output +
-                  "' is an external-data file of the model ('" + file +
-                  "'); choose another -o");
-  ModuleOp module = *result.module;
-  if (failed(checkBucketDimensions(module, buckets)))
-    return 1;
-  if (checkOnly) {
-    size_t ops = 0;
-    module->walk([&](Operation *) { ++ops; });
-    llvm::outs() << inputPath << ": ok, the whole model is supported ("
-                 << ops << " ops after import)\n";
-    return 0;
-  }
-  if (!dumpDir.empty() &&
-      failed(writeModule(module, dumpPath("00-import.mlir"), true)))
-    return 1;
-
-  if (failed(runGraphPasses(context, module, calibrationSamples, argv[0])))
-    return 1;
-  // Weights the graph passes replaced (folded, re-laid out) are dead: free
-  // them before code generation doubles what is alive.
-  tc::cpu::releaseUnreferencedResources(&context, module);
-  timer.report("graph passes");
-  if (!dumpDir.empty() &&
-      failed(writeModule(module, dumpPath("01-tc.mlir"), true)))
-    return 1;
-  if (emit == Emit::Tc)
-    return failed(writeModule(module, output, false));
-
-  if (emit == Emit::GpuKernels)
-    return compileGpuKernels(context, module, gpuTargets, dumpDir, timer);
-
-  auto main = module.lookupSymbol<func::FuncOp>("main");
-  if (!main)
-    return fail("the imported module has no @main");
-  if (failed(checkSignature(main)))
-    return 1;
-  StringRef modelName = llvm::sys::path::stem(inputPath);
-  // What the artifact needs: the runtime refuses it on a CPU without the
-  // features it names, and tc-run --print-signature shows them.
-  std::string metadata;
-  {
-    std::string error;
-    FailureOr<std::string> described =
-        artifactMetadata(main, modelName, cpuName, error);
-    if (failed(described))
-      return fail(error);
-    metadata = *described;
-  }
-  for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
-    metadata += "target " + gpuTarget.name() + "\n";
-  module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
-
-  // GPU targets: kernels per target, then the shared host code, linked into
-  // the same library as the CPU code.
-  OwningOpRef<ModuleOp> gpuHost;
-  if (!gpuTargets.empty()) {
-    gpuHost = module.clone();
-    PassManager kernels(&context);
-    StageTimer::timePasses(kernels);
-    tc::gpu::GpuPipelineOptions kernelPipeline;
-    kernelPipeline.targets = targetNames(gpuTargets);
-    tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
-    if (failed(kernels.run(*gpuHost)))
-      return fail("GPU code generation failed (see the diagnostics above)");
-    SmallVector<Attribute> images;
-    for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets) {
-      std::string error;
-      FailureOr<tc::gpu::GpuImage> image =
-          tc::gpu::compileKernels(*gpuHost, gpuTarget, error, kernelOptions());
-      if (failed(image))
-        return fail(gpuTarget.name() + ": " + error);
-      // The driver JIT-compiles PTX for GPUs newer than the cubin's.
-      Builder builder(&context);
-      auto entry = [&](StringRef format, StringRef data) {
-        images.push_back(builder.getDictionaryAttr(
-            {builder.getNamedAttr("target", builder.getStringAttr(gpuTarget.name())),
-             builder.getNamedAttr("format", builder.getStringAttr(format)),
-             builder.getNamedAttr("data", builder.getStringAttr(data))}));
-      };
-      entry(image->format, image->binary);
-      if (image->format == "cubin" && !image->assembly.empty())
-        entry("ptx", image->assembly);
-    }
-    (*gpuHost)->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
-    timer.report("gpu kernels");
-    PassManager host(&context);
-    StageTimer::timePasses(host);
-    tc::gpu::buildGpuHostPipeline(host);
-    if (failed(host.run(*gpuHost)))
-      return fail("GPU host code generation failed (see the diagnostics above)");
-  }
-
-  PassManager lowering(&context);
-  StageTimer::timePasses(lowering);
-  tc::cpu::CpuPipelineOptions pipelineOptions;
-  pipelineOptions.maxWorkgroups = maxWorkgroups;
-  pipelineOptions.winograd = winograd;
-  // The GPU host code shares the imported weights; without it, `module` is
-  // the context's only module.
-  pipelineOptions.releaseReplacedWeights = !gpuHost;
-  // With shape buckets, the entry point comes once they are merged.
-  pipelineOptions.emitEntry = buckets.empty();
-  pipelineOptions.configTable = tuningTable;
-  // Removed when the compile ends: a table that lives only for it.
-  llvm::SmallString<128> scratchTable;
-  llvm::scope_exit removeScratch([&] {
-    if (!scratchTable.empty())
-      llvm::sys::fs::remove_directories(scratchTable);
-  });
-  if (autotune) {
-    tc_compile::AutotuneOptions tuning;
-    tuning.pipeline = pipelineOptions;
-    tuning.cpu = cpuName;
-    std::string cacheDirectory;
-    if (cache)
-      cacheDirectory = cacheDir.empty()
-                           ? tc::cache::CompileCache::defaultDirectory()
-                           : cacheDir.getValue();
-    else if (tuningTable.empty() &&
-             llvm::sys::fs::createUniqueDirectory("tc-tuning", scratchTable))
-      return fail("--mode=max-autotune: cannot create a temporary directory");
-    tuning.table = tuningTablePath(cacheDirectory, scratchTable);
-    FailureOr<std::string> tcRun = findTcRun(argv[0], "--mode=max-autotune");
-    if (failed(tcRun))
-      return 1;
-    tuning.tcRun = *tcRun;
-    tuning.inputs = autotuneInputFiles;
-    tuning.budgetSeconds = autotuneBudget;
-    tuning.metadata = [](func::FuncOp main, std::string &error) {
-      return artifactMetadata(main, "autotune", cpuName, error);
-    };
-    tc_compile::AutotuneSummary summary;
-    std::string error;
-    if (failed(tc_compile::autotuneCpuKernels(module, tuning, summary, error)))
-      return fail(error);
-    llvm::errs() << "tc-compile: max-autotune: " << summary.kernels
-                 << " tunable kernels (" << summary.keys << " distinct), "
-                 << summary.keysFromTable << " already in the tuning table";
-    if (summary.trials > 0)
-      llvm::errs() << "; " << summary.trials << " candidate compiles, "
-                   << summary.changed << " changed, tuned kernels "
-                   << llvm::format("%.3f", summary.heuristicMs) << " -> "
-                   << llvm::format("%.3f", summary.tunedMs) << " ms per run";
-    llvm::errs() << "; " << llvm::format("%.1f", summary.seconds) << " s"
-                 << (summary.budgetExhausted ? " (the budget ended the trials)"
-                                             : "")
-                 << "\n";
-    for (const std::string &change : summary.changes)
-      llvm::errs() << "tc-compile: max-autotune:   " << change << "\n";
-    if (!gpuTargets.empty())
-      llvm::errs() << "tc-compile: note: max-autotune tunes the CPU code; the "
-                      "GPU kernels keep the heuristics' configurations\n";
-    pipelineOptions.configTable = tuning.table;
-    timer.report("autotune");
-  }
-  SmallVector<Type> genericInputs(main.getArgumentTypes());
-  if (emulation) {
-    tc::gpu::GpuPipelineOptions gpuOptions;
-    gpuOptions.emulateInReverse = emulateInReverse;
-    if (emulatedMatrixCores != "none")
-      gpuOptions.emulatedMatrixTarget = emulatedMatrixCores;
-    tc::gpu::buildGpuEmulationPipeline(lowering, gpuOptions);
-  }
-  else
-    tc::cpu::buildCpuPipeline(lowering, pipelineOptions);
-  if (!dumpDir.empty()) {
-    context.disableMultithreading();
-    OpPrintingFlags flags;
-    flags.elideLargeElementsAttrs(16).elideLargeResourceString(64);
-    lowering.enableIRPrintingToFileTree(
-        [](Pass *, Operation *) { return false; },
-        [](Pass *, Operation *) { return true; },
-        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/true,
-        /*printAfterOnlyOnFailure=*/false, dumpPath("passes"), flags);
-  }
-  if (failed(lowering.run(module)))
-    return fail("code generation failed (see the diagnostics above)");
-  timer.report("code generation");
-  if (!buckets.empty() &&
-      failed(compileShapeBuckets(context, module, buckets, options,
-                                 genericInputs, pipelineOptions, timer)))
-    return 1;
-  if (emit == Emit::Llvm)
-    return failed(writeModule(module, output, false));
-
+  // The MLIR half of the compile runs in a scope of its own: it ends with
+  // the model translated to LLVM IR, and the context, with everything it
+  // uniqued, is freed before LLVM's code generation, where the compile's
+  // memory peaks.
   tc::cpu::SharedLibraryOptions libraryOptions;
-  libraryOptions.cpu = cpuName;
-  libraryOptions.onStage = [&](StringRef stage) { timer.report(stage); };
-  // `module` and `gpuHost` are all the modules of this context.
-  libraryOptions.consumeModules = true;
-  if (gpuHost)
-    libraryOptions.linkWith.push_back(*gpuHost);
-  if (!dumpDir.empty())
-    libraryOptions.llvmIrPath = dumpPath("99-model.ll");
+  tc::cpu::TranslatedLibraryPtr translated;
+  std::vector<std::string> filesRead;
   std::string error;
-  if (failed(tc::cpu::emitSharedLibrary(module, output, libraryOptions, error)))
+  {
+    MLIRContext context;
+    // The compile report: remarks (the precision policy's ops kept in f32,
+    // each naming its ONNX node) go to stderr; everything else to the
+    // default handlers.
+    ScopedDiagnosticHandler remarks(&context, [](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Remark)
+        return failure();
+      llvm::errs() << "tc-compile: remark: " << diag.str() << "\n";
+      return success();
+    });
+    DialectRegistry registry;
+    tc::registerAllTcToolDialects(registry);
+    tc::cpu::registerSharedLibraryTranslations(registry);
+    context.appendDialectRegistry(registry);
+
+    tc::onnx::ImportOptions options;
+    for (const std::string &entry : bind) {
+      auto [name, file] = llvm::StringRef(entry).split('=');
+      if (name.empty() || file.empty())
+        return fail("--bind expects NAME=FILE, got '" + entry + "'");
+      options.boundInputs[name.str()] = file.str();
+    }
+    if (!dumpDir.empty())
+      if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
+        return fail("cannot create --dump-ir directory '" + dumpDir +
+                    "': " + ec.message());
+    auto dumpPath = [&](StringRef name) {
+      llvm::SmallString<256> path(dumpDir);
+      llvm::sys::path::append(path, name);
+      return path.str().str();
+    };
+
+    tc::onnx::ImportResult result =
+        tc::onnx::importOnnxFile(context, inputPath, options);
+    if (!result.succeeded()) {
+      result.printErrors(llvm::errs(), inputPath);
+      return 1;
+    }
+    timer.report("import");
+    for (const std::string &file : result.filesRead)
+      if (!checkOnly && sameFile(output, file))
+        return fail("the output '" + output +
+                    "' is an external-data file of the model ('" + file +
+                    "'); choose another -o");
+    ModuleOp module = *result.module;
+    if (failed(checkBucketDimensions(module, buckets)))
+      return 1;
+    if (checkOnly) {
+      size_t ops = 0;
+      module->walk([&](Operation *) { ++ops; });
+      llvm::outs() << inputPath << ": ok, the whole model is supported (" << ops
+                   << " ops after import)\n";
+      return 0;
+    }
+    if (!dumpDir.empty() &&
+        failed(writeModule(module, dumpPath("00-import.mlir"), true)))
+      return 1;
+
+    if (failed(runGraphPasses(context, module, calibrationSamples, argv[0])))
+      return 1;
+    // Weights the graph passes replaced (folded, re-laid out) are dead: free
+    // them before code generation doubles what is alive.
+    tc::cpu::releaseUnreferencedResources(&context, module);
+    timer.report("graph passes");
+    if (!dumpDir.empty() &&
+        failed(writeModule(module, dumpPath("01-tc.mlir"), true)))
+      return 1;
+    if (emit == Emit::Tc)
+      return failed(writeModule(module, output, false));
+
+    if (emit == Emit::GpuKernels)
+      return compileGpuKernels(context, module, gpuTargets, dumpDir, timer);
+
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main)
+      return fail("the imported module has no @main");
+    if (failed(checkSignature(main)))
+      return 1;
+    StringRef modelName = llvm::sys::path::stem(inputPath);
+    // What the artifact needs: the runtime refuses it on a CPU without the
+    // features it names, and tc-run --print-signature shows them.
+    std::string metadata;
+    {
+      std::string error;
+      FailureOr<std::string> described =
+          artifactMetadata(main, modelName, cpuName, error);
+      if (failed(described))
+        return fail(error);
+      metadata = *described;
+    }
+    for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
+      metadata += "target " + gpuTarget.name() + "\n";
+    module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
+
+    // GPU targets: kernels per target, then the shared host code, linked into
+    // the same library as the CPU code.
+    OwningOpRef<ModuleOp> gpuHost;
+    if (!gpuTargets.empty()) {
+      gpuHost = module.clone();
+      PassManager kernels(&context);
+      StageTimer::timePasses(kernels);
+      tc::gpu::GpuPipelineOptions kernelPipeline;
+      kernelPipeline.targets = targetNames(gpuTargets);
+      tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
+      if (failed(kernels.run(*gpuHost)))
+        return fail("GPU code generation failed (see the diagnostics above)");
+      SmallVector<Attribute> images;
+      for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets) {
+        std::string error;
+        FailureOr<tc::gpu::GpuImage> image = tc::gpu::compileKernels(
+            *gpuHost, gpuTarget, error, kernelOptions());
+        if (failed(image))
+          return fail(gpuTarget.name() + ": " + error);
+        // The driver JIT-compiles PTX for GPUs newer than the cubin's.
+        Builder builder(&context);
+        auto entry = [&](StringRef format, StringRef data) {
+          images.push_back(builder.getDictionaryAttr(
+              {builder.getNamedAttr("target",
+                                    builder.getStringAttr(gpuTarget.name())),
+               builder.getNamedAttr("format", builder.getStringAttr(format)),
+               builder.getNamedAttr("data", builder.getStringAttr(data))}));
+        };
+        entry(image->format, image->binary);
+        if (image->format == "cubin" && !image->assembly.empty())
+          entry("ptx", image->assembly);
+      }
+      (*gpuHost)->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
+      timer.report("gpu kernels");
+      PassManager host(&context);
+      StageTimer::timePasses(host);
+      tc::gpu::buildGpuHostPipeline(host);
+      if (failed(host.run(*gpuHost)))
+        return fail(
+            "GPU host code generation failed (see the diagnostics above)");
+    }
+
+    PassManager lowering(&context);
+    StageTimer::timePasses(lowering);
+    tc::cpu::CpuPipelineOptions pipelineOptions;
+    pipelineOptions.maxWorkgroups = maxWorkgroups;
+    pipelineOptions.winograd = winograd;
+    // The GPU host code shares the imported weights; without it, `module` is
+    // the context's only module.
+    pipelineOptions.releaseReplacedWeights = !gpuHost;
+    // With shape buckets, the entry point comes once they are merged.
+    pipelineOptions.emitEntry = buckets.empty();
+    pipelineOptions.configTable = tuningTable;
+    // Removed when the compile ends: a table that lives only for it.
+    llvm::SmallString<128> scratchTable;
+    llvm::scope_exit removeScratch([&] {
+      if (!scratchTable.empty())
+        llvm::sys::fs::remove_directories(scratchTable);
+    });
+    if (autotune) {
+      tc_compile::AutotuneOptions tuning;
+      tuning.pipeline = pipelineOptions;
+      tuning.cpu = cpuName;
+      std::string cacheDirectory;
+      if (cache)
+        cacheDirectory = cacheDir.empty()
+                             ? tc::cache::CompileCache::defaultDirectory()
+                             : cacheDir.getValue();
+      else if (tuningTable.empty() &&
+               llvm::sys::fs::createUniqueDirectory("tc-tuning", scratchTable))
+        return fail("--mode=max-autotune: cannot create a temporary directory");
+      tuning.table = tuningTablePath(cacheDirectory, scratchTable);
+      FailureOr<std::string> tcRun = findTcRun(argv[0], "--mode=max-autotune");
+      if (failed(tcRun))
+        return 1;
+      tuning.tcRun = *tcRun;
+      tuning.inputs = autotuneInputFiles;
+      tuning.budgetSeconds = autotuneBudget;
+      tuning.metadata = [](func::FuncOp main, std::string &error) {
+        return artifactMetadata(main, "autotune", cpuName, error);
+      };
+      tc_compile::AutotuneSummary summary;
+      std::string error;
+      if (failed(
+              tc_compile::autotuneCpuKernels(module, tuning, summary, error)))
+        return fail(error);
+      llvm::errs() << "tc-compile: max-autotune: " << summary.kernels
+                   << " tunable kernels (" << summary.keys << " distinct), "
+                   << summary.keysFromTable << " already in the tuning table";
+      if (summary.trials > 0)
+        llvm::errs() << "; " << summary.trials << " candidate compiles, "
+                     << summary.changed << " changed, tuned kernels "
+                     << llvm::format("%.3f", summary.heuristicMs) << " -> "
+                     << llvm::format("%.3f", summary.tunedMs) << " ms per run";
+      llvm::errs() << "; " << llvm::format("%.1f", summary.seconds) << " s"
+                   << (summary.budgetExhausted
+                           ? " (the budget ended the trials)"
+                           : "")
+                   << "\n";
+      for (const std::string &change : summary.changes)
+        llvm::errs() << "tc-compile: max-autotune:   " << change << "\n";
+      if (!gpuTargets.empty())
+        llvm::errs()
+            << "tc-compile: note: max-autotune tunes the CPU code; the "
+               "GPU kernels keep the heuristics' configurations\n";
+      pipelineOptions.configTable = tuning.table;
+      timer.report("autotune");
+    }
+    SmallVector<Type> genericInputs(main.getArgumentTypes());
+    if (emulation) {
+      tc::gpu::GpuPipelineOptions gpuOptions;
+      gpuOptions.emulateInReverse = emulateInReverse;
+      if (emulatedMatrixCores != "none")
+        gpuOptions.emulatedMatrixTarget = emulatedMatrixCores;
+      tc::gpu::buildGpuEmulationPipeline(lowering, gpuOptions);
+    } else
+      tc::cpu::buildCpuPipeline(lowering, pipelineOptions);
+    if (!dumpDir.empty()) {
+      context.disableMultithreading();
+      OpPrintingFlags flags;
+      flags.elideLargeElementsAttrs(16).elideLargeResourceString(64);
+      lowering.enableIRPrintingToFileTree(
+          [](Pass *, Operation *) { return false; },
+          [](Pass *, Operation *) { return true; },
+          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/true,
+          /*printAfterOnlyOnFailure=*/false, dumpPath("passes"), flags);
+    }
+    if (failed(lowering.run(module)))
+      return fail("code generation failed (see the diagnostics above)");
+    timer.report("code generation");
+    if (!buckets.empty() &&
+        failed(compileShapeBuckets(context, module, buckets, options,
+                                   genericInputs, pipelineOptions, timer)))
+      return 1;
+    if (emit == Emit::Llvm)
+      return failed(writeModule(module, output, false));
+
+    libraryOptions.cpu = cpuName;
+    libraryOptions.onStage = [&](StringRef stage) { timer.report(stage); };
+    // `module` and `gpuHost` are all the modules of this context.
+    libraryOptions.consumeModules = true;
+    if (gpuHost)
+      libraryOptions.linkWith.push_back(*gpuHost);
+    if (!dumpDir.empty())
+      libraryOptions.llvmIrPath = dumpPath("99-model.ll");
+    translated = tc::cpu::translateSharedLibrary(module, libraryOptions, error);
+    if (!translated)
+      return fail(error);
+    filesRead = result.filesRead;
+    libraryOptions.linkWith.clear();
+  }
+  if (failed(tc::cpu::emitTranslatedLibrary(std::move(translated), output,
+                                            libraryOptions, error)))
     return fail(error);
   if (cache) {
-    cache->store(cacheKey, result.filesRead, output);
+    cache->store(cacheKey, filesRead, output);
     timer.report("cache store");
   }
   return 0;

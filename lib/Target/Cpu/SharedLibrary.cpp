@@ -10,6 +10,7 @@
 
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Cpu/ConstantsObject.h"
+#include "tc/Target/Cpu/GroupedTranslation.h"
 #include "tc/Target/Cpu/ModelSupport.h"
 #include "tc/Support/WeightStore.h"
 
@@ -26,6 +27,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,6 +40,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+
+#include <mutex>
 #include "llvm/Support/Signals.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/TargetParser/Host.h"
@@ -385,9 +389,33 @@ FailureOr<ScratchFile> emitObject(llvm::Module &module,
   return object;
 }
 
+/// The most iterations of a loop LLVM's -O3 unrolls fully. By default it
+/// unrolls any loop of known trip count whose unrolled body stays under 300
+/// instructions. tc's kernels arrive register-tiled and unrolled by its own
+/// passes; the loops they keep rolled (rows of 32 to 58 columns, copies)
+/// LLVM then unrolled, and the SLP vectorizer and code generation of those
+/// bodies took twice the memory of any other function (MobileNetV2's
+/// depthwise convolutions, the compile's peak), for no run time difference
+/// measured (docs/compile-time.md). Loops of up to this many iterations
+/// (convolution windows, short tails) still unroll.
+constexpr const char *kFullUnrollMaxCount = "16";
+
+/// Sets LLVM's -unroll-full-max-count to kFullUnrollMaxCount once per
+/// process, unless the command line set it.
+void limitFullUnrolling() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::cl::Option *option =
+        llvm::cl::getRegisteredOptions().lookup("unroll-full-max-count");
+    if (option && option->getNumOccurrences() == 0)
+      option->addOccurrence(0, option->ArgStr, kFullUnrollMaxCount);
+  });
+}
+
 /// Optimizes `module` at -O3 for `machine`'s CPU.
 LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine,
                        std::string &error) {
+  limitFullUnrolling();
   auto transform = makeOptimizingTransformer(3, 0, &machine);
   if (llvm::Error err = transform(&module)) {
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));
@@ -424,6 +452,11 @@ void inlineSingleCallers(llvm::Module &module) {
   passes.addPass(llvm::GlobalDCEPass());
   passes.run(module, modules);
 }
+
+/// How many groups of functions a consumed module is translated in: each
+/// group's MLIR is freed as its LLVM IR appears, so more groups lower the
+/// translation's peak towards the larger of the two representations.
+constexpr unsigned kTranslationGroups = 16;
 
 /// How many code partitions emitObjects makes per thread.
 constexpr unsigned kPartitionsPerThread = 4;
@@ -544,35 +577,56 @@ emitObjects(std::unique_ptr<llvm::Module> &owned,
 
 } // namespace
 
-LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
-                                const SharedLibraryOptions &options,
-                                std::string &error) {
-  std::function<void(StringRef)> stageDone = [&](StringRef stage) {
+struct TranslatedLibrary {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::vector<ExternalConstant> constants;
+  std::optional<Weights> weights;
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+};
+
+void TranslatedLibraryDeleter::operator()(TranslatedLibrary *library) const {
+  delete library;
+}
+
+namespace {
+
+std::function<void(StringRef)> stageReporter(const SharedLibraryOptions &options) {
+  return [&options](StringRef stage) {
     if (options.onStage)
       options.onStage(stage);
   };
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(options, error);
-  if (!machine)
-    return failure();
+}
+
+} // namespace
+
+TranslatedLibraryPtr translateSharedLibrary(ModuleOp module,
+                                            const SharedLibraryOptions &options,
+                                            std::string &error) {
+  std::function<void(StringRef)> stageDone = stageReporter(options);
+  TranslatedLibraryPtr library(new TranslatedLibrary);
+  library->machine = createTargetMachine(options, error);
+  if (!library->machine)
+    return nullptr;
+  llvm::TargetMachine &machine = *library->machine;
 
   // The weights leave the IR before translation (ConstantsObject.h) and go
   // to a scratch file, in the layout they will have in the library; a
   // compile that owns the context then frees their blobs, so that neither
   // the translation nor LLVM's code generation, where the compile's memory
   // peaks, runs beside them.
-  std::vector<ExternalConstant> constants;
-  std::string triple = machine->getTargetTriple().str();
+  std::vector<ExternalConstant> &constants = library->constants;
+  std::string triple = machine.getTargetTriple().str();
   SmallVector<ModuleOp> modules = {module};
   modules.append(options.linkWith.begin(), options.linkWith.end());
   if (supportsConstantsObject(triple))
     constants = externalizeConstants(modules);
-  std::optional<Weights> weights;
   if (!constants.empty()) {
     FailureOr<ScratchFile> file = ScratchFile::create("weights", error);
     if (failed(file) || failed(writeConstants(file->fd, constants, error)))
-      return failure();
-    weights.emplace(Weights{std::move(*file), layoutConstants(constants)});
+      return nullptr;
+    library->weights.emplace(
+        Weights{std::move(*file), layoutConstants(constants)});
     for (ExternalConstant &c : constants)
       c.bytes = {};
     if (options.consumeModules)
@@ -580,32 +634,35 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
     stageDone("weights written");
   }
 
-  auto ownedContext = std::make_unique<llvm::LLVMContext>();
-  llvm::LLVMContext &llvmContext = *ownedContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "tc_model");
+  // A module the caller gives up is translated a group of functions at a
+  // time, so that its MLIR and its LLVM IR are never both whole.
+  library->context = std::make_unique<llvm::LLVMContext>();
+  llvm::LLVMContext &llvmContext = *library->context;
+  library->module = translateInGroups(
+      module, llvmContext, "tc_model", machine.createDataLayout(),
+      machine.getTargetTriple(),
+      options.consumeModules ? kTranslationGroups : 1);
+  llvm::Module *llvmModule = library->module.get();
   if (!llvmModule) {
     error = "translation to LLVM IR failed";
-    return failure();
+    return nullptr;
   }
-  llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(machine->getTargetTriple());
   for (ModuleOp other : options.linkWith) {
     std::unique_ptr<llvm::Module> part =
         translateModuleToLLVMIR(other, llvmContext, "tc_model_part");
     if (!part) {
       error = "translation to LLVM IR failed";
-      return failure();
+      return nullptr;
     }
     part->setDataLayout(llvmModule->getDataLayout());
     part->setTargetTriple(llvmModule->getTargetTriple());
     if (llvm::Linker::linkModules(*llvmModule, std::move(part))) {
       error = "linking the GPU host code into the model failed";
-      return failure();
+      return nullptr;
     }
   }
   if (failed(linkModelSupport(*llvmModule, error)))
-    return failure();
+    return nullptr;
   stageDone("translation to LLVM IR");
 
   if (options.consumeModules) {
@@ -614,7 +671,14 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
     releaseUnreferencedResources(module.getContext(), {});
     trimHeap();
   }
+  return library;
+}
 
+LogicalResult emitTranslatedLibrary(TranslatedLibraryPtr library,
+                                    StringRef outputPath,
+                                    const SharedLibraryOptions &options,
+                                    std::string &error) {
+  std::function<void(StringRef)> stageDone = stageReporter(options);
   // The objects and the linker's log are temporary files that are unlinked
   // as soon as they exist: lld reads and writes them as open files through
   // /proc/self/fd, so nothing is left behind even when the compile is
@@ -622,16 +686,18 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
   unsigned jobs = options.jobs ? options.jobs
                                : llvm::hardware_concurrency().compute_thread_count();
   FailureOr<std::vector<ScratchFile>> objects =
-      emitObjects(llvmModule, ownedContext, *machine, options, jobs, stageDone,
-                  error);
+      emitObjects(library->module, library->context, *library->machine,
+                  options, jobs, stageDone, error);
   if (failed(objects))
     return failure();
   std::vector<std::string> objectPaths;
   for (const ScratchFile &object : *objects)
     objectPaths.push_back(object.path());
   std::optional<ScratchFile> constantsObject;
+  const std::vector<ExternalConstant> &constants = library->constants;
   if (!constants.empty()) {
     FailureOr<ScratchFile> file = ScratchFile::create("o", error);
+    std::string triple = library->machine->getTargetTriple().str();
     if (failed(file) ||
         failed(writeConstantsObject(file->fd, triple, constants, error)))
       return failure();
@@ -639,11 +705,21 @@ LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
     objectPaths.push_back(constantsObject->path());
     stageDone("weights region");
   }
-  if (failed(linkSharedLibrary(objectPaths, weights ? &*weights : nullptr,
-                               outputPath, stageDone, error)))
+  const Weights *weights = library->weights ? &*library->weights : nullptr;
+  if (failed(linkSharedLibrary(objectPaths, weights, outputPath, stageDone,
+                               error)))
     return failure();
   stageDone(weights ? "weights appended and seal" : "seal");
   return success();
+}
+
+LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
+                                const SharedLibraryOptions &options,
+                                std::string &error) {
+  TranslatedLibraryPtr library = translateSharedLibrary(module, options, error);
+  if (!library)
+    return failure();
+  return emitTranslatedLibrary(std::move(library), outputPath, options, error);
 }
 
 LogicalResult describeTargetCpu(const SharedLibraryOptions &options,

@@ -7,6 +7,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,33 @@ struct SharedLibraryOptions {
 LogicalResult emitSharedLibrary(ModuleOp module, StringRef outputPath,
                                 const SharedLibraryOptions &options,
                                 std::string &error);
+
+/// A model translated to LLVM IR, its weights written out: what the first
+/// half of emitSharedLibrary leaves for the second. It holds nothing of
+/// MLIR, so a caller that gives its modules up (consumeModules) can free
+/// their context in between, before LLVM's code generation, where the
+/// compile's memory peaks.
+struct TranslatedLibrary;
+struct TranslatedLibraryDeleter {
+  void operator()(TranslatedLibrary *library) const;
+};
+using TranslatedLibraryPtr =
+    std::unique_ptr<TranslatedLibrary, TranslatedLibraryDeleter>;
+
+/// emitSharedLibrary's first half: the weights written out and `module`
+/// (with `options.linkWith`) translated to LLVM IR. Null on failure, with
+/// a message in `error`.
+TranslatedLibraryPtr translateSharedLibrary(ModuleOp module,
+                                            const SharedLibraryOptions &options,
+                                            std::string &error);
+
+/// emitSharedLibrary's second half: `library` optimized, compiled, linked
+/// into `outputPath`, its weights appended and the library sealed. Uses
+/// neither `options.linkWith` nor anything else of MLIR.
+LogicalResult emitTranslatedLibrary(TranslatedLibraryPtr library,
+                                    StringRef outputPath,
+                                    const SharedLibraryOptions &options,
+                                    std::string &error);
 
 /// Checks that `cpu` ("host" or an LLVM CPU name such as x86-64-v3) names
 /// a CPU of the host's target; failure with a message listing a few valid
