@@ -184,8 +184,11 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
   SmallVector<unsigned> live;
   for (auto [i, operand] : llvm::enumerate(captureValues)) {
     captureTypes.push_back(operand.getType());
+    // Poison for an unused argument, unless it is noundef (then passing
+    // poison would be undefined behaviour).
     if (i < workgroupFn.getNumArguments() &&
-        workgroupFn.getArgument(i).use_empty())
+        workgroupFn.getArgument(i).use_empty() &&
+        !workgroupFn.getArgAttr(i, LLVM::LLVMDialect::getNoUndefAttrName()))
       continue;
     live.push_back(i);
     liveTypes.push_back(operand.getType());

@@ -20,6 +20,7 @@
 // CHECK: llvm.extractvalue %{{.*}}[3] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 
 // CHECK-LABEL: llvm.func internal @main(
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(ptr)>
 // CHECK: %[[ARGS1:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, i64)>
 // CHECK: %[[ARGS0:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr)>
 // CHECK: %[[F0:.*]] = llvm.getelementptr %[[ARGS0]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr)>
@@ -42,6 +43,11 @@
 // CHECK-LABEL: llvm.func internal @k1_trampoline(
 // CHECK-NOT: llvm.mlir.poison
 // CHECK: llvm.call @main_wg1(
+// An unused noundef argument stays a capture: poison would be undefined.
+// CHECK-LABEL: llvm.func internal @k2_trampoline(
+// CHECK: %[[P:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[Q:.*]] = llvm.mlir.poison : !llvm.ptr
+// CHECK: llvm.call @main_wg2(%[[P]], %[[Q]], %{{.*}})
 
 module attributes {tc.module_metadata = "tc-module 1\0Aname m\0Ainput x f32 1 4\0Aoutput y f32 1 4\0Atarget cpu\0A"} {
   // Reads x[i] and writes y[i]: only the aligned pointers are used.
@@ -82,6 +88,10 @@ module attributes {tc.module_metadata = "tc-module 1\0Aname m\0Ainput x f32 1 4\
     llvm.store %f, %x : f32, !llvm.ptr
     llvm.return
   }
+  llvm.func @main_wg2(%p: !llvm.ptr {llvm.noundef}, %q: !llvm.ptr, %i: i64) {
+    llvm.return
+  }
+  llvm.func @__tc_dispatch_k2(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr) attributes {tc.workgroup = "main_wg2", tc.kernel_ops = "Identity", tc.kernel_nodes = "identity_1"}
   llvm.func @__tc_dispatch_k0(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) attributes {tc.workgroup = "main_wg0", tc.kernel_ops = "Relu", tc.kernel_nodes = "relu_1"}
   llvm.func @__tc_dispatch_k1(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) attributes {tc.workgroup = "main_wg1", tc.kernel_ops = "Shape", tc.kernel_nodes = "shape_1"}
   llvm.func @main(%env: !llvm.ptr, %a: !llvm.ptr, %b: !llvm.ptr, %o: i64, %s: i64, %t: i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> {
@@ -90,6 +100,7 @@ module attributes {tc.module_metadata = "tc-module 1\0Aname m\0Ainput x f32 1 4\
     %c4 = llvm.mlir.constant(4 : i64) : i64
     llvm.call @__tc_dispatch_k0(%env, %c1, %a, %a, %c0, %c4, %c1, %b, %b, %c0, %c4, %c1) : (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
     llvm.call @__tc_dispatch_k1(%env, %c1, %b, %b, %c0, %c4, %c1) : (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
+    llvm.call @__tc_dispatch_k2(%env, %c1, %a, %b) : (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> ()
     %0 = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
     %1 = llvm.insertvalue %a, %0[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
     %2 = llvm.insertvalue %b, %1[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
