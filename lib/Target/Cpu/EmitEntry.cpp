@@ -115,11 +115,12 @@ LLVM::LLVMFuncOp emitTrampoline(OpBuilder &b, ModuleOp module,
   }
   DenseMap<Type, Value> poison;
   for (auto [capture, type] : llvm::zip(captures, captureTypes)) {
+    if (capture)
+      continue;
     Value &value = poison[type];
-    if (!capture && !value)
+    if (!value)
       value = LLVM::PoisonOp::create(b, loc, type);
-    if (!capture)
-      capture = value;
+    capture = value;
   }
   LLVM::BrOp::create(b, loc, ValueRange{entry->getArgument(1)}, header);
   b.setInsertionPointToStart(header);
