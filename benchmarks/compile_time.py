@@ -220,6 +220,12 @@ def main():
     table += (f"\nThe floor, the peak private memory of compiling a one-node model "
               f"(one Relu), was {floor / 1e6:.0f} MB in this run; *above floor / "
               f"model* is what a model adds to it, against its size.\n")
+    if args.target != "cpu":
+        table += ("\nWith GPU targets the peak includes the vendor tools tc-compile "
+                  "runs as child processes (ptxas for CUDA, ld.lld for ROCm), whose "
+                  "memory grows with the number of kernels, not with the weights: "
+                  "for the small models, those and the GPU code generation, not the "
+                  "weights, make most of the peak.\n")
     print(table)
     if args.write:
         write_section(args.target, remote, table)
