@@ -30,6 +30,12 @@
  *                                   tc_module_run_v1 runs code compiled for
  *                                   these extents of the named symbolic
  *                                   dimensions when the inputs have them)
+ *   mode <mode>                    (optional, at most once: default,
+ *                                   reduce-overhead or max-autotune, the
+ *                                   tc-compile --mode; reduce-overhead asks
+ *                                   the runtime to keep its CPU threads
+ *                                   awake between runs and to replay GPU
+ *                                   runs as graphs; absent means default)
  *
  * <dtype> is one of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool
  * f8e4m3fn f8e4m3fnuz f8e5m2 f8e5m2fnuz f8e8m0fnu f4e2m1fn i4 u4 i2 u2.

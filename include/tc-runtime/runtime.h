@@ -151,7 +151,9 @@ typedef struct tc_runtime_options {
    * refuses to start that many. */
   int32_t num_threads;
   /* GPU devices (cuda:N, hip:N, auto on a GPU): 1 = replay runs as graphs
-   * (CUDA graphs, HIP graphs), 0 = launch each kernel from the host. With
+   * (CUDA graphs, HIP graphs), 0 = launch each kernel from the host, -1 (the
+   * default) = graphs for modules compiled with --mode=reduce-overhead
+   * (tc_module_mode), kernel launches for the others. With
    * 1, the second run of a module at the same input shapes records its
    * kernel launches into a graph, and later runs at those shapes copy the
    * inputs in, launch the graph with one call and copy the outputs out:
@@ -163,7 +165,7 @@ typedef struct tc_runtime_options {
   int32_t gpu_graphs;
 } tc_runtime_options;
 
-/* Fills `options` with the defaults (num_threads = 0, gpu_graphs = 0). */
+/* Fills `options` with the defaults (num_threads = 0, gpu_graphs = -1). */
 TC_API void tc_runtime_options_init(tc_runtime_options *options);
 
 /* Creates a runtime; `options` may be NULL for the defaults and is copied.
@@ -272,6 +274,14 @@ TC_API const char *tc_module_target(const tc_module *module, size_t index);
 TC_API size_t tc_module_num_shape_buckets(const tc_module *module);
 TC_API const char *tc_module_shape_bucket(const tc_module *module,
                                           size_t index);
+
+/* The mode the module was compiled in (tc-compile --mode): "default",
+ * "reduce-overhead" or "max-autotune"; owned by the module ("" for NULL).
+ * A reduce-overhead module's runs on the CPU keep the device's threads
+ * awake (spinning) from the start of the run until 50 ms after it, so that
+ * neither its kernels nor the next run wait for a thread to wake up; on a
+ * GPU its runs replay graphs unless tc_runtime_options.gpu_graphs is 0. */
+TC_API const char *tc_module_mode(const tc_module *module);
 
 /* The signature of one input or output. Every pointer is owned by the
  * module and valid until tc_module_release. */

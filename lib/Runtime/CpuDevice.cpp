@@ -66,10 +66,10 @@ tc_status createRuntime(const tc_runtime_options *options,
                           " (expected 0 for all hardware threads, or a "
                           "count from 1 to " + std::to_string(TC_MAX_THREADS) +
                           ")");
-  if (resolved.gpu_graphs != 0 && resolved.gpu_graphs != 1)
+  if (resolved.gpu_graphs < -1 || resolved.gpu_graphs > 1)
     return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                       "gpu_graphs is " + std::to_string(resolved.gpu_graphs) +
-                          " (expected 0 or 1)");
+                          " (expected -1 for the module's mode, 0 or 1)");
   keepFreedMemory();
   tc_runtime *runtime = new (std::nothrow) tc_runtime{resolved};
   if (!runtime)
@@ -129,8 +129,8 @@ tc_status createDevice(tc_runtime *runtime, const char *spec,
   std::unique_ptr<tc_device> owned(device);
   device->spec = driver ? driver->spec() : "cpu";
   if (driver)
-    device->gpu = std::make_shared<GpuDevice>(
-        std::move(driver), runtime->options.gpu_graphs != 0);
+    device->gpu = std::make_shared<GpuDevice>(std::move(driver),
+                                              runtime->options.gpu_graphs);
   if (wantsPool) {
     device->pool = std::make_unique<ThreadPool>(
         resolveThreadCount(runtime->options.num_threads));
@@ -150,8 +150,10 @@ tc_status createDevice(tc_runtime *runtime, const char *spec,
 extern "C" {
 
 void tc_runtime_options_init(tc_runtime_options *options) {
-  if (options)
+  if (options) {
     *options = tc_runtime_options{};
+    options->gpu_graphs = -1;
+  }
 }
 
 tc_status tc_runtime_create(const tc_runtime_options *options,

@@ -266,7 +266,7 @@ tc_status GpuDriver::unsupportedGraphs() const {
                     "the driver of " + description() + " has no graphs");
 }
 
-GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver, bool graphs)
+GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver, int graphs)
     : gpu(std::move(driver)), graphs(graphs) {}
 
 GpuDevice::~GpuDevice() {
@@ -521,7 +521,9 @@ tc_status GpuDevice::keepOutputs(const tc_module *module,
 GpuDevice::Recording *GpuDevice::recordingFor(const tc_module *module,
                                               tc_tensor *const *inputs,
                                               size_t numInputs) {
-  if (!graphs || !gpu->supportsGraphs())
+  bool wanted =
+      graphs == 1 || (graphs == -1 && module->signature.reducesOverhead());
+  if (!wanted || !gpu->supportsGraphs())
     return nullptr;
   std::pair<uint64_t, std::vector<int64_t>> key{module->id, {}};
   for (size_t i = 0; i < numInputs; ++i) {

@@ -37,8 +37,10 @@ namespace tc::rt {
 
 class GpuDevice {
 public:
-  /// `graphs`: replay runs as graphs where the driver has them.
-  explicit GpuDevice(std::unique_ptr<GpuDriver> driver, bool graphs = false);
+  /// `graphs` (tc_runtime_options.gpu_graphs): 1 = replay runs as graphs
+  /// where the driver has them, 0 = never, -1 = for modules compiled with
+  /// --mode=reduce-overhead.
+  explicit GpuDevice(std::unique_ptr<GpuDriver> driver, int graphs = 0);
   ~GpuDevice();
 
   GpuDriver &driver() { return *gpu; }
@@ -131,7 +133,7 @@ private:
                         std::vector<void *> &outputData);
 
   std::unique_ptr<GpuDriver> gpu;
-  bool graphs;
+  int graphs;
   bool replaying = false; // allocate() must keep the graphs' memory
   std::atomic<int64_t> replayedRuns{0};
   std::mutex mutex; // one run at a time on a device

@@ -151,7 +151,7 @@ bool tc::rt::parseMetadata(const char *text, ModuleSignature &signature,
   std::string all(text);
   size_t lineNumber = 0;
   size_t pos = 0;
-  bool sawName = false;
+  bool sawName = false, sawMode = false;
   auto fail = [&](const std::string &line, const std::string &what) {
     error = "line " + std::to_string(lineNumber) + " '" + line + "': " + what;
     return false;
@@ -218,6 +218,14 @@ bool tc::rt::parseMetadata(const char *text, ModuleSignature &signature,
         return fail(line, "expected one 'cpu <name> <feature>...'");
       signature.cpuName = fields[1];
       signature.cpuFeatures.assign(fields.begin() + 2, fields.end());
+    } else if (kind == "mode") {
+      if (sawMode || fields.size() != 2 ||
+          (fields[1] != "default" && fields[1] != "reduce-overhead" &&
+           fields[1] != "max-autotune"))
+        return fail(line, "expected one 'mode default|reduce-overhead|"
+                          "max-autotune'");
+      signature.mode = fields[1];
+      sawMode = true;
     } else {
       return fail(line, "unknown record '" + kind + "'");
     }

@@ -37,6 +37,11 @@ struct ModuleSignature {
   /// The `cpu` record: the CPU compiled for and the features it may use.
   std::string cpuName;
   std::vector<std::string> cpuFeatures;
+  /// The `mode` record (tc-compile --mode): "default" when absent.
+  std::string mode = "default";
+  /// Compiled with --mode=reduce-overhead: runs keep the CPU threads hot
+  /// and replay GPU graphs unless the runtime's options say otherwise.
+  bool reducesOverhead() const { return mode == "reduce-overhead"; }
 
   /// Points symbolPtrs at the final strings; call after the last change.
   void finalize();

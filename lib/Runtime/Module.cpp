@@ -266,6 +266,10 @@ const char *tc_module_shape_bucket(const tc_module *module, size_t index) {
   return module->signature.shapeBuckets[index].c_str();
 }
 
+const char *tc_module_mode(const tc_module *module) {
+  return module ? module->signature.mode.c_str() : "";
+}
+
 tc_status tc_module_input_info(const tc_module *module, size_t index,
                                tc_arg_info *out_info) {
   return guarded("tc_module_input_info", [&]() -> tc_status {

@@ -112,6 +112,24 @@ tc_status checkPlaces(const ModuleSignature &signature,
   return nullptr;
 }
 
+/// Holds `pool` hot for its lifetime (none when null).
+class HotRun {
+public:
+  explicit HotRun(ThreadPool *pool) : pool(pool) {
+    if (pool)
+      pool->beginHotRun();
+  }
+  ~HotRun() {
+    if (pool)
+      pool->endHotRun();
+  }
+  HotRun(const HotRun &) = delete;
+  HotRun &operator=(const HotRun &) = delete;
+
+private:
+  ThreadPool *pool;
+};
+
 // parallel_for of the ABI: env->runtime is the device's pool.
 void parallelForTrampoline(void *runtime, tc_workgroup_fn_v1 fn, void *args,
                            int64_t count) {
@@ -175,6 +193,13 @@ tc_status tc_module_run_with_options(tc_module *module, tc_device *device,
     if (!module || !device)
       return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                         "tc_module_run: module or device is NULL");
+    // A reduce-overhead module's CPU run wakes the pool's workers first, so
+    // that they wake while the inputs are checked, and keeps them spinning
+    // until after the run (ThreadPool::beginHotRun).
+    bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
+    HotRun hot(!onGpu && module->signature.reducesOverhead()
+                   ? device->pool.get()
+                   : nullptr);
     tc_run_options defaults;
     tc_run_options_init(&defaults);
     const tc_run_options &runOptions = options ? *options : defaults;
@@ -190,7 +215,6 @@ tc_status tc_module_run_with_options(tc_module *module, tc_device *device,
       return makeStatus(TC_STATUS_INVALID_ARGUMENT, "outputs is NULL");
     if (tc_status status = checkInputs(signature, inputs, num_inputs))
       return status;
-    bool onGpu = device->gpu && device->gpu->hasCodeFor(module);
     if (tc_status status = checkPlaces(signature, inputs, num_inputs,
                                        onGpu ? device->gpu.get() : nullptr))
       return status;

@@ -4,6 +4,7 @@
 #include "ThreadPool.h"
 
 #include <algorithm>
+#include <chrono>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -30,6 +31,16 @@ constexpr int kSpinIterations = 4000;
 // slow or descheduled ones; not many more, to keep ranges contiguous and the
 // per-chunk overhead small.
 constexpr int64_t kChunksPerThread = 4;
+
+// Spins between two looks at the clock while hot: reading it is far
+// cheaper than a spin, but not free.
+constexpr int kSpinsPerClockRead = 64;
+
+int64_t steadyNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 } // namespace
 
 ThreadPool::ThreadPool(int numThreads) {
@@ -53,6 +64,9 @@ ThreadPool::ThreadPool(int numThreads) {
 ThreadPool::~ThreadPool() { stopWorkers(); }
 
 void ThreadPool::stopWorkers() {
+  // A worker spinning for a hot run notices at its next look at the clock.
+  hotRuns.store(0, std::memory_order_relaxed);
+  hotUntilNs.store(0, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping = true;
@@ -92,23 +106,63 @@ void ThreadPool::runChunks(WorkFn fn, void *args, int64_t count,
   }
 }
 
+bool ThreadPool::hot() const {
+  return hotRuns.load(std::memory_order_relaxed) > 0 ||
+         steadyNanoseconds() < hotUntilNs.load(std::memory_order_relaxed);
+}
+
+void ThreadPool::spinWhileIdle(uint64_t seen) const {
+  for (int i = 0; generation.load(std::memory_order_acquire) == seen; ++i) {
+    if (i >= kSpinIterations && i % kSpinsPerClockRead == 0 && !hot())
+      return;
+    TC_CPU_RELAX();
+  }
+}
+
+void ThreadPool::beginHotRun() {
+  hotRuns.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (sleepingWorkers == 0)
+    return;
+  ++hotEpoch;
+  workAvailable.notify_all();
+}
+
+void ThreadPool::endHotRun() {
+  int64_t until = steadyNanoseconds() + kHotWindowNs;
+  int64_t previous = hotUntilNs.load(std::memory_order_relaxed);
+  while (previous < until && !hotUntilNs.compare_exchange_weak(
+                                 previous, until, std::memory_order_relaxed))
+    ;
+  hotRuns.fetch_sub(1, std::memory_order_relaxed);
+}
+
 void ThreadPool::workerLoop() {
   uint64_t seen = 0;
   while (true) {
-    for (int i = 0; i < kSpinIterations &&
-                    generation.load(std::memory_order_acquire) == seen;
-         ++i)
-      TC_CPU_RELAX();
+    spinWhileIdle(seen);
     WorkFn fn;
     void *args;
     int64_t count, numChunks;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      workAvailable.wait(lock, [&] {
+      uint64_t epoch = hotEpoch;
+      auto ready = [&] {
         return stopping || generation.load(std::memory_order_relaxed) != seen;
-      });
+      };
+      // hot() under the lock: a hot run that began after the spin ended
+      // either shows here or finds this worker counted as sleeping.
+      if (!ready() && !hot()) {
+        ++sleepingWorkers;
+        sleepCount.fetch_add(1, std::memory_order_relaxed);
+        workAvailable.wait(lock, [&] { return ready() || hotEpoch != epoch; });
+        --sleepingWorkers;
+      }
       if (stopping)
         return;
+      // Woken by a hot run before its first region: spin for it.
+      if (generation.load(std::memory_order_relaxed) == seen)
+        continue;
       seen = generation.load(std::memory_order_relaxed);
       fn = jobFn;
       args = jobArgs;
@@ -151,9 +205,11 @@ void ThreadPool::parallelFor(WorkFn fn, void *args, int64_t count) {
 
   runChunks(fn, args, count, numChunks);
 
-  for (int i = 0; i < kSpinIterations; ++i) {
+  for (int i = 0;; ++i) {
     if (finishedChunks.load(std::memory_order_acquire) == numChunks)
       return;
+    if (i >= kSpinIterations && i % kSpinsPerClockRead == 0 && !hot())
+      break;
     TC_CPU_RELAX();
   }
   std::unique_lock<std::mutex> lock(mutex);

@@ -7,6 +7,10 @@
 // that is descheduled (or a workgroup that is slow) does not hold up the
 // others. Idle workers spin briefly before sleeping on a condition variable,
 // which keeps back-to-back kernels cheap without burning a core when idle.
+// Runs of a module compiled with --mode=reduce-overhead hold the pool hot
+// (beginHotRun/endHotRun): the workers are woken when the run starts and do
+// not sleep until kHotWindow after the last such run ends, so neither the
+// run's kernels nor the next request pay for waking a thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +49,26 @@ public:
   /// region runs on the calling thread).
   void parallelFor(WorkFn fn, void *args, int64_t count);
 
+  /// A run that wants no wake-up cost is starting: wakes sleeping workers
+  /// and keeps every thread spinning until the matching endHotRun, and for
+  /// kHotWindowNs after the last one.
+  void beginHotRun();
+  void endHotRun();
+
+  /// How long the threads keep spinning after a hot run: a request every
+  /// 50 ms or more often finds them awake; an idle process stops using the
+  /// cores 50 ms after its last request.
+  static constexpr int64_t kHotWindowNs = 50'000'000;
+
+  /// How many times a worker went to sleep on its condition variable (for
+  /// tests).
+  int64_t sleeps() const { return sleepCount.load(std::memory_order_relaxed); }
+
 private:
+  /// Whether idle threads should keep spinning now.
+  bool hot() const;
+  /// Spins while `generation` is `seen` and the spin budget (or hot()) lasts.
+  void spinWhileIdle(uint64_t seen) const;
   void workerLoop();
   /// Claims and runs chunks of the current job until none are left.
   void runChunks(WorkFn fn, void *args, int64_t count, int64_t numChunks);
@@ -75,6 +98,15 @@ private:
   std::atomic<int64_t> nextChunk{0};
   std::atomic<int64_t> finishedChunks{0};
   int activeWorkers = 0; // workers holding a copy of the job; under `mutex`
+
+  // Hot runs in flight, and the steady-clock time (ns) until which the
+  // threads spin after the last one ended.
+  std::atomic<int> hotRuns{0};
+  std::atomic<int64_t> hotUntilNs{0};
+  // Bumped under `mutex` by beginHotRun to wake sleeping workers.
+  uint64_t hotEpoch = 0;
+  int sleepingWorkers = 0; // under `mutex`
+  std::atomic<int64_t> sleepCount{0};
 };
 
 } // namespace tc::rt

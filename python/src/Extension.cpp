@@ -212,8 +212,10 @@ void releaseTensor(void *tensor) noexcept {
 /// A loaded model.so with the runtime and device it runs on.
 class Model {
 public:
+  /// gpuGraphs: tc_runtime_options.gpu_graphs (-1: as the module's mode
+  /// asks).
   Model(const std::string &path, const std::string &device, int64_t threads,
-        bool gpuGraphs) {
+        int32_t gpuGraphs) {
     if (threads < 0 || threads > TC_MAX_THREADS)
       throw TcError("threads=" + std::to_string(threads) +
                     ": expected an integer from 0 (all cores) to " +
@@ -221,7 +223,7 @@ public:
     tc_runtime_options options;
     tc_runtime_options_init(&options);
     options.num_threads = static_cast<int32_t>(threads);
-    options.gpu_graphs = gpuGraphs ? 1 : 0;
+    options.gpu_graphs = gpuGraphs;
     try {
       check(tc_runtime_create(&options, &runtime));
       check(tc_device_create(runtime, device.c_str(), &this->device));
@@ -318,6 +320,7 @@ public:
   int64_t numThreads() const { return tc_device_num_threads(device); }
   int64_t graphRuns() const { return tc_device_graph_runs(device); }
   std::string compiler() const { return tc_module_compiler(module); }
+  std::string mode() const { return tc_module_mode(module); }
   std::vector<std::string> shapeBuckets() const {
     std::vector<std::string> buckets;
     for (size_t i = 0, e = tc_module_num_shape_buckets(module); i < e; ++i)
@@ -477,15 +480,17 @@ NB_MODULE(_tc, m) {
               "each extent's symbol; equal symbols mean equal extents");
 
   nb::class_<Model>(m, "Model")
-      .def(nb::init<const std::string &, const std::string &, int64_t, bool>(),
+      .def(nb::init<const std::string &, const std::string &, int64_t,
+                    int32_t>(),
            nb::arg("path"), nb::arg("device") = "cpu", nb::arg("threads") = 0,
-           nb::arg("gpu_graphs") = false)
+           nb::arg("gpu_graphs") = -1)
       .def_ro("inputs", &Model::inputs)
       .def_ro("outputs", &Model::outputs)
       .def_prop_ro("device", &Model::deviceSpec)
       .def_prop_ro("num_threads", &Model::numThreads)
       .def_prop_ro("graph_runs", &Model::graphRuns)
       .def_prop_ro("compiler", &Model::compiler)
+      .def_prop_ro("mode", &Model::mode)
       .def_prop_ro("targets", &Model::targets)
       .def_prop_ro("shape_buckets", &Model::shapeBuckets)
       .def("run", &Model::run, nb::arg("inputs"), nb::arg("framework"),

@@ -31,8 +31,9 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
     (inputs by position or name, a list of outputs).
 
     Options:
-      mode: "default"; "reduce-overhead" replays runs as CUDA/HIP graphs on
-        a GPU; "max-autotune" times candidate configurations of the CPU
+      mode: "default"; "reduce-overhead" keeps the CPU threads awake
+        between runs (no wake-up latency; they spin for 50 ms after a run)
+        and replays runs as CUDA/HIP graphs on a GPU; "max-autotune" times candidate configurations of the CPU
         kernels on this machine (on the example inputs for a module) and
         keeps the fastest, in a tuning table in the compile cache
         (docs/autotuning.md).
@@ -80,7 +81,7 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *,
                           "symbolic where the file says so")
         so = compile_onnx(model, output, options.compile_flags)
         _stats.count("models_compiled")
-        return Model(so, options.run_device, threads, options.gpu_graphs)
+        return Model(so, options.run_device, threads)
     if output is not None:
         raise TcError("output= is for ONNX paths; a module's model.so lives in the "
                       "compile cache")

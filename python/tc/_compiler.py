@@ -45,9 +45,9 @@ def check_mode(mode: str, precision: str) -> None:
 def mode_flags(mode: str) -> list:
     """tc-compile's flags for a compile mode: max-autotune times candidate
     kernel configurations on this machine (docs/autotuning.md);
-    reduce-overhead is a run-time mode (graph replay), compiled as the
-    default one."""
-    return ["--mode=max-autotune"] if mode == "max-autotune" else []
+    reduce-overhead marks the library so that its runs keep the CPU threads
+    awake and replay GPU runs as graphs (docs/modes.md)."""
+    return [] if mode == "default" else [f"--mode={mode}"]
 
 
 def precision_flags(precision: str) -> list:

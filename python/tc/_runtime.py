@@ -120,14 +120,15 @@ class Model:
     """
 
     def __init__(self, path: str, device: str = "cpu", threads: int = 0,
-                 gpu_graphs: bool = False, output_type: OutputType = "auto",
+                 gpu_graphs: Optional[bool] = None, output_type: OutputType = "auto",
                  output_device: OutputDevice = "auto"):
         """Loads `path` onto `device` ("cpu", "cuda:N", "hip:N" or "auto").
 
         threads: CPU threads of the device, 0 for every core, 1 to run on
         the calling thread only. gpu_graphs: replay runs on a GPU as
         CUDA/HIP graphs (one launch per run from the second run at a
-        shape). output_type: "numpy", "torch", "dlpack" (an object with
+        shape), True or False; None (the default) replays for a model
+        compiled with mode="reduce-overhead" (its ``mode``). output_type: "numpy", "torch", "dlpack" (an object with
         ``__dlpack__``), or "auto": torch tensors when any input is one,
         else numpy arrays for host outputs and DLPack objects for outputs
         on a GPU. output_device, for a model that runs on a GPU: "host"
@@ -141,7 +142,8 @@ class Model:
                           f"cores) to {MAX_THREADS}")
         _check_choice("output_type", output_type, _OUTPUT_TYPES)
         _check_choice("output_device", output_device, _OUTPUT_DEVICES)
-        self._model = _tc.Model(str(path), device, threads, bool(gpu_graphs))
+        graphs = -1 if gpu_graphs is None else int(bool(gpu_graphs))
+        self._model = _tc.Model(str(path), device, threads, graphs)
         self.path = str(path)
         self.output_type = output_type
         self.output_device = output_device
@@ -161,6 +163,13 @@ class Model:
     def graph_runs(self) -> int:
         """How many runs replayed a graph (gpu_graphs=True on a GPU)."""
         return self._model.graph_runs
+
+    @property
+    def mode(self) -> str:
+        """The mode it was compiled in: "default", "reduce-overhead" (runs
+        keep the CPU threads awake and replay GPU graphs) or
+        "max-autotune"."""
+        return self._model.mode
 
     @property
     def targets(self) -> list:
@@ -258,7 +267,8 @@ class Model:
         return f"tc.Model({self.path!r}, device={self.device!r})"
 
 
-def load(path: str, device: str = "cpu", threads: int = 0, gpu_graphs: bool = False,
+def load(path: str, device: str = "cpu", threads: int = 0,
+         gpu_graphs: Optional[bool] = None,
          output_type: OutputType = "auto", output_device: OutputDevice = "auto") -> Model:
     """Loads a model.so (see Model). A model.so is code: loading it runs its
     initializers, so load only trusted files."""

@@ -62,11 +62,6 @@ class Options:
             return self.device
         return "cpu" if self.target in ("", "cpu") else "auto"
 
-    @property
-    def gpu_graphs(self) -> bool:
-        # reduce-overhead is graph replay (CUDA/HIP graphs) on a GPU.
-        return self.mode == "reduce-overhead" and self.run_device != "cpu"
-
 
 def _torch():
     try:
@@ -148,8 +143,8 @@ def build(module, example_inputs: Sequence, dynamic_dims: Sequence[Sequence[int]
             flags = flags + [f"--autotune-inputs={inputs}"]
         so = compile_onnx(onnx_path, os.path.join(directory, "model.so"), flags)
         # Loaded before the directory goes: the mapping outlives the file.
-        model = Model(so, options.run_device, options.threads, options.gpu_graphs,
-                      output_type="torch")
+        # A reduce-overhead library asks for graph replay itself.
+        model = Model(so, options.run_device, options.threads, output_type="torch")
     _stats.count("models_compiled")
     return model
 

@@ -254,3 +254,20 @@ def test_max_autotune_tunes_on_the_example_inputs():
     close(compiled(x), eager(module, x))
     tables = os.listdir(os.path.join(os.environ["TC_CACHE_DIR"], "tuning"))
     assert any(t.startswith("cpu-") and t.endswith(".json") for t in tables)
+
+
+def test_reduce_overhead_marks_the_library_and_computes_the_same():
+    # The library carries the mode (its runs keep the CPU threads awake),
+    # computes what eager does at 2 threads, and is a cache entry apart from
+    # the default compile's.
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(
+        torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 8)).eval()
+    x = torch.randn(4, 64)
+    compiled = tc.compile(module, (x,), mode="reduce-overhead", threads=2)
+    for _ in range(3):
+        close(compiled(x), eager(module, x))
+    assert [m.mode for m in compiled.models] == ["reduce-overhead"]
+    plain = tc.compile(module, (x,), threads=2)
+    close(plain(x), eager(module, x))
+    assert [m.mode for m in plain.models] == ["default"]

@@ -163,11 +163,13 @@ cl::list<std::string> bind(
 cl::opt<std::string> mode(
     "mode", cl::cat(category), cl::init("default"),
     cl::desc("default: the kernel configurations of the heuristics (or of "
-             "--tuning-table); max-autotune: time candidate configurations "
-             "of the CPU kernels on this machine and keep the fastest per "
-             "kernel, in a tuning table in the compile cache that later "
-             "compiles reuse"),
-    cl::value_desc("default|max-autotune"));
+             "--tuning-table); reduce-overhead: the default code, marked so "
+             "that the runtime keeps its CPU threads awake between runs and "
+             "replays GPU runs as graphs; max-autotune: time candidate "
+             "configurations of the CPU kernels on this machine and keep the "
+             "fastest per kernel, in a tuning table in the compile cache that "
+             "later compiles reuse"),
+    cl::value_desc("default|reduce-overhead|max-autotune"));
 cl::opt<std::string> tuningTable(
     "tuning-table", cl::cat(category),
     cl::desc("the kernel configurations to compile with (JSON, as "
@@ -826,14 +828,9 @@ int main(int argc, char **argv) {
     return fail("--precision: unknown precision '" + precision +
                 "'; use fp32, tf32, fp16 or bf16");
   const bool autotune = mode == "max-autotune";
-  if (mode == "reduce-overhead")
-    return fail("--mode=reduce-overhead is a run-time mode: tc-run "
-                "--gpu-graphs, or tc.compile(mode='reduce-overhead') from "
-                "Python, replays runs as CUDA/HIP graphs; compile with "
-                "--mode=default or max-autotune");
-  if (mode != "default" && !autotune)
+  if (mode != "default" && mode != "reduce-overhead" && !autotune)
     return fail("--mode: unknown mode '" + mode +
-                "'; use default or max-autotune");
+                "'; use default, reduce-overhead or max-autotune");
   if (autotune && emulation)
     return fail("--mode=max-autotune tunes the CPU's kernels; "
                 "--target=gpu-emulation is a test target without them");
@@ -1035,6 +1032,10 @@ int main(int argc, char **argv) {
     }
     for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
       metadata += "target " + gpuTarget.name() + "\n";
+    // The runtime reads the mode (module_abi.h): reduce-overhead changes
+    // how runs are made, not the code.
+    if (mode != "default")
+      metadata += "mode " + mode + "\n";
     module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
 
     // GPU targets: kernels per target, then the shared host code, linked into

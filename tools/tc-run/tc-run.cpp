@@ -38,9 +38,11 @@ const char kUsage[] =
     "  --rtol=X (1e-3) --atol=X (1e-5)      tolerances of --compare\n"
     "  --threads=N                          CPU threads (default: all)\n"
     "  --device=auto|cpu|cuda:N|hip:N       where to run (default: auto)\n"
-    "  --gpu-graphs                         on a GPU, replay runs as graphs:\n"
-    "                                       from the second run at a shape,\n"
-    "                                       one launch per run\n"
+    "  --gpu-graphs | --no-gpu-graphs       on a GPU, replay runs as graphs\n"
+    "                                       (from the second run at a shape,\n"
+    "                                       one launch per run), or never\n"
+    "                                       (default: a model compiled with\n"
+    "                                       --mode=reduce-overhead replays)\n"
     "  --benchmark=N [--warmup=N (3)]       time N runs (--output and\n"
     "                                       --compare see the last)\n"
     "  --profile                            time each kernel of the timed\n"
@@ -59,7 +61,7 @@ struct Options {
   Tolerance tolerance;
   int32_t threads = 0;
   std::string device = "auto";
-  bool gpuGraphs = false;
+  int32_t gpuGraphs = -1; // tc_runtime_options.gpu_graphs
   int64_t benchmark = 0;
   int64_t warmup = 3;
   bool printSignature = false;
@@ -165,7 +167,9 @@ Options parseOptions(int argc, char **argv) {
       needValue();
       options.warmup = parseCount(flag, value, 0);
     } else if (flag == "--gpu-graphs" && !hasValue) {
-      options.gpuGraphs = true;
+      options.gpuGraphs = 1;
+    } else if (flag == "--no-gpu-graphs" && !hasValue) {
+      options.gpuGraphs = 0;
     } else if (flag == "--profile" && !hasValue) {
       options.profile = true;
     } else if (flag == "--profile-json") {
@@ -236,6 +240,8 @@ void printSignature(tc_module *module, const std::vector<Arg> &inputs,
       std::printf(" %s", tc_module_cpu_feature(module, i));
     std::printf("%s\n", count ? "" : " no optional features");
   }
+  if (std::string(tc_module_mode(module)) != "default")
+    std::printf("  mode %s\n", tc_module_mode(module));
   for (size_t i = 0; i < tc_module_num_shape_buckets(module); ++i)
     std::printf("  shape bucket %s: its own code for these extents; other "
                 "extents run the generic code\n",
@@ -414,7 +420,7 @@ int main(int argc, char **argv) {
   tc_runtime_options runtimeOptions;
   tc_runtime_options_init(&runtimeOptions);
   runtimeOptions.num_threads = options.threads;
-  runtimeOptions.gpu_graphs = options.gpuGraphs ? 1 : 0;
+  runtimeOptions.gpu_graphs = options.gpuGraphs;
   if (tc_status status =
           tc_runtime_create(&runtimeOptions, &handles.runtime))
     die(takeMessage(status));
@@ -514,9 +520,13 @@ int main(int argc, char **argv) {
           die("--profile-json: " + error);
       }
     }
-    // Whether --gpu-graphs took: a model whose host code needs values
-    // from the GPU runs without.
-    if (options.gpuGraphs && std::string(tc_device_spec(device)) != "cpu")
+    // Whether graphs took (--gpu-graphs, or a reduce-overhead model): a
+    // model whose host code needs values from the GPU runs without.
+    bool graphsWanted =
+        options.gpuGraphs == 1 ||
+        (options.gpuGraphs == -1 &&
+         std::string(tc_module_mode(module)) == "reduce-overhead");
+    if (graphsWanted && std::string(tc_device_spec(device)) != "cpu")
       std::printf("gpu graphs: %lld of %lld runs replayed a graph\n",
                   static_cast<long long>(tc_device_graph_runs(device)),
                   static_cast<long long>(1 + options.warmup + options.benchmark));

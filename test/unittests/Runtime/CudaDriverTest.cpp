@@ -117,7 +117,7 @@ TEST(CudaDriverTest, AGpuThatDoesNotExistListsTheOnesThatDo) {
 }
 
 TEST(CudaDriverTest, GraphsReplayRunsAtTheShapesTheyRecorded) {
-  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(1);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
   int graphLaunches = fake().graph_launches, launches = fake().launches;
   {
@@ -151,7 +151,7 @@ TEST(CudaDriverTest, GraphsReplayRunsAtTheShapesTheyRecorded) {
 }
 
 TEST(CudaDriverTest, HostCodeThatReadsTheGpuIsNeverReplayed) {
-  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(1);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale_readback");
   Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
   int graphLaunches = fake().graph_launches;
@@ -165,7 +165,7 @@ TEST(CudaDriverTest, HostCodeThatReadsTheGpuIsNeverReplayed) {
 }
 
 TEST(CudaDriverTest, AFailedGraphLaunchIsReportedAndNotRetried) {
-  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(1);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
   Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
   ASSERT_EQ(runScale(device.get(), module.get(), 4), "");
@@ -186,14 +186,55 @@ TEST(CudaDriverTest, AFailedGraphLaunchIsReportedAndNotRetried) {
   EXPECT_EQ(fake().graph_launches, graphLaunches);
 }
 
-TEST(CudaDriverTest, GraphsTakeZeroOrOne) {
+TEST(CudaDriverTest, ReduceOverheadModulesReplayByDefault) {
+  // gpu_graphs = -1 (the default): the reduce-overhead module records a
+  // graph at its second run and replays it; the default-mode one never.
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(-1);
+  Owned<tc_module> reduced =
+      loadModule(runtime.get(), "gpu_scale_reduce_overhead");
+  Owned<tc_module> plain = loadModule(runtime.get(), "gpu_scale");
+  EXPECT_STREQ(tc_module_mode(reduced.get()), "reduce-overhead");
+  EXPECT_STREQ(tc_module_mode(plain.get()), "default");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  int graphLaunches = fake().graph_launches;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<float> y;
+    ASSERT_EQ(runScale(device.get(), plain.get(), 64, &y, 1.0f * round), "");
+    expectScaled(y, 64, 1.0f * round);
+  }
+  EXPECT_EQ(fake().graph_launches, graphLaunches);
+  EXPECT_EQ(tc_device_graph_runs(device.get()), 0);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<float> y;
+    ASSERT_EQ(runScale(device.get(), reduced.get(), 64, &y, 1.0f * round), "");
+    expectScaled(y, 64, 1.0f * round);
+  }
+  EXPECT_EQ(fake().graph_launches - graphLaunches, 2);
+  EXPECT_EQ(tc_device_graph_runs(device.get()), 2);
+}
+
+TEST(CudaDriverTest, GraphsOffOverridesTheModulesMode) {
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(0);
+  Owned<tc_module> module =
+      loadModule(runtime.get(), "gpu_scale_reduce_overhead");
+  Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
+  int graphLaunches = fake().graph_launches;
+  for (int round = 0; round < 3; ++round)
+    ASSERT_EQ(runScale(device.get(), module.get(), 64), "");
+  EXPECT_EQ(fake().graph_launches, graphLaunches);
+  EXPECT_EQ(fake().graphs_live, 0);
+}
+
+TEST(CudaDriverTest, GraphsTakeMinusOneZeroOrOne) {
   tc_runtime_options options;
   tc_runtime_options_init(&options);
   options.gpu_graphs = 2;
   tc_runtime *runtime = nullptr;
   Error error = take(tc_runtime_create(&options, &runtime));
   EXPECT_EQ(error.code, TC_STATUS_INVALID_ARGUMENT);
-  TC_EXPECT_CONTAINS(error.message, "gpu_graphs is 2 (expected 0 or 1)");
+  TC_EXPECT_CONTAINS(
+      error.message,
+      "gpu_graphs is 2 (expected -1 for the module's mode, 0 or 1)");
   EXPECT_EQ(runtime, nullptr);
 }
 

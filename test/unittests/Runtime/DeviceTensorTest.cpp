@@ -213,7 +213,7 @@ TEST(DeviceTensorTest, OutputsOnTheGpuOutliveTheirDevice) {
 }
 
 TEST(DeviceTensorTest, GraphReplaysTakeAndGiveGpuMemory) {
-  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(true);
+  Owned<tc_runtime> runtime = makeRuntimeWithGraphs(1);
   Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale");
   Owned<tc_device> device = makeDevice(runtime.get(), "cuda:0");
   int graphLaunches = fake().graph_launches;

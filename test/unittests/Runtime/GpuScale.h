@@ -9,13 +9,14 @@
 
 namespace tc::test {
 
-/// A runtime of one CPU thread, graphs on or off.
-inline Owned<tc_runtime> makeRuntimeWithGraphs(bool graphs) {
+/// A runtime of one CPU thread, graphs on (1), off (0) or as each module's
+/// mode asks (-1, the default).
+inline Owned<tc_runtime> makeRuntimeWithGraphs(int32_t graphs) {
   tc_runtime_options options;
   tc_runtime_options_init(&options);
-  EXPECT_EQ(options.gpu_graphs, 0);
+  EXPECT_EQ(options.gpu_graphs, -1);
   options.num_threads = 1;
-  options.gpu_graphs = graphs ? 1 : 0;
+  options.gpu_graphs = graphs;
   tc_runtime *runtime = nullptr;
   EXPECT_EQ(describe(tc_runtime_create(&options, &runtime)), "");
   return Owned<tc_runtime>(runtime);

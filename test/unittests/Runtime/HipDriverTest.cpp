@@ -21,7 +21,7 @@ namespace {
 fake_cuda_state &fake() { return *fake_cuda_state_get(); }
 
 TEST(HipDriverTest, RunsTheHsacoForThisChipAndReleasesWhatItTook) {
-  Owned<tc_runtime> rt = makeRuntimeWithGraphs(false);
+  Owned<tc_runtime> rt = makeRuntimeWithGraphs(0);
   Owned<tc_module> module = loadModule(rt.get(), "gpu_scale");
   int loaded = fake().modules_loaded;
   {
@@ -43,7 +43,7 @@ TEST(HipDriverTest, RunsTheHsacoForThisChipAndReleasesWhatItTook) {
 }
 
 TEST(HipDriverTest, AModuleWithoutAmdCodeIsNotRunOnTheGpu) {
-  Owned<tc_runtime> rt = makeRuntimeWithGraphs(false);
+  Owned<tc_runtime> rt = makeRuntimeWithGraphs(0);
   Owned<tc_module> module = loadModule(rt.get(), "gpu_scale_sm80");
   Owned<tc_device> device = makeDevice(rt.get(), "hip:0");
   std::string error = runScale(device.get(), module.get(), 4);
@@ -53,7 +53,7 @@ TEST(HipDriverTest, AModuleWithoutAmdCodeIsNotRunOnTheGpu) {
 }
 
 TEST(HipDriverTest, ErrorsAreNamedAsHipNamesThem) {
-  Owned<tc_runtime> rt = makeRuntimeWithGraphs(false);
+  Owned<tc_runtime> rt = makeRuntimeWithGraphs(0);
   Owned<tc_module> module = loadModule(rt.get(), "gpu_scale");
   Owned<tc_device> device = makeDevice(rt.get(), "hip:0");
   fake().memory_limit = 1024;
@@ -77,7 +77,7 @@ TEST(HipDriverTest, ErrorsAreNamedAsHipNamesThem) {
 }
 
 TEST(HipDriverTest, GraphsReplayRuns) {
-  Owned<tc_runtime> rt = makeRuntimeWithGraphs(true);
+  Owned<tc_runtime> rt = makeRuntimeWithGraphs(1);
   Owned<tc_module> module = loadModule(rt.get(), "gpu_scale");
   int graphLaunches = fake().graph_launches;
   {
@@ -97,7 +97,7 @@ TEST(HipDriverTest, GraphsReplayRuns) {
 TEST(HipDriverTest, AutoPicksTheAmdGpuWhenNoNvidiaOneWorks) {
   // This binary links no fake libcuda.so.1 (and the machines that run it
   // have no NVIDIA driver, or this test is not meaningful there).
-  Owned<tc_runtime> rt = makeRuntimeWithGraphs(false);
+  Owned<tc_runtime> rt = makeRuntimeWithGraphs(0);
   Owned<tc_device> device = makeDevice(rt.get(), "auto");
   std::string spec = tc_device_spec(device.get());
   EXPECT_TRUE(spec == "hip:0" || spec == "cuda:0") << spec;

@@ -98,6 +98,7 @@ TEST(ModuleQueryTest, CompilerAndCpuRecords) {
   EXPECT_STREQ(tc_module_shape_bucket(module.get(), 0), "batch=1,seq len=128");
   EXPECT_STREQ(tc_module_shape_bucket(module.get(), 1), "batch=8");
   EXPECT_EQ(tc_module_shape_bucket(module.get(), 2), nullptr);
+  EXPECT_STREQ(tc_module_mode(module.get()), "max-autotune");
   // A module without the records says so with empty strings.
   auto add = loadModule(runtime.get(), "add");
   ASSERT_TRUE(add);
@@ -105,6 +106,16 @@ TEST(ModuleQueryTest, CompilerAndCpuRecords) {
   EXPECT_STREQ(tc_module_cpu_name(add.get()), "");
   EXPECT_EQ(tc_module_num_cpu_features(add.get()), 0u);
   EXPECT_EQ(tc_module_num_shape_buckets(add.get()), 0u);
+  EXPECT_STREQ(tc_module_mode(add.get()), "default");
+}
+
+TEST(ModuleLoadTest, UnknownModeNamesTheLine) {
+  Error error = loadError(fakeModule("bad_mode"));
+  EXPECT_EQ(error.code, TC_STATUS_MALFORMED);
+  TC_EXPECT_CONTAINS(error.message, "'mode fastest'");
+  TC_EXPECT_CONTAINS(
+      error.message,
+      "expected one 'mode default|reduce-overhead|max-autotune'");
 }
 
 TEST(ModuleLoadTest, MalformedBucketRecordNamesTheLine) {

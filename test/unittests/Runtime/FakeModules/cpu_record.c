@@ -1,7 +1,8 @@
 /* A module whose metadata says what compiled it, for which CPU and for
  * which shape buckets: with FUTURE_CPU, a feature no runtime knows (as a
  * newer compiler might record), which the runtime must treat as missing;
- * with BAD_BUCKET, a bucket record without an extent. */
+ * with BAD_BUCKET, a bucket record without an extent; with BAD_MODE, a
+ * mode no compiler writes. */
 #include "tc-runtime/module_abi.h"
 
 const uint32_t tc_module_abi_version = TC_MODULE_ABI_VERSION;
@@ -15,6 +16,11 @@ const char tc_module_metadata_v1[] = "tc-module 1\n"
                                      "bucket batch=8\n"
 #ifdef BAD_BUCKET
                                      "bucket batch\n"
+#endif
+#ifdef BAD_MODE
+                                     "mode fastest\n"
+#else
+                                     "mode max-autotune\n"
 #endif
 #ifdef FUTURE_CPU
                                      "cpu future-cpu cmov avx99\n";

@@ -7,7 +7,9 @@
  * ONLY_SM80 (fake_gpu_scale_sm80.so: no image the fake GPU can run) and
  * with READS_BACK (fake_gpu_scale_readback.so: the host code downloads a
  * value it checks, as data-dependent shapes do, so its runs cannot be
- * replayed from a graph). */
+ * replayed from a graph), and with REDUCE_OVERHEAD
+ * (fake_gpu_scale_reduce_overhead.so: compiled with
+ * --mode=reduce-overhead, so replayed by default). */
 #include "tc-runtime/module_abi.h"
 
 #include <stdlib.h>
@@ -23,6 +25,9 @@ const char tc_module_metadata_v1[] = "tc-module 1\n"
                                      "target cuda:sm_90\n"
                                      "target rocm:gfx90a\n"
                                      "target rocm:gfx942\n"
+#endif
+#ifdef REDUCE_OVERHEAD
+                                     "mode reduce-overhead\n"
 #endif
     ;
 
