@@ -61,18 +61,25 @@ struct Granule {
   int64_t replicatedBytes = 0;
 };
 
-
 /// For each loop of `root`, its granule: a register tile's rows or lanes
-/// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The tile belongs to
-/// `root` itself or, when `root` is an elementwise epilogue (identity maps),
-/// to the multiply-add kernel it consumes, possibly through other
-/// elementwise ops: the kernel is fused into the epilogue's workgroups.
-SmallVector<Granule>
-splitGranules(linalg::LinalgOp root,
-              std::optional<RegisterTileConfig> &config) {
+/// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The
+/// tile belongs to `root` itself or, when `root` is an elementwise epilogue
+/// (identity output map, each input read whole, possibly transposed), to the
+/// multiply-add kernel it consumes, possibly through other elementwise ops:
+/// the kernel is fused into the epilogue's workgroups.
+SmallVector<Granule> splitGranules(linalg::LinalgOp root,
+                                   std::optional<RegisterTileConfig> &config,
+                                   bool &transposed) {
+  transposed = false;
   SmallVector<Granule> granules(root.getNumLoops());
   linalg::LinalgOp kernel = root;
   std::optional<RegisterTileDims> dims = registerTileDims(root);
+  // Root loops -> the dims of `kernel`'s result. An epilogue that writes a
+  // channel-blocked kernel's output back in NCHW order (the blocked
+  // strided convolutions) reads it transposed; its granules are the
+  // kernel's, permuted.
+  AffineMap readMap =
+      AffineMap::getMultiDimIdentityMap(root.getNumLoops(), root.getContext());
   for (int depth = 0; !dims && depth < 4; ++depth) {
     if (kernel.getNumLoops() != kernel.getNumParallelLoops() ||
         kernel.getNumDpsInits() != 1 ||
@@ -81,11 +88,12 @@ splitGranules(linalg::LinalgOp root,
     linalg::LinalgOp next;
     for (OpOperand *in : kernel.getDpsInputOperands()) {
       auto producer = in->get().getDefiningOp<linalg::LinalgOp>();
-      if (!producer || producer.getNumDpsInits() != 1 ||
-          !kernel.getMatchingIndexingMap(in).isIdentity() ||
+      AffineMap map = kernel.getMatchingIndexingMap(in);
+      if (!producer || producer.getNumDpsInits() != 1 || !map.isPermutation() ||
           producer->getResult(0).getType() != in->get().getType())
         continue;
       next = producer;
+      readMap = map.compose(readMap);
       dims = registerTileDims(producer);
       if (dims)
         break;
@@ -96,6 +104,7 @@ splitGranules(linalg::LinalgOp root,
   }
   if (!dims)
     return granules;
+  transposed = !readMap.isIdentity();
   // The tile the kernel's configuration asks for (the heuristic one when
   // it has none).
   config = registerTileConfig(kernel);
@@ -109,7 +118,8 @@ splitGranules(linalg::LinalgOp root,
       return kernelLoop;
     for (auto [i, e] : llvm::enumerate(out.getResults()))
       if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == kernelLoop)
-        return static_cast<unsigned>(i);
+        if (auto r = dyn_cast<AffineDimExpr>(readMap.getResult(i)))
+          return r.getPosition();
     return std::nullopt;
   };
   Type element = getElementTypeOrSelf(kernel.getDpsInitOperand(0)->get().getType());
@@ -416,7 +426,8 @@ struct CpuDistributePass
     // same parts of an image counts half. Otherwise a loop split evenly
     // (evenSplitLoop).
     std::optional<RegisterTileConfig> config;
-    SmallVector<Granule> granules = splitGranules(op, config);
+    bool transposed = false;
+    SmallVector<Granule> granules = splitGranules(op, config, transposed);
     // The kernel's configuration bounds its workgroups.
     const int64_t bound =
         config ? config->workgroups : static_cast<int64_t>(maxWorkgroups);
@@ -458,10 +469,26 @@ struct CpuDistributePass
         leastTraffic = traffic;
       }
     }
-    bool byTiles = dim.has_value() &&
-                   llvm::any_of(granules, [](Granule g) { return g.whole > 1; });
-    if (!byTiles)
-      dim = evenSplitLoop(ranges, iterators, splitOrder(op));
+    // An epilogue that writes a channel-blocked kernel's output back in
+    // NCHW order splits evenly, by channel blocks first, so that the
+    // padded image is made once for all workgroups; but never through the
+    // tile's lanes or rows: with a single block of 32 channels that gave
+    // 32 workgroups of one channel each, computed in scalar code (a
+    // 16 -> 32 stride-2 convolution 27 times slower than split by rows).
+    bool byTiles =
+        !transposed && dim.has_value() &&
+        llvm::any_of(granules, [](Granule g) { return g.whole > 1; });
+    if (!byTiles) {
+      SmallVector<unsigned> order = splitOrder(op);
+      dim = std::nullopt;
+      if (transposed)
+        dim = evenSplitLoop(
+            ranges, iterators,
+            llvm::to_vector(llvm::make_filter_range(
+                order, [&](unsigned i) { return granules[i].whole == 1; })));
+      if (!dim)
+        dim = evenSplitLoop(ranges, iterators, order);
+    }
     if (!dim)
       return;
     int64_t workgroups = bound;

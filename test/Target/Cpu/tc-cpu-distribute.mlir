@@ -530,3 +530,37 @@ func.func @transposed_once(%x: tensor<1x32x16x16xf32>, %w: tensor<8x32x3x3x32xf3
   } -> tensor<1x8x7x7x32xf32>
   return %c : tensor<1x8x7x7x32xf32>
 }
+// -----
+
+// A channel-blocked strided convolution (tc-cpu-block-conv-channels) whose
+// ReLU writes the output back in NCHW order reads the kernel transposed.
+// Such an epilogue splits evenly, channel blocks first (here there is one),
+// but never through the register tile's lanes or rows, which the granules
+// give through that permutation: so the output rows, 8 workgroups of one
+// row, each a whole 8 x 32 tile. Split by its 32 lanes, each of 32
+// workgroups computed one output channel in scalar code (a 16 -> 32,
+// stride-2 convolution 27 times slower).
+// CHECK-LABEL: func.func @blocked_conv_transposed_epilogue
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x1x8x32xf32>) attrs = {fusion.config
+// CHECK: arith.maximumf
+// CHECK: -> tensor<1x1x32x1x8xf32>
+func.func @blocked_conv_transposed_epilogue(%img: tensor<1x16x18x18xf32>, %w: tensor<1x16x3x3x32xf32>, %init: tensor<1x1x8x8x32xf32>) -> tensor<1x1x32x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %k = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d6, d7, d4)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%img, %w : tensor<1x16x18x18xf32>, tensor<1x16x3x3x32xf32>) outs(%init : tensor<1x1x8x8x32xf32>)
+      attrs = {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [8, 32], workgroups = 64>} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x8x8x32xf32>
+  %e = tensor.empty() : tensor<1x1x32x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%k : tensor<1x1x8x8x32xf32>) outs(%e : tensor<1x1x32x8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x32x8x8xf32>
+  return %r : tensor<1x1x32x8x8xf32>
+}
