@@ -3,6 +3,7 @@
 #include "Autotune.h"
 
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/KernelConfig.h"
 #include "tc/Target/Cpu/SharedLibrary.h"
 
@@ -88,7 +89,8 @@ FailureOr<OwningOpRef<ModuleOp>> lowerTrial(ModuleOp module, int64_t candidate,
   FailureOr<std::string> metadata = options.metadata(main, error);
   if (failed(metadata))
     return failure();
-  (*trial)->setAttr("tc.module_metadata", StringAttr::get(context, *metadata));
+  (*trial)->setAttr(mlir::tc::kModuleMetadataAttr,
+                    StringAttr::get(context, *metadata));
   mlir::tc::cpu::CpuPipelineOptions pipeline = options.pipeline;
   pipeline.releaseReplacedWeights = false;
   pipeline.emitEntry = true;
@@ -201,7 +203,7 @@ FailureOr<std::vector<std::string>> generateInputs(func::FuncOp main,
   for (auto [i, type] : llvm::enumerate(main.getArgumentTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     std::string name = std::to_string(i);
-    if (auto attr = main.getArgAttrOfType<StringAttr>(i, "tc.name"))
+    if (auto attr = main.getArgAttrOfType<StringAttr>(i, mlir::tc::kNameAttr))
       name = "'" + attr.str() + "'";
     if (!tensor || !tensor.hasStaticShape()) {
       error = "max-autotune times the model on generated inputs, and input " +

@@ -148,7 +148,8 @@ LogicalResult calibrate(ModuleOp module, const CalibrationOptions &options,
   FailureOr<std::string> metadata = options.metadata(main, error);
   if (failed(metadata))
     return failure();
-  (*probe)->setAttr("tc.module_metadata", StringAttr::get(context, *metadata));
+  (*probe)->setAttr(mlir::tc::kModuleMetadataAttr,
+                    StringAttr::get(context, *metadata));
   PassManager lowering(context);
   mlir::tc::cpu::CpuPipelineOptions pipeline;
   mlir::tc::cpu::buildCpuPipeline(lowering, pipeline);

@@ -468,7 +468,8 @@ LogicalResult checkBucketDimensions(ModuleOp module,
     return success();
   std::set<std::string> named;
   for (unsigned i = 0; i < main.getNumArguments(); ++i)
-    if (auto dims = main.getArgAttrOfType<ArrayAttr>(i, "tc.dim_params"))
+    if (auto dims =
+            main.getArgAttrOfType<ArrayAttr>(i, mlir::tc::kDimParamsAttr))
       for (auto dim : dims.getAsValueRange<StringAttr>())
         if (!dim.empty())
           named.insert(dim.str());
@@ -561,9 +562,10 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
     return fail("the imported module has no @main");
   if (failed(checkSignature(main)))
     return 1;
-  module->setAttr("tc.module_metadata",
-                  StringAttr::get(&context, tc::cpu::buildModuleMetadata(
-                                                main, llvm::sys::path::stem(inputPath))));
+  module->setAttr(
+      mlir::tc::kModuleMetadataAttr,
+      StringAttr::get(&context, tc::cpu::buildModuleMetadata(
+                                    main, llvm::sys::path::stem(inputPath))));
   PassManager kernels(&context);
   StageTimer::timePasses(kernels);
   tc::gpu::GpuPipelineOptions kernelPipeline;
@@ -620,7 +622,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
                  << " kernels, " << image->format << " checked offline\n";
     timer.report(gpuTarget.name());
   }
-  module->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
+  module->setAttr(mlir::tc::kGpuImagesAttr, ArrayAttr::get(&context, images));
   PassManager host(&context);
   StageTimer::timePasses(host);
   tc::gpu::buildGpuHostPipeline(host);
@@ -1036,7 +1038,8 @@ int main(int argc, char **argv) {
     // how runs are made, not the code.
     if (mode != "default")
       metadata += "mode " + mode + "\n";
-    module->setAttr("tc.module_metadata", StringAttr::get(&context, metadata));
+    module->setAttr(mlir::tc::kModuleMetadataAttr,
+                    StringAttr::get(&context, metadata));
 
     // GPU targets: kernels per target, then the shared host code, linked into
     // the same library as the CPU code.
@@ -1070,7 +1073,8 @@ int main(int argc, char **argv) {
         if (image->format == "cubin" && !image->assembly.empty())
           entry("ptx", image->assembly);
       }
-      (*gpuHost)->setAttr("tc.gpu_images", ArrayAttr::get(&context, images));
+      (*gpuHost)->setAttr(mlir::tc::kGpuImagesAttr,
+                          ArrayAttr::get(&context, images));
       timer.report("gpu kernels");
       PassManager host(&context);
       StageTimer::timePasses(host);

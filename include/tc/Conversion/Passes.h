@@ -13,16 +13,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 
 namespace mlir::tc {
 
-/// On a call of a host helper (the image codecs) that reads or writes the
-/// elements of a buffer through a pointer operand (an i64 from
-/// memref.extract_aligned_pointer_as_index): that operand's index. GPU
-/// targets, whose buffers are device memory, stage such buffers through
-/// host memory around the call (--tc-gpu-stage-host-buffers).
-constexpr llvm::StringLiteral kReadsBufferAttr = "tc.reads_buffer";
-constexpr llvm::StringLiteral kWritesBufferAttr = "tc.writes_buffer";
 
 #define GEN_PASS_DECL
 #include "tc/Conversion/Passes.h.inc"

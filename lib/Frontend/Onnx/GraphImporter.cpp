@@ -8,12 +8,13 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
-#include "tc/Dialect/Tc/IR/ShapeUtils.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tc/Dialect/Tc/IR/ShapeUtils.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <set>
 
@@ -661,9 +662,9 @@ void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {
     BlockArgument arg =
         entry->addArgument(type, NameLoc::get(StringAttr::get(context, argNames[i])));
     values[argNames[i]] = arg;
-    func.setArgAttr(i, "tc.name", StringAttr::get(context, argNames[i]));
+    func.setArgAttr(i, kNameAttr, StringAttr::get(context, argNames[i]));
     if (hasNamedDim(cast<ArrayAttr>(argDimNames[i])))
-      func.setArgAttr(i, "tc.dim_params", argDimNames[i]);
+      func.setArgAttr(i, kDimParamsAttr, argDimNames[i]);
   }
 
   builder.setInsertionPointToEnd(entry);
@@ -701,10 +702,11 @@ void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {
       dimAttrs.push_back(StringAttr::get(context, d));
     size_t index = outputs.size() - 1;
     func.setType(builder.getFunctionType(argTypes, outputTypes));
-    func.setResultAttr(index, "tc.name", StringAttr::get(context, output.name()));
+    func.setResultAttr(index, kNameAttr,
+                       StringAttr::get(context, output.name()));
     ArrayAttr dimNames = ArrayAttr::get(context, dimAttrs);
     if (hasNamedDim(dimNames))
-      func.setResultAttr(index, "tc.dim_params", dimNames);
+      func.setResultAttr(index, kDimParamsAttr, dimNames);
   }
   func.setType(builder.getFunctionType(argTypes, outputTypes));
   func::ReturnOp::create(builder, func.getLoc(), outputs);

@@ -353,7 +353,7 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
-    auto metadata = module->getAttrOfType<StringAttr>("tc.module_metadata");
+    auto metadata = module->getAttrOfType<StringAttr>(kModuleMetadataAttr);
     if (!main || !metadata) {
       module.emitError("expected an llvm.func @main and a tc.module_metadata "
                        "attribute (set by tc-compile)");
@@ -403,7 +403,7 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     } else if (failed(emitBucketDispatch(module, main, buckets, inputs, outputs))) {
       return signalPassFailure();
     }
-    module->removeAttr("tc.module_metadata");
+    module->removeAttr(kModuleMetadataAttr);
   }
 };
 

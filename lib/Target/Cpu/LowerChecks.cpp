@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -256,7 +257,7 @@ struct CpuLowerChecksPass
       Value code = LLVM::LoadOp::create(b, ret.getLoc(), i32, cell);
       ret.getOperandsMutable().append(code);
     });
-    module->setAttr("tc.check_messages", ArrayAttr::get(ctx, messages));
+    module->setAttr(kCheckMessagesAttr, ArrayAttr::get(ctx, messages));
   }
 };
 

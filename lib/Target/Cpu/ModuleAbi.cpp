@@ -249,12 +249,12 @@ emitEntryCall(ModuleOp module, LLVM::LLVMFuncOp main,
 }
 
 void emitCheckMessages(ModuleOp module, StringRef symbol) {
-  auto checks = module->getAttrOfType<ArrayAttr>("tc.check_messages");
+  auto checks = module->getAttrOfType<ArrayAttr>(kCheckMessagesAttr);
   if (!checks)
     return;
   OpBuilder b(module.getContext());
   emitCheckMessages(module, b, checks, symbol);
-  module->removeAttr("tc.check_messages");
+  module->removeAttr(kCheckMessagesAttr);
 }
 
 LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
@@ -263,7 +263,7 @@ LogicalResult emitRunFunction(ModuleOp module, LLVM::LLVMFuncOp main,
                               StringRef checkMessagesSymbol,
                               bool releaseOutputsOnError) {
   EntryChecks checks;
-  checks.returnsCheck = module->hasAttr("tc.check_messages");
+  checks.returnsCheck = module->hasAttr(kCheckMessagesAttr);
   if (failed(emitEntryCall(module, main, inputs, outputs, name, checks,
                            releaseOutputsOnError, LLVM::Linkage::External)))
     return failure();

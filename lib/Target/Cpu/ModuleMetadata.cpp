@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -36,7 +37,7 @@ std::string escapeName(StringRef name) { return escapeMetadataName(name); }
 void writeRecord(llvm::raw_ostream &os, StringRef kind, StringRef name,
                  Type type, DictionaryAttr attrs) {
   auto tensorType = cast<RankedTensorType>(type);
-  ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>("tc.dim_params") : nullptr;
+  ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>(kDimParamsAttr) : nullptr;
   os << kind << ' ' << escapeName(name) << ' '
      << moduleDtypeName(tensorType.getElementType()) << ' '
      << tensorType.getRank();
@@ -56,7 +57,7 @@ void writeRecord(llvm::raw_ostream &os, StringRef kind, StringRef name,
 
 StringRef nameOf(DictionaryAttr attrs, StringRef fallback) {
   if (attrs)
-    if (auto name = attrs.getAs<StringAttr>("tc.name"))
+    if (auto name = attrs.getAs<StringAttr>(kNameAttr))
       return name.getValue();
   return fallback;
 }

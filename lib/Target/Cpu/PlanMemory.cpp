@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -151,11 +152,11 @@ struct CpuPlanMemoryPass : impl::CpuPlanMemoryPassBase<CpuPlanMemoryPass> {
       auto view = memref::ViewOp::create(b, buffer.alloc.getLoc(),
                                          buffer.alloc.getType(), arena, offset,
                                          ValueRange{});
-      view->setAttr("tc.arena_buffer", b.getI64IntegerAttr(number));
+      view->setAttr(kArenaBufferAttr, b.getI64IntegerAttr(number));
       buffer.alloc.getResult().replaceAllUsesWith(view);
       buffer.alloc.erase();
     }
-    func->setAttr("tc.arena_bytes", b.getI64IntegerAttr(arenaBytes));
+    func->setAttr(kArenaBytesAttr, b.getI64IntegerAttr(arenaBytes));
   }
 };
 

@@ -97,7 +97,7 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
   MLIRContext *ctx = into.getContext();
   auto intoMain = into.lookupSymbol<LLVM::LLVMFuncOp>("main");
   auto bucketMain = bucket.lookupSymbol<LLVM::LLVMFuncOp>("main");
-  auto metadata = into->getAttrOfType<StringAttr>("tc.module_metadata");
+  auto metadata = into->getAttrOfType<StringAttr>(kModuleMetadataAttr);
   if (!intoMain || !bucketMain || !metadata) {
     error = "expected two lowered modules with an llvm.func @main and the "
             "model's metadata";
@@ -111,7 +111,7 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
   // The generic @main reports its checks from the start of the table,
   // before any bucket's are appended (decided once, at the first merge).
   SmallVector<Attribute> messages;
-  if (auto checks = into->getAttrOfType<ArrayAttr>("tc.check_messages"))
+  if (auto checks = into->getAttrOfType<ArrayAttr>(kCheckMessagesAttr))
     llvm::append_range(messages, checks);
   if (number == 0 && !messages.empty())
     intoMain->setAttr(kCheckOffsetAttr,
@@ -169,20 +169,21 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
         op.setAttr(kWorkgroupAttr, fresh);
   }
 
-  if (auto checks = bucket->getAttrOfType<ArrayAttr>("tc.check_messages")) {
+  if (auto checks = bucket->getAttrOfType<ArrayAttr>(kCheckMessagesAttr)) {
     bucketMain->setAttr(kCheckOffsetAttr,
                         IntegerAttr::get(IntegerType::get(ctx, 64),
                                          int64_t(messages.size())));
     llvm::append_range(messages, checks);
-    into->setAttr("tc.check_messages", ArrayAttr::get(ctx, messages));
+    into->setAttr(kCheckMessagesAttr, ArrayAttr::get(ctx, messages));
   }
   bucketMain->setAttr(kBucketGuardAttr, DenseI64ArrayAttr::get(ctx, guard));
 
   std::string record = "bucket";
   for (const auto &[name, extent] : shape.dims)
     record += " " + escapeMetadataName(name) + "=" + std::to_string(extent);
-  into->setAttr("tc.module_metadata",
-                StringAttr::get(ctx, metadata.getValue().str() + record + "\n"));
+  into->setAttr(
+      kModuleMetadataAttr,
+      StringAttr::get(ctx, metadata.getValue().str() + record + "\n"));
 
   for (Operation *op : duplicates)
     op->erase();

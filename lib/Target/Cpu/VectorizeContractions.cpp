@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/Passes.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/KernelConfig.h"
+#include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -36,7 +37,7 @@ namespace {
 
 /// Marks the register tiles this pass creates, so that only they are
 /// vectorized (other linalg ops of the function keep their loop lowering).
-constexpr StringLiteral kTileMarker = "tc.register_tile";
+constexpr StringLiteral kTileMarker = kRegisterTileMarker;
 
 /// The largest N-side input (N x K) that a single-row tiling reads across
 /// rows: about half a typical L2.

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
-
 
 namespace mlir::tc::cpu {
 #define GEN_PASS_DEF_CPUVECTORIZEELEMENTWISEPASS
@@ -23,7 +23,7 @@ namespace mlir::tc::cpu {
 namespace {
 
 /// Marks the tiles this pass creates.
-constexpr StringLiteral kTileMarker = "tc.elementwise_tile";
+constexpr StringLiteral kTileMarker = kElementwiseTileMarker;
 
 /// The loop of an elementwise op's contiguous output dimension, when the op
 /// can be vectorized along it: all loops parallel, on buffers, one output

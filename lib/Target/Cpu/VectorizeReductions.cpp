@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
@@ -36,7 +37,7 @@ namespace mlir::tc::cpu {
 namespace {
 
 /// Marks the tiles this pass creates.
-constexpr StringLiteral kTileMarker = "tc.reduction_tile";
+constexpr StringLiteral kTileMarker = kReductionTileMarker;
 
 /// The loop a reduction kernel is vectorized along: the last dim of one of
 /// its inputs (larger inputs first), at least `minLanes` long or dynamic (its

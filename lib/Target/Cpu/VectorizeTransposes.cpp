@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/RegisterTiling.h"
 
@@ -30,7 +31,7 @@ namespace mlir::tc::cpu {
 namespace {
 
 /// Marks the tiles this pass creates.
-constexpr StringLiteral kTileMarker = "tc.transpose_tile";
+constexpr StringLiteral kTileMarker = kTransposeTileMarker;
 
 /// For an elementwise op on buffers with a transposed input: (m, n), n the
 /// loop of the output's last dimension and m the last dimension's loop of

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Gpu/Passes.h"
 
@@ -258,9 +259,9 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
-    auto metadata = module->getAttrOfType<StringAttr>("tc.module_metadata");
-    auto kernels = module->getAttrOfType<ArrayAttr>("tc.gpu_kernels");
-    auto images = module->getAttrOfType<ArrayAttr>("tc.gpu_images");
+    auto metadata = module->getAttrOfType<StringAttr>(kModuleMetadataAttr);
+    auto kernels = module->getAttrOfType<ArrayAttr>(kGpuKernelsAttr);
+    auto images = module->getAttrOfType<ArrayAttr>(kGpuImagesAttr);
     if (!main || !metadata || !kernels || !images) {
       module.emitError("expected an llvm.func @main and the tc.module_metadata, "
                        "tc.gpu_kernels and tc.gpu_images attributes (set by "
@@ -359,7 +360,8 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
                                     "tc_module_gpu_check_messages_v1",
                                     /*releaseOutputsOnError=*/false)))
       return signalPassFailure();
-    for (StringRef attr : {"tc.module_metadata", "tc.gpu_kernels", "tc.gpu_images"})
+    for (StringRef attr :
+         {kModuleMetadataAttr, kGpuKernelsAttr, kGpuImagesAttr})
       module->removeAttr(attr);
   }
 };

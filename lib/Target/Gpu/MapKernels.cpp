@@ -12,10 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Gpu/Passes.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Gpu/ContractionFusion.h"
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/ElementwiseKernel.h"
+#include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -33,7 +34,7 @@ namespace mlir::tc::gpu {
 namespace {
 
 /// Marks the loops this pass creates until they are mapped.
-constexpr StringLiteral kKernelMarker = "tc.gpu_kernel";
+constexpr StringLiteral kKernelMarker = kGpuKernelMarker;
 
 /// `op` as a linalg.generic whose parallel loops come first.
 FailureOr<linalg::GenericOp> parallelLoopsFirst(RewriterBase &rewriter,

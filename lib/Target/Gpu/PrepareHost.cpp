@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -41,7 +42,7 @@ struct GpuPrepareHostPass
         indexOf[name] = names.size();
         names.push_back(StringAttr::get(ctx, name));
       }
-    module->setAttr("tc.gpu_kernels", ArrayAttr::get(ctx, names));
+    module->setAttr(kGpuKernelsAttr, ArrayAttr::get(ctx, names));
 
     Type ptrType = LLVM::LLVMPointerType::get(ctx);
     if (failed(main.insertArgument(0, ptrType, {}, main.getLoc()))) {

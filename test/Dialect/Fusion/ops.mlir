@@ -24,9 +24,9 @@ func.func @matmul_epilogue(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %bias: t
 // Several results, extra attributes, and a group with no inputs.
 // CHECK-LABEL: func @multi
 func.func @multi(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>, tensor<2xi64>) {
-  // CHECK: fusion.group "ew" elementwise (%{{.*}} = %{{.*}} : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) reason("exp chain") attributes {tc.note = "kept"}
+  // CHECK: fusion.group "ew" elementwise (%{{.*}} = %{{.*}} : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) reason("exp chain") attributes {note = "kept"}
   %r:2 = fusion.group "ew" elementwise (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>)
-      reason("exp chain") attributes {tc.note = "kept"} {
+      reason("exp chain") attributes {note = "kept"} {
     %0 = tc.exp %a : tensor<4xf32>
     %1 = tc.compare gt, %0, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
     fusion.yield %0, %1 : tensor<4xf32>, tensor<4xi1>

@@ -5,24 +5,15 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::tc::cpu {
 
-/// Attributes of the dispatch placeholders `@__tc_dispatch_k<N>` that
-/// --tc-cpu-outline-workgroups declares and --tc-cpu-emit-entry replaces:
-/// the workgroup function the kernel runs, and the ONNX op types ('+'
-/// separated) and node names (one per line) it computes.
-inline constexpr llvm::StringLiteral kWorkgroupAttr = "tc.workgroup";
-inline constexpr llvm::StringLiteral kKernelOpsAttr = "tc.kernel_ops";
-inline constexpr llvm::StringLiteral kKernelNodesAttr = "tc.kernel_nodes";
-/// On a shape bucket's entry function (mergeShapeBucket): the input extents
-/// it was compiled for, as (index into tc_module_run_v1's input_dims,
-/// extent) pairs.
-inline constexpr llvm::StringLiteral kBucketGuardAttr = "tc.bucket_guard";
-/// On an entry function that reports run-time checks, once shape buckets
-/// are merged: where its checks start in the module's `tc.check_messages`.
-inline constexpr llvm::StringLiteral kCheckOffsetAttr = "tc.check_offset";
+// The attributes of the dispatch placeholders `@__tc_dispatch_k<N>`
+// (kWorkgroupAttr, kKernelOpsAttr, kKernelNodesAttr), of shape buckets and
+// of run-time checks are declared with the other tc attributes
+// (tc/Dialect/Tc/IR/TcAttributes.h).
 
 /// An input or output of the model, as the metadata describes it.
 struct TensorSlot {

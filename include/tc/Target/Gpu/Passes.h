@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuDialect.h"
 
 namespace mlir::tc::gpu {
@@ -79,10 +80,6 @@ using StagingCopy = function_ref<void(OpBuilder &, Location, bool download,
                                       Value destination, Value source,
                                       Value bytes)>;
 LogicalResult lowerStagingCalls(ModuleOp module, StagingCopy copy);
-
-/// Marks host functions whose buffers are host memory (the deallocation's
-/// alias-check helper, --tc-gpu-keep-host-arrays): no kernels, no copies.
-constexpr llvm::StringLiteral kHostFunctionAttr = "tc.host_function";
 
 /// Whether `op` is, or is inside, a function marked kHostFunctionAttr.
 bool isHostFunction(Operation *op);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 
@@ -82,9 +83,9 @@ struct TcCalibrationProbesPass
     main.setFunctionType(
         FunctionType::get(&getContext(), main.getArgumentTypes(), {vectorType}));
     main.setAllResultAttrs(ArrayRef<DictionaryAttr>{DictionaryAttr::get(
-        &getContext(), {NamedAttribute(StringAttr::get(&getContext(), "tc.name"),
-                                       StringAttr::get(&getContext(),
-                                                       "magnitudes"))})});
+        &getContext(),
+        {NamedAttribute(StringAttr::get(&getContext(), kNameAttr),
+                        StringAttr::get(&getContext(), "magnitudes"))})});
   }
 };
 

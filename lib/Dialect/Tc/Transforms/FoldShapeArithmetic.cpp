@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/Fusion/IR/FusionDialect.h"
+#include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 
@@ -178,7 +179,7 @@ private:
       auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
       if (func && arg.getOwner()->isEntryBlock())
         if (auto names = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                          "tc.dim_params"))
+                                                          kDimParamsAttr))
           if (dim < static_cast<int64_t>(names.size()))
             if (auto name = dyn_cast<StringAttr>(names[dim]);
                 name && !name.getValue().empty())

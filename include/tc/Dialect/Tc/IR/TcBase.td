@@ -32,6 +32,11 @@ def Tc_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 0;
+  // The discardable tc.* attributes (TcAttributes.h) are checked wherever
+  // they appear: on ops, function arguments and results.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//
