@@ -166,7 +166,7 @@ def write_outputs(table, targets):
              "[gpu-offline.tsv](gpu-offline.tsv). These checks need no GPU; the "
              "runs on an NVIDIA H200 (on 2026-11-30 all 1681 cases that can run there "
              "passed; 9 ImageDecoder cases need FreeImage, absent there) are in "
-             "[gpu.md](gpu.md) and "
+             "[gpu-results.md](gpu-results.md) and "
              "[gpu-h200.tsv](gpu-h200.tsv).", "",
              "| target | compiled | ok | host-code | error | crash |",
              "|---|---|---|---|---|---|"]

@@ -34,7 +34,7 @@ case that the tracked table lists as pass no longer passes, or when anything
 crashes.
 
 With --target=gpu-emulation every case is compiled by the GPU code
-generation with its kernels run on the CPU (docs/gpu.md): the numerics of
+generation with its kernels run on the CPU (docs/gpu-abi.md): the numerics of
 the GPU path, checked without a GPU. Its results go to
 docs/gpu-emulation.tsv (--update) and --check compares with that table;
 docs/conformance.md is not rewritten. --target=gpu-emulation:reverse runs

@@ -792,7 +792,7 @@ int main(int argc, char **argv) {
         cpuTarget = true;
         continue;
       }
-      // Testing: the GPU kernels run on the CPU (docs/gpu.md); `:reverse`
+      // Testing: the GPU kernels run on the CPU (docs/gpu-abi.md); `:reverse`
       // runs their blocks and threads last to first, a race check.
       if (spec.consume_front("gpu-emulation")) {
         if (!spec.empty() && spec != ":reverse")
