@@ -60,48 +60,36 @@ ArrayRef<AttrDeclaration> mlir::tc::tcAttributes() {
 
 namespace {
 
-bool hasKind(Attribute value, AttrKind kind) {
-  auto arrayOf = [&](auto isElement) {
-    auto array = dyn_cast<ArrayAttr>(value);
-    return array && llvm::all_of(array.getValue(), isElement);
-  };
-  switch (kind) {
-  case AttrKind::Unit:
-    return isa<UnitAttr>(value);
-  case AttrKind::String:
-    return isa<StringAttr>(value);
-  case AttrKind::Integer:
-    return isa<IntegerAttr>(value);
-  case AttrKind::Float:
-    return isa<FloatAttr>(value);
-  case AttrKind::StringArray:
-    return arrayOf([](Attribute a) { return isa<StringAttr>(a); });
-  case AttrKind::DictionaryArray:
-    return arrayOf([](Attribute a) { return isa<DictionaryAttr>(a); });
-  case AttrKind::I64Array:
-    return isa<DenseI64ArrayAttr>(value);
-  }
-  llvm_unreachable("unknown attribute kind");
+template <typename Element> bool arrayOf(Attribute value) {
+  auto array = dyn_cast<ArrayAttr>(value);
+  return array && llvm::all_of(array.getValue(), llvm::IsaPred<Element>);
 }
 
-StringRef kindName(AttrKind kind) {
-  switch (kind) {
-  case AttrKind::Unit:
-    return "a unit attribute";
-  case AttrKind::String:
-    return "a string";
-  case AttrKind::Integer:
-    return "an integer";
-  case AttrKind::Float:
-    return "a float";
-  case AttrKind::StringArray:
-    return "an array of strings";
-  case AttrKind::DictionaryArray:
-    return "an array of dictionaries";
-  case AttrKind::I64Array:
-    return "an array<i64>";
-  }
-  llvm_unreachable("unknown attribute kind");
+/// What each kind accepts, and how an error names it.
+struct KindInfo {
+  AttrKind kind;
+  StringLiteral name;
+  bool (*accepts)(Attribute);
+};
+
+constexpr KindInfo kKinds[] = {
+    {AttrKind::Unit, "a unit attribute",
+     [](Attribute v) { return isa<UnitAttr>(v); }},
+    {AttrKind::String, "a string",
+     [](Attribute v) { return isa<StringAttr>(v); }},
+    {AttrKind::Integer, "an integer",
+     [](Attribute v) { return isa<IntegerAttr>(v); }},
+    {AttrKind::Float, "a float", [](Attribute v) { return isa<FloatAttr>(v); }},
+    {AttrKind::StringArray, "an array of strings", arrayOf<StringAttr>},
+    {AttrKind::DictionaryArray, "an array of dictionaries",
+     arrayOf<DictionaryAttr>},
+    {AttrKind::I64Array, "an array<i64>",
+     [](Attribute v) { return isa<DenseI64ArrayAttr>(v); }},
+};
+
+const KindInfo &kindInfo(AttrKind kind) {
+  return *llvm::find_if(kKinds,
+                        [&](const KindInfo &k) { return k.kind == kind; });
 }
 
 } // namespace
@@ -118,8 +106,9 @@ std::string mlir::tc::checkTcAttribute(StringRef name, Attribute value,
               (declaration.onArguments ? "function arguments and results"
                                        : "operations"))
           .str();
-    if (!hasKind(value, declaration.kind))
-      return ("'" + name + "' must be " + kindName(declaration.kind)).str();
+    const KindInfo &kind = kindInfo(declaration.kind);
+    if (!kind.accepts(value))
+      return ("'" + name + "' must be " + kind.name).str();
     return "";
   }
   return ("unknown tc attribute '" + name +
