@@ -62,7 +62,7 @@ void registerTcPipelines() {
       buildGraphPipeline);
   PassPipelineRegistration<CpuPipelineRegistrationOptions>(
       "tc-cpu-pipeline",
-      "Lower a tc module (with tc.module_metadata) to the LLVM dialect with "
+      "Lower a tc module (with a tc.signature) to the LLVM dialect with "
       "the model.so ABI",
       [](OpPassManager &pm, const CpuPipelineRegistrationOptions &o) {
         cpu::CpuPipelineOptions options;

@@ -14,7 +14,8 @@
 // GPU: gpu.func @main_kernel({{.*}}known_block_size = array<i32: 128, 1, 1>
 // GPU: gpu.launch_func  @kernels::@main_kernel blocks in ({{.*}}) threads in (%c128,
 // BAD: for the --max-workgroups option: 'many' value invalid
-module attributes {tc.module_metadata = "tc-module 1\nname m\ninput x f32 1 1024\noutput y f32 1 1024\n"} {
+module attributes {tc.signature = #tc.signature<name = "m", inputs = [#tc.slot<"x" : tensor<1024xf32>>],
+    outputs = [#tc.slot<"y" : tensor<1024xf32>>], targets = ["cpu"]>} {
   func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     %y = tc.relu %x : tensor<1024xf32>
     return %y : tensor<1024xf32>

@@ -86,11 +86,10 @@ FailureOr<OwningOpRef<ModuleOp>> lowerTrial(ModuleOp module, int64_t candidate,
   MLIRContext *context = module.getContext();
   OwningOpRef<ModuleOp> trial = module.clone();
   auto main = trial->lookupSymbol<func::FuncOp>("main");
-  FailureOr<std::string> metadata = options.metadata(main, error);
-  if (failed(metadata))
+  FailureOr<mlir::tc::SignatureAttr> signature = options.signature(main, error);
+  if (failed(signature))
     return failure();
-  (*trial)->setAttr(mlir::tc::kModuleMetadataAttr,
-                    StringAttr::get(context, *metadata));
+  (*trial)->setAttr(mlir::tc::kSignatureAttr, *signature);
   mlir::tc::cpu::CpuPipelineOptions pipeline = options.pipeline;
   pipeline.releaseReplacedWeights = false;
   pipeline.emitEntry = true;

@@ -17,6 +17,7 @@
 #ifndef TC_TOOLS_TC_COMPILE_AUTOTUNE_H
 #define TC_TOOLS_TC_COMPILE_AUTOTUNE_H
 
+#include "tc/Dialect/Tc/IR/TcSignature.h"
 #include "tc/Target/Cpu/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -43,10 +44,10 @@ struct AutotuneOptions {
   std::vector<std::string> inputs;
   /// Trials stop being compiled once this many seconds have passed.
   double budgetSeconds = 600;
-  /// The tc.module_metadata of a trial library.
-  std::function<mlir::FailureOr<std::string>(mlir::func::FuncOp,
-                                             std::string &)>
-      metadata;
+  /// The tc.signature of a trial library.
+  std::function<mlir::FailureOr<mlir::tc::SignatureAttr>(mlir::func::FuncOp,
+                                                         std::string &)>
+      signature;
 };
 
 struct AutotuneSummary {

@@ -145,11 +145,10 @@ LogicalResult calibrate(ModuleOp module, const CalibrationOptions &options,
     return failure();
   }
   auto main = probe->lookupSymbol<func::FuncOp>("main");
-  FailureOr<std::string> metadata = options.metadata(main, error);
-  if (failed(metadata))
+  FailureOr<mlir::tc::SignatureAttr> signature = options.signature(main, error);
+  if (failed(signature))
     return failure();
-  (*probe)->setAttr(mlir::tc::kModuleMetadataAttr,
-                    StringAttr::get(context, *metadata));
+  (*probe)->setAttr(mlir::tc::kSignatureAttr, *signature);
   PassManager lowering(context);
   mlir::tc::cpu::CpuPipelineOptions pipeline;
   mlir::tc::cpu::buildCpuPipeline(lowering, pipeline);

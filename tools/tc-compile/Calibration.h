@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "tc/Dialect/Tc/IR/TcSignature.h"
 
 #include <functional>
 #include <string>
@@ -42,10 +43,10 @@ struct CalibrationOptions {
   std::vector<CalibrationSample> samples;
   /// The tc-run that runs the calibration library.
   std::string tcRun;
-  /// The tc.module_metadata for a module with this @main, for this host.
-  std::function<mlir::FailureOr<std::string>(mlir::func::FuncOp,
-                                             std::string &)>
-      metadata;
+  /// The tc.signature for a module with this @main, for this host.
+  std::function<mlir::FailureOr<mlir::tc::SignatureAttr>(mlir::func::FuncOp,
+                                                         std::string &)>
+      signature;
 };
 
 /// Sets tc.calibrated_max on each op of `module` (after the graph passes,

@@ -13,17 +13,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Cache/CompileCache.h"
-#include "tc/Dialect/Tc/Transforms/Passes.h"
-#include "tc/Frontend/Onnx/Importer.h"
 #include "Autotune.h"
 #include "Calibration.h"
 #include "mlir/IR/Diagnostics.h"
-#include "tc/Pipelines/Pipelines.h"
+#include "tc/Cache/CompileCache.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
+#include "tc/Frontend/Onnx/Importer.h"
 #include "tc/InitAllDialects.h"
 #include "tc/InitAllPasses.h"
-#include "tc/Target/Cpu/Passes.h"
+#include "tc/Pipelines/Pipelines.h"
 #include "tc/Target/Cpu/ConstantsObject.h"
+#include "tc/Target/Cpu/ModuleAbi.h"
+#include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/ShapeBuckets.h"
 #include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Gpu/Passes.h"
@@ -343,7 +344,7 @@ LogicalResult checkSignature(func::FuncOp main) {
   auto check = [&](Type type, StringRef what, unsigned index) {
     Type element = cast<ShapedType>(type).getElementType();
     // The metadata can name exactly the types the ABI carries.
-    if (tc::cpu::moduleDtypeName(element).empty()) {
+    if (tc::moduleDtypeName(element).empty()) {
       llvm::errs() << "tc-compile: error: " << what << " " << index
                    << " has element type " << element
                    << ", which compiled models cannot take or return yet\n";
@@ -356,22 +357,28 @@ LogicalResult checkSignature(func::FuncOp main) {
     check(type, "output", i);
   return success(ok);
 }
-/// The model.so metadata of a module with this @main: its signature, the
-/// compiler, and the CPU `cpu` names with its features.
-FailureOr<std::string> artifactMetadata(func::FuncOp main, StringRef name,
-                                        StringRef cpu, std::string &error) {
-  std::string metadata = tc::cpu::buildModuleMetadata(main, name);
+/// The signature of a library compiled from a module with this @main for
+/// the CPU target: the model's inputs and outputs, the compiler, and the CPU
+/// `cpu` names with its features.
+FailureOr<tc::SignatureAttr> artifactSignature(func::FuncOp main,
+                                               StringRef name, StringRef cpu,
+                                               std::string &error) {
+  tc::SignatureAttr base = tc::cpu::buildSignature(main, name);
   tc::cpu::SharedLibraryOptions cpuOptions;
   cpuOptions.cpu = cpu.str();
   std::string cpuName;
   std::vector<std::string> features;
   if (failed(tc::cpu::describeTargetCpu(cpuOptions, cpuName, features, error)))
     return failure();
-  metadata += "compiler tc " TC_VERSION_STRING " llvm " LLVM_VERSION_STRING "\n";
-  metadata += "cpu " + cpuName;
-  for (const std::string &feature : features)
-    metadata += " " + feature;
-  return metadata + "\n";
+  MLIRContext *ctx = main.getContext();
+  Builder b(ctx);
+  SmallVector<StringRef> featureNames(features.begin(), features.end());
+  return tc::SignatureAttr::get(
+      ctx, base.getName(), base.getInputs(), base.getOutputs(),
+      base.getTargets(),
+      b.getStringAttr("tc " TC_VERSION_STRING " llvm " LLVM_VERSION_STRING),
+      b.getStringAttr(cpuName), b.getStrArrayAttr(featureNames), base.getMode(),
+      base.getBuckets());
 }
 
 /// tc-run, which is installed beside tc-compile; `flag` is what needs it.
@@ -433,8 +440,8 @@ LogicalResult runGraphPasses(MLIRContext &context, ModuleOp module,
   if (failed(tcRun))
     return failure();
   calibration.tcRun = *tcRun;
-  calibration.metadata = [](func::FuncOp main, std::string &error) {
-    return artifactMetadata(main, "calibration", "host", error);
+  calibration.signature = [](func::FuncOp main, std::string &error) {
+    return artifactSignature(main, "calibration", "host", error);
   };
   std::string error;
   if (failed(tc_compile::calibrate(module, calibration, error)))
@@ -563,9 +570,8 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
   if (failed(checkSignature(main)))
     return 1;
   module->setAttr(
-      mlir::tc::kModuleMetadataAttr,
-      StringAttr::get(&context, tc::cpu::buildModuleMetadata(
-                                    main, llvm::sys::path::stem(inputPath))));
+      mlir::tc::kSignatureAttr,
+      tc::cpu::buildSignature(main, llvm::sys::path::stem(inputPath)));
   PassManager kernels(&context);
   StageTimer::timePasses(kernels);
   tc::gpu::GpuPipelineOptions kernelPipeline;
@@ -1023,23 +1029,28 @@ int main(int argc, char **argv) {
     StringRef modelName = llvm::sys::path::stem(inputPath);
     // What the artifact needs: the runtime refuses it on a CPU without the
     // features it names, and tc-run --print-signature shows them.
-    std::string metadata;
+    tc::SignatureAttr signature;
     {
       std::string error;
-      FailureOr<std::string> described =
-          artifactMetadata(main, modelName, cpuName, error);
+      FailureOr<tc::SignatureAttr> described =
+          artifactSignature(main, modelName, cpuName, error);
       if (failed(described))
         return fail(error);
-      metadata = *described;
+      signature = *described;
     }
-    for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
-      metadata += "target " + gpuTarget.name() + "\n";
-    // The runtime reads the mode (module_abi.h): reduce-overhead changes
-    // how runs are made, not the code.
-    if (mode != "default")
-      metadata += "mode " + mode + "\n";
-    module->setAttr(mlir::tc::kModuleMetadataAttr,
-                    StringAttr::get(&context, metadata));
+    {
+      SmallVector<Attribute> targets(signature.getTargets().getValue());
+      for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
+        targets.push_back(StringAttr::get(&context, gpuTarget.name()));
+      // The runtime reads the mode (module_abi.h): reduce-overhead changes
+      // how runs are made, not the code.
+      signature = tc::SignatureAttr::get(
+          &context, signature.getName(), signature.getInputs(),
+          signature.getOutputs(), ArrayAttr::get(&context, targets),
+          signature.getCompiler(), signature.getCpu(), signature.getFeatures(),
+          mode, signature.getBuckets());
+    }
+    module->setAttr(mlir::tc::kSignatureAttr, signature);
 
     // GPU targets: kernels per target, then the shared host code, linked into
     // the same library as the CPU code.
@@ -1120,8 +1131,8 @@ int main(int argc, char **argv) {
       tuning.tcRun = *tcRun;
       tuning.inputs = autotuneInputFiles;
       tuning.budgetSeconds = autotuneBudget;
-      tuning.metadata = [](func::FuncOp main, std::string &error) {
-        return artifactMetadata(main, "autotune", cpuName, error);
+      tuning.signature = [](func::FuncOp main, std::string &error) {
+        return artifactSignature(main, "autotune", cpuName, error);
       };
       tc_compile::AutotuneSummary summary;
       std::string error;

@@ -2,8 +2,8 @@
 //
 // Runs last, on the LLVM dialect, and gives the module the ABI of
 // include/tc-runtime/module_abi.h:
-//   - `tc_module_abi_version` and `tc_module_metadata_v1` (from the
-//     `tc.module_metadata` module attribute written by tc-compile),
+//   - `tc_module_abi_version` and `tc_module_metadata_v1` (the text of the
+//     module's `tc.signature`, set by tc-compile),
 //   - `tc_module_run_v1`, which turns the caller's data pointers and extents
 //     into memref descriptors for @main (now internal) and returns the
 //     result descriptors' buffers,
@@ -17,8 +17,8 @@
 // function per entry, internal, and a `tc_module_run_v1` that compares the
 // input extents with each bucket's and calls the first that matches, else
 // the generic @main's.
-// The ranks and element sizes of inputs and outputs come from the metadata,
-// which is the one description of the signature the runtime also reads.
+// The ranks and element sizes of inputs and outputs come from the
+// signature, the one description of them that the runtime also reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -353,17 +353,16 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
-    auto metadata = module->getAttrOfType<StringAttr>(kModuleMetadataAttr);
-    if (!main || !metadata) {
-      module.emitError("expected an llvm.func @main and a tc.module_metadata "
-                       "attribute (set by tc-compile)");
+    FailureOr<SignatureAttr> signature =
+        moduleSignature(module, "--tc-cpu-emit-entry");
+    if (!main) {
+      module.emitError("expected an llvm.func @main");
       return signalPassFailure();
     }
+    if (failed(signature))
+      return signalPassFailure();
     SmallVector<TensorSlot> inputs, outputs;
-    if (failed(parseSlots(metadata.getValue(), inputs, outputs))) {
-      module.emitError("malformed tc.module_metadata");
-      return signalPassFailure();
-    }
+    signatureSlots(*signature, inputs, outputs);
     SmallVector<LLVM::CallOp> dispatches;
     module.walk([&](LLVM::CallOp call) {
       if (call.getCallee() &&
@@ -389,7 +388,7 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
         fn.setLinkage(LLVM::Linkage::Internal);
     shareConstants(module);
     OpBuilder b(&getContext());
-    emitAbiGlobals(module, b, metadata.getValue());
+    emitAbiGlobals(module, b, *signature);
     emitKernelTable(module, kernels);
     SmallVector<LLVM::LLVMFuncOp> buckets;
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
@@ -403,7 +402,7 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     } else if (failed(emitBucketDispatch(module, main, buckets, inputs, outputs))) {
       return signalPassFailure();
     }
-    module->removeAttr(kModuleMetadataAttr);
+    module->removeAttr(kSignatureAttr);
   }
 };
 

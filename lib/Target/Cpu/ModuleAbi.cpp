@@ -22,31 +22,27 @@
 
 namespace mlir::tc::cpu {
 
-static int64_t elementBytes(StringRef dtype) {
-  return llvm::StringSwitch<int64_t>(dtype)
-      .Cases({"f64", "i64", "u64"}, 8)
-      .Cases({"f32", "i32", "u32"}, 4)
-      .Cases({"f16", "bf16", "i16", "u16"}, 2)
-      .Default(1);
+FailureOr<SignatureAttr> moduleSignature(ModuleOp module, StringRef what) {
+  auto signature = module->getAttrOfType<SignatureAttr>(kSignatureAttr);
+  if (!signature)
+    return module.emitError(what)
+           << " expects the module's tc.signature (set by tc-compile)";
+  return signature;
 }
 
-/// Reads the input and output records of the metadata text.
-LogicalResult parseSlots(StringRef metadata, SmallVectorImpl<TensorSlot> &inputs,
-                         SmallVectorImpl<TensorSlot> &outputs) {
-  SmallVector<StringRef> lines;
-  metadata.split(lines, '\n', -1, false);
-  for (StringRef line : lines) {
-    SmallVector<StringRef> fields;
-    line.split(fields, ' ');
-    if (fields.empty() || (fields[0] != "input" && fields[0] != "output"))
-      continue;
-    int64_t rank;
-    if (fields.size() < 4 || fields[3].getAsInteger(10, rank))
-      return failure();
-    TensorSlot slot{rank, elementBytes(fields[2])};
-    (fields[0] == "input" ? inputs : outputs).push_back(slot);
-  }
-  return success();
+void signatureSlots(SignatureAttr signature,
+                    SmallVectorImpl<TensorSlot> &inputs,
+                    SmallVectorImpl<TensorSlot> &outputs) {
+  auto slot = [](SlotAttr attr) {
+    RankedTensorType type = attr.getType();
+    // Narrow types take a byte per element (module_abi.h).
+    int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+    return TensorSlot{type.getRank(), std::max<int64_t>(1, bits / 8)};
+  };
+  for (SlotAttr attr : signature.getInputSlots())
+    inputs.push_back(slot(attr));
+  for (SlotAttr attr : signature.getOutputSlots())
+    outputs.push_back(slot(attr));
 }
 
 /// An exported constant char array `symbol` holding `bytes` (which carry
@@ -113,12 +109,12 @@ void constantCount(OpBuilder &b, Location loc, StringRef name, uint32_t value) {
                          b.getI32IntegerAttr(static_cast<int32_t>(value)));
 }
 
-void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata) {
+void emitAbiGlobals(ModuleOp module, OpBuilder &b, SignatureAttr signature) {
   b.setInsertionPointToEnd(module.getBody());
   LLVM::GlobalOp::create(b, module.getLoc(), b.getI32Type(),
                          /*isConstant=*/true, LLVM::Linkage::External,
                          "tc_module_abi_version", b.getI32IntegerAttr(1));
-  std::string text = metadata.str();
+  std::string text = moduleMetadataText(signature);
   text.push_back('\0');
   emitBytesGlobal(module, b, "tc_module_metadata_v1", text);
 }

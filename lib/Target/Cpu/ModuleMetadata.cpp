@@ -1,13 +1,15 @@
-//===- ModuleMetadata.cpp - the signature text a model.so carries ---------===//
+//===- ModuleMetadata.cpp - a model's signature, and its text in model.so -===//
 //
-// Written from the tc-level @main, before lowering erases what the runtime
-// needs to know: ONNX names, unsigned element types, and the dim_param
-// symbols that tie dynamic extents together. Grammar: module_abi.h.
+// The signature is read from the tc-level @main, before lowering erases
+// what the runtime needs to know: ONNX names, unsigned element types, and
+// the dim_param symbols that tie dynamic extents together. It travels as a
+// #tc.signature attribute and becomes text (grammar: module_abi.h) only
+// when the entry point is emitted.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
-#include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/ModuleAbi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,78 +34,96 @@ std::string escapeMetadataName(StringRef name) {
 }
 
 namespace {
-std::string escapeName(StringRef name) { return escapeMetadataName(name); }
 
-void writeRecord(llvm::raw_ostream &os, StringRef kind, StringRef name,
-                 Type type, DictionaryAttr attrs) {
+/// An argument's or result's slot: its tc.name (else `fallback`), type and
+/// tc.dim_params.
+SlotAttr slotOf(Type type, DictionaryAttr attrs, StringRef fallback) {
   auto tensorType = cast<RankedTensorType>(type);
+  StringRef name = fallback;
+  if (attrs)
+    if (auto named = attrs.getAs<StringAttr>(kNameAttr))
+      name = named.getValue();
   ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>(kDimParamsAttr) : nullptr;
-  os << kind << ' ' << escapeName(name) << ' '
-     << moduleDtypeName(tensorType.getElementType()) << ' '
-     << tensorType.getRank();
+  MLIRContext *ctx = type.getContext();
+  SmallVector<Attribute> symbols;
+  bool any = false;
   for (int64_t i = 0; i < tensorType.getRank(); ++i) {
-    if (!tensorType.isDynamicDim(i)) {
-      os << ' ' << tensorType.getDimSize(i);
-      continue;
-    }
     StringRef symbol;
-    if (params && i < static_cast<int64_t>(params.size()))
+    if (tensorType.isDynamicDim(i) && params &&
+        i < static_cast<int64_t>(params.size()))
       if (auto str = dyn_cast<StringAttr>(params[i]))
         symbol = str.getValue();
-    os << " ?" << escapeName(symbol).substr(symbol.empty() ? 1 : 0);
+    any |= !symbol.empty();
+    symbols.push_back(StringAttr::get(ctx, symbol));
+  }
+  return SlotAttr::get(ctx, name, tensorType,
+                       any ? ArrayAttr::get(ctx, symbols) : ArrayAttr());
+}
+
+void writeSlot(llvm::raw_ostream &os, StringRef kind, SlotAttr slot) {
+  RankedTensorType type = slot.getType();
+  os << kind << ' ' << escapeMetadataName(slot.getName()) << ' '
+     << moduleDtypeName(type.getElementType()) << ' ' << type.getRank();
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i)) {
+      os << ' ' << type.getDimSize(i);
+      continue;
+    }
+    StringRef symbol = slot.getSymbol(i);
+    os << " ?" << (symbol.empty() ? "" : escapeMetadataName(symbol));
   }
   os << '\n';
 }
 
-StringRef nameOf(DictionaryAttr attrs, StringRef fallback) {
-  if (attrs)
-    if (auto name = attrs.getAs<StringAttr>(kNameAttr))
-      return name.getValue();
-  return fallback;
-}
-
 } // namespace
 
-std::string moduleDtypeName(Type type) {
-  if (type.isF16()) return "f16";
-  if (type.isBF16()) return "bf16";
-  if (type.isF32()) return "f32";
-  if (type.isF64()) return "f64";
-  // The narrow floats travel as one byte of bits each (module_abi.h).
-  if (isa<Float8E4M3FNType>(type)) return "f8e4m3fn";
-  if (isa<Float8E4M3FNUZType>(type)) return "f8e4m3fnuz";
-  if (isa<Float8E5M2Type>(type)) return "f8e5m2";
-  if (isa<Float8E5M2FNUZType>(type)) return "f8e5m2fnuz";
-  if (isa<Float8E8M0FNUType>(type)) return "f8e8m0fnu";
-  if (isa<Float4E2M1FNType>(type)) return "f4e2m1fn";
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    unsigned width = intType.getWidth();
-    if (width == 1)
-      return "bool";
-    if (llvm::is_contained({2u, 4u, 8u, 16u, 32u, 64u}, width))
-      return (intType.isUnsigned() ? "u" : "i") + std::to_string(width);
-  }
-  return "";
+SignatureAttr buildSignature(func::FuncOp main, StringRef modelName) {
+  MLIRContext *ctx = main.getContext();
+  FunctionType type = main.getFunctionType();
+  SmallVector<Attribute> inputs, outputs;
+  for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    inputs.push_back(slotOf(type.getInput(i), main.getArgAttrDict(i),
+                            "input" + std::to_string(i)));
+  for (unsigned i = 0; i < type.getNumResults(); ++i)
+    outputs.push_back(slotOf(type.getResult(i), main.getResultAttrDict(i),
+                             "output" + std::to_string(i)));
+  Builder b(ctx);
+  return SignatureAttr::get(ctx, modelName, b.getArrayAttr(inputs),
+                            b.getArrayAttr(outputs), b.getStrArrayAttr({"cpu"}),
+                            StringAttr(), StringAttr(), ArrayAttr(), "default",
+                            ArrayAttr());
 }
 
-std::string buildModuleMetadata(func::FuncOp main, StringRef modelName) {
+std::string moduleMetadataText(SignatureAttr signature) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "tc-module 1\n";
-  os << "name " << escapeName(modelName) << '\n';
-  FunctionType type = main.getFunctionType();
-  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
-    DictionaryAttr attrs = main.getArgAttrDict(i);
-    std::string fallback = "input" + std::to_string(i);
-    writeRecord(os, "input", nameOf(attrs, fallback), type.getInput(i), attrs);
+  os << "name " << escapeMetadataName(signature.getName()) << '\n';
+  for (SlotAttr slot : signature.getInputSlots())
+    writeSlot(os, "input", slot);
+  for (SlotAttr slot : signature.getOutputSlots())
+    writeSlot(os, "output", slot);
+  for (StringRef target : signature.getTargets().getAsValueRange<StringAttr>())
+    os << "target " << target << '\n';
+  if (StringAttr compiler = signature.getCompiler())
+    os << "compiler " << compiler.getValue() << '\n';
+  if (StringAttr cpu = signature.getCpu()) {
+    os << "cpu " << cpu.getValue();
+    if (ArrayAttr features = signature.getFeatures())
+      for (StringRef feature : features.getAsValueRange<StringAttr>())
+        os << ' ' << feature;
+    os << '\n';
   }
-  for (unsigned i = 0; i < type.getNumResults(); ++i) {
-    DictionaryAttr attrs = main.getResultAttrDict(i);
-    std::string fallback = "output" + std::to_string(i);
-    writeRecord(os, "output", nameOf(attrs, fallback), type.getResult(i),
-                attrs);
-  }
-  os << "target cpu\n";
+  if (signature.getMode() != "default")
+    os << "mode " << signature.getMode() << '\n';
+  if (ArrayAttr buckets = signature.getBuckets())
+    for (auto bucket : buckets.getAsRange<DictionaryAttr>()) {
+      os << "bucket";
+      for (NamedAttribute dim : bucket)
+        os << ' ' << escapeMetadataName(dim.getName()) << '='
+           << cast<IntegerAttr>(dim.getValue()).getInt();
+      os << '\n';
+    }
   return text;
 }
 

@@ -97,10 +97,10 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
   MLIRContext *ctx = into.getContext();
   auto intoMain = into.lookupSymbol<LLVM::LLVMFuncOp>("main");
   auto bucketMain = bucket.lookupSymbol<LLVM::LLVMFuncOp>("main");
-  auto metadata = into->getAttrOfType<StringAttr>(kModuleMetadataAttr);
-  if (!intoMain || !bucketMain || !metadata) {
+  auto signature = into->getAttrOfType<SignatureAttr>(kSignatureAttr);
+  if (!intoMain || !bucketMain || !signature) {
     error = "expected two lowered modules with an llvm.func @main and the "
-            "model's metadata";
+            "model's tc.signature";
     return failure();
   }
   int64_t number = llvm::count_if(into.getOps<LLVM::LLVMFuncOp>(), [](auto fn) {
@@ -178,12 +178,12 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
   }
   bucketMain->setAttr(kBucketGuardAttr, DenseI64ArrayAttr::get(ctx, guard));
 
-  std::string record = "bucket";
+  SmallVector<NamedAttribute> extents;
   for (const auto &[name, extent] : shape.dims)
-    record += " " + escapeMetadataName(name) + "=" + std::to_string(extent);
-  into->setAttr(
-      kModuleMetadataAttr,
-      StringAttr::get(ctx, metadata.getValue().str() + record + "\n"));
+    extents.emplace_back(StringAttr::get(ctx, name),
+                         IntegerAttr::get(IntegerType::get(ctx, 64), extent));
+  into->setAttr(kSignatureAttr,
+                signature.withBucket(DictionaryAttr::get(ctx, extents)));
 
   for (Operation *op : duplicates)
     op->erase();

@@ -259,20 +259,20 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
-    auto metadata = module->getAttrOfType<StringAttr>(kModuleMetadataAttr);
     auto kernels = module->getAttrOfType<ArrayAttr>(kGpuKernelsAttr);
     auto images = module->getAttrOfType<ArrayAttr>(kGpuImagesAttr);
-    if (!main || !metadata || !kernels || !images) {
-      module.emitError("expected an llvm.func @main and the tc.module_metadata, "
-                       "tc.gpu_kernels and tc.gpu_images attributes (set by "
-                       "tc-compile and --tc-gpu-prepare-host)");
+    if (!main || !kernels || !images) {
+      module.emitError("expected an llvm.func @main and the tc.gpu_kernels "
+                       "and tc.gpu_images attributes (set by "
+                       "--tc-gpu-prepare-host)");
       return signalPassFailure();
     }
+    FailureOr<SignatureAttr> signature =
+        cpu::moduleSignature(module, "--tc-gpu-emit-entry");
+    if (failed(signature))
+      return signalPassFailure();
     SmallVector<cpu::TensorSlot> inputs, outputs;
-    if (failed(cpu::parseSlots(metadata.getValue(), inputs, outputs))) {
-      module.emitError("malformed tc.module_metadata");
-      return signalPassFailure();
-    }
+    cpu::signatureSlots(*signature, inputs, outputs);
     SmallVector<std::pair<LLVM::CallOp, unsigned>> launches;
     WalkResult walk = module.walk([&](LLVM::CallOp call) {
       if (!call.getCallee() || !call.getCallee()->starts_with("__tc_gpu_launch_"))
@@ -360,8 +360,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
                                     "tc_module_gpu_check_messages_v1",
                                     /*releaseOutputsOnError=*/false)))
       return signalPassFailure();
-    for (StringRef attr :
-         {kModuleMetadataAttr, kGpuKernelsAttr, kGpuImagesAttr})
+    for (StringRef attr : {kSignatureAttr, kGpuKernelsAttr, kGpuImagesAttr})
       module->removeAttr(attr);
   }
 };

@@ -49,7 +49,8 @@
 // CHECK: %[[Q:.*]] = llvm.mlir.poison : !llvm.ptr
 // CHECK: llvm.call @main_wg2(%[[P]], %[[Q]], %{{.*}})
 
-module attributes {tc.module_metadata = "tc-module 1\0Aname m\0Ainput x f32 1 4\0Aoutput y f32 1 4\0Atarget cpu\0A"} {
+module attributes {tc.signature = #tc.signature<name = "m", inputs = [#tc.slot<"x" : tensor<4xf32>>],
+    outputs = [#tc.slot<"y" : tensor<4xf32>>], targets = ["cpu"]>} {
   // Reads x[i] and writes y[i]: only the aligned pointers are used.
   llvm.func @main_wg0(%xa: !llvm.ptr, %xp: !llvm.ptr, %xo: i64, %xs: i64, %xt: i64,
                       %ya: !llvm.ptr, %yp: !llvm.ptr, %yo: i64, %ys: i64, %yt: i64,

@@ -25,7 +25,11 @@
 // CHECK: ^[[SUCCESS]]:
 // CHECK-NEXT: llvm.return
 // CHECK: llvm.mlir.global external constant @tc_module_check_messages_v1("node 'n' (Add): too long\00node 'm' (Mul): too short\00\00")
-module attributes {tc.module_metadata = "tc-module 1\0Aname m\0Ainput x f32 1 ?n\0Aoutput y f32 1 ?n\0Aoutput z f32 1 ?n\0Atarget cpu\0A",
+module attributes {tc.signature = #tc.signature<name = "m",
+                     inputs = [#tc.slot<"x" : tensor<?xf32>, symbols = ["n"]>],
+                     outputs = [#tc.slot<"y" : tensor<?xf32>, symbols = ["n"]>,
+                                #tc.slot<"z" : tensor<?xf32>, symbols = ["n"]>],
+                     targets = ["cpu"]>,
                    tc.check_messages = ["node 'n' (Add): too long", "node 'm' (Mul): too short"]} {
   llvm.func @main(%env: !llvm.ptr, %a: !llvm.ptr, %b: !llvm.ptr, %o: i64, %s: i64, %t: i64) -> !llvm.struct<(struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i32)> {
     %c1 = llvm.mlir.constant(1 : i32) : i32

@@ -31,7 +31,9 @@
 // CHECK-LABEL: llvm.func @tc_module_run_v1
 // CHECK: llvm.call @main
 // CHECK: llvm.return
-module attributes {tc.module_metadata = "tc-module 1\0Aname m\0Ainput x f32 1 ?n\0Aoutput y f32 1 ?n\0Atarget cpu\0A"} {
+module attributes {tc.signature = #tc.signature<name = "m",
+    inputs = [#tc.slot<"x" : tensor<?xf32>, symbols = ["n"]>],
+    outputs = [#tc.slot<"y" : tensor<?xf32>, symbols = ["n"]>], targets = ["cpu"]>} {
   llvm.func @main_wg0(%p: !llvm.ptr, %i: i64) {
     llvm.return
   }

@@ -3,9 +3,11 @@
 #ifndef TC_TARGET_CPU_MODULEABI_H
 #define TC_TARGET_CPU_MODULEABI_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
+#include "tc/Dialect/Tc/IR/TcSignature.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::tc::cpu {
@@ -15,15 +17,31 @@ namespace mlir::tc::cpu {
 // of run-time checks are declared with the other tc attributes
 // (tc/Dialect/Tc/IR/TcAttributes.h).
 
-/// An input or output of the model, as the metadata describes it.
+/// The signature of a model whose tc-level entry is `main` (names, element
+/// types including unsignedness, symbolic dims), for the CPU target in the
+/// default mode.
+SignatureAttr buildSignature(func::FuncOp main, StringRef modelName);
+/// The metadata text of module_abi.h that `signature` describes.
+std::string moduleMetadataText(SignatureAttr signature);
+/// A name as the metadata writes it: bytes outside [A-Za-z0-9_.:/-] as %XX,
+/// the empty name as "%".
+std::string escapeMetadataName(StringRef name);
+
+/// An input or output of the model as the entry point passes it: its rank
+/// and the bytes of one element.
 struct TensorSlot {
   int64_t rank;
   int64_t elementBytes;
 };
 
-/// Reads the input and output records of the metadata text.
-LogicalResult parseSlots(StringRef metadata, SmallVectorImpl<TensorSlot> &inputs,
-                         SmallVectorImpl<TensorSlot> &outputs);
+/// The module's `tc.signature` (set by tc-compile), or an error on the module
+/// naming the pass `what` that needs it.
+FailureOr<SignatureAttr> moduleSignature(ModuleOp module, StringRef what);
+
+/// The inputs' and outputs' slots of `signature`.
+void signatureSlots(SignatureAttr signature,
+                    SmallVectorImpl<TensorSlot> &inputs,
+                    SmallVectorImpl<TensorSlot> &outputs);
 
 /// Small helpers for building LLVM dialect code.
 struct Emitter {
@@ -63,8 +81,9 @@ void constantTable(OpBuilder &b, Location loc, StringRef name,
 /// An exported constant `uint32_t name = value`.
 void constantCount(OpBuilder &b, Location loc, StringRef name, uint32_t value);
 
-/// `tc_module_abi_version` and `tc_module_metadata_v1`.
-void emitAbiGlobals(ModuleOp module, OpBuilder &b, StringRef metadata);
+/// `tc_module_abi_version` and `tc_module_metadata_v1` (the text of
+/// `signature`).
+void emitAbiGlobals(ModuleOp module, OpBuilder &b, SignatureAttr signature);
 
 /// The run function `name` (the signature of tc_module_run_v1): builds the
 /// input descriptors, calls @main(env, descriptors...), stores the output

@@ -71,16 +71,6 @@ void buildBufferization(
 /// host code and emulated kernels with.
 void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry = true);
 
-/// The metadata text of module_abi.h for `main` (read from the tc-level
-/// signature: names, element types including unsignedness, symbolic dims).
-std::string buildModuleMetadata(func::FuncOp main, StringRef modelName);
-/// A name as the metadata writes it: bytes outside [A-Za-z0-9_.:/-] as %XX,
-/// the empty name as "%".
-std::string escapeMetadataName(StringRef name);
-/// The metadata spelling of a tc element type ("f32", "u8", "f8e4m3fn"), or
-/// "" for a type a compiled model cannot take or return.
-std::string moduleDtypeName(Type elementType);
-
 } // namespace mlir::tc::cpu
 
 #endif // TC_TARGET_CPU_PASSES_H

@@ -645,7 +645,7 @@ def CpuEmitEntryPass : Pass<"tc-cpu-emit-entry", "ModuleOp"> {
   let summary = "Emit the model.so ABI: entry point, metadata, dispatches";
   let description = [{
     Runs on the LLVM dialect. Emits `tc_module_abi_version`,
-    `tc_module_metadata_v1` (from the module's `tc.module_metadata`
+    `tc_module_metadata_v1` (the text of the module's `tc.signature`
     attribute) and `tc_module_run_v1`, which reads the inputs' data pointers
     and extents, calls `@main`, and hands each result buffer to the caller
     (see include/tc-runtime/module_abi.h). Each `@__tc_dispatch_wg<N>` call

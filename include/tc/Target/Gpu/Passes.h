@@ -113,7 +113,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
                             const GpuPipelineOptions &options);
 
 /// The host side of GPU targets, after buildGpuKernelPipeline and kernel
-/// compilation (module attributes `tc.module_metadata` and
+/// compilation (module attributes `tc.signature` and
 /// `tc.gpu_images`): launches as runtime calls, lowering to the LLVM
 /// dialect, the GPU entry point of the model.so ABI.
 void buildGpuHostPipeline(OpPassManager &pm);

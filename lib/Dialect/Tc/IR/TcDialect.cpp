@@ -2,6 +2,7 @@
 
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 #include "tc/Dialect/Tc/IR/TcOps.h"
+#include "tc/Dialect/Tc/IR/TcSignature.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -15,6 +16,7 @@ void TcDialect::initialize() {
 #define GET_OP_LIST
 #include "tc/Dialect/Tc/IR/TcOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 Operation *TcDialect::materializeConstant(OpBuilder &builder, Attribute value,
@@ -50,7 +52,7 @@ ArrayRef<AttrDeclaration> mlir::tc::tcAttributes() {
       {kBucketGuardAttr, AttrKind::I64Array, false},
       {kCheckOffsetAttr, AttrKind::Integer, false},
       {kCheckMessagesAttr, AttrKind::StringArray, false},
-      {kModuleMetadataAttr, AttrKind::String, false},
+      {kSignatureAttr, AttrKind::Signature, false},
       {kGpuKernelsAttr, AttrKind::StringArray, false},
       {kGpuImagesAttr, AttrKind::DictionaryArray, false},
       {kHostFunctionAttr, AttrKind::Unit, false},
@@ -85,6 +87,8 @@ constexpr KindInfo kKinds[] = {
      arrayOf<DictionaryAttr>},
     {AttrKind::I64Array, "an array<i64>",
      [](Attribute v) { return isa<DenseI64ArrayAttr>(v); }},
+    {AttrKind::Signature, "a #tc.signature",
+     [](Attribute v) { return isa<SignatureAttr>(v); }},
 };
 
 const KindInfo &kindInfo(AttrKind kind) {

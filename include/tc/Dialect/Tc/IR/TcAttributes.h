@@ -72,10 +72,11 @@ inline constexpr llvm::StringLiteral kBucketGuardAttr = "tc.bucket_guard";
 /// table (a merged bucket's checks follow the generic code's).
 inline constexpr llvm::StringLiteral kCheckOffsetAttr = "tc.check_offset";
 /// On the module: the messages of the run-time checks, in order; the
-/// model.so metadata text (module_abi.h); and for GPU targets, the kernel
+/// model's #tc.signature (TcSignature.h), which the entry point writes as
+/// model.so's metadata text (module_abi.h); and for GPU targets, the kernel
 /// names and the compiled images ({target, format, data} dictionaries).
 inline constexpr llvm::StringLiteral kCheckMessagesAttr = "tc.check_messages";
-inline constexpr llvm::StringLiteral kModuleMetadataAttr = "tc.module_metadata";
+inline constexpr llvm::StringLiteral kSignatureAttr = "tc.signature";
 inline constexpr llvm::StringLiteral kGpuKernelsAttr = "tc.gpu_kernels";
 inline constexpr llvm::StringLiteral kGpuImagesAttr = "tc.gpu_images";
 
@@ -92,6 +93,7 @@ enum class AttrKind {
   StringArray,
   DictionaryArray,
   I64Array,
+  Signature,
 };
 
 struct AttrDeclaration {

@@ -31,12 +31,16 @@ def Tc_Dialect : Dialect {
     never contradict it.
   }];
   let hasConstantMaterializer = 1;
-  let useDefaultAttributePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
   // The discardable tc.* attributes (TcAttributes.h) are checked wherever
   // they appear: on ops, function arguments and results.
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Adds the attributes of TcAttrDefs.td (Signature.cpp).
+    void registerAttributes();
+  }];
 }
 
 //===----------------------------------------------------------------------===//

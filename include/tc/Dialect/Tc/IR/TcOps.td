@@ -4,6 +4,7 @@
 #define TC_DIALECT_TC_IR_TCOPS_TD
 
 include "tc/Dialect/Tc/IR/TcBase.td"
+include "tc/Dialect/Tc/IR/TcAttrDefs.td"
 include "tc/Dialect/Tc/IR/TcElementwiseOps.td"
 include "tc/Dialect/Tc/IR/TcContractionOps.td"
 include "tc/Dialect/Tc/IR/TcPoolingOps.td"
