@@ -5,7 +5,7 @@
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Target/Cpu/KernelConfig.h"
-#include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Host/SharedLibrary.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -107,9 +107,9 @@ FailureOr<OwningOpRef<ModuleOp>> lowerTrial(ModuleOp module, int64_t candidate,
 
 LogicalResult emitTrial(ModuleOp trial, const AutotuneOptions &options,
                         StringRef path, std::string &error) {
-  mlir::tc::cpu::SharedLibraryOptions library;
+  mlir::tc::host::SharedLibraryOptions library;
   library.cpu = options.cpu;
-  return mlir::tc::cpu::emitSharedLibrary(trial, path, library, error);
+  return mlir::tc::host::emitSharedLibrary(trial, path, library, error);
 }
 
 /// The .npy spelling of a tensor element type, or "".

@@ -5,7 +5,7 @@
 #include "tc/Dialect/Tc/IR/TcDialect.h"
 #include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Target/Cpu/Passes.h"
-#include "tc/Target/Cpu/SharedLibrary.h"
+#include "tc/Target/Host/SharedLibrary.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -164,10 +164,10 @@ LogicalResult calibrate(ModuleOp module, const CalibrationOptions &options,
     error = "--calibrate: cannot create a temporary file";
     return failure();
   }
-  mlir::tc::cpu::SharedLibraryOptions libraryOptions;
+  mlir::tc::host::SharedLibraryOptions libraryOptions;
   libraryOptions.cpu = "host";
-  if (failed(mlir::tc::cpu::emitSharedLibrary(*probe, library.path,
-                                              libraryOptions, error)))
+  if (failed(mlir::tc::host::emitSharedLibrary(*probe, library.path,
+                                               libraryOptions, error)))
     return failure();
 
   std::vector<float> largest(ops.size(), 0.0f);

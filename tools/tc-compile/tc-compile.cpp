@@ -22,12 +22,12 @@
 #include "tc/InitAllDialects.h"
 #include "tc/InitAllPasses.h"
 #include "tc/Pipelines/Pipelines.h"
-#include "tc/Target/Cpu/ConstantsObject.h"
-#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
 #include "tc/Target/Cpu/ShapeBuckets.h"
-#include "tc/Target/Cpu/SharedLibrary.h"
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Host/ConstantsObject.h"
+#include "tc/Target/Host/ModuleAbi.h"
+#include "tc/Target/Host/SharedLibrary.h"
 #include "tc/Version.h"
 #include "llvm/Config/llvm-config.h"
 
@@ -363,12 +363,12 @@ LogicalResult checkSignature(func::FuncOp main) {
 FailureOr<tc::SignatureAttr> artifactSignature(func::FuncOp main,
                                                StringRef name, StringRef cpu,
                                                std::string &error) {
-  tc::SignatureAttr base = tc::cpu::buildSignature(main, name);
-  tc::cpu::SharedLibraryOptions cpuOptions;
+  tc::SignatureAttr base = tc::host::buildSignature(main, name);
+  tc::host::SharedLibraryOptions cpuOptions;
   cpuOptions.cpu = cpu.str();
   std::string cpuName;
   std::vector<std::string> features;
-  if (failed(tc::cpu::describeTargetCpu(cpuOptions, cpuName, features, error)))
+  if (failed(tc::host::describeTargetCpu(cpuOptions, cpuName, features, error)))
     return failure();
   MLIRContext *ctx = main.getContext();
   Builder b(ctx);
@@ -516,7 +516,7 @@ LogicalResult compileShapeBuckets(MLIRContext &context, ModuleOp module,
     ModuleOp fixed = *result.module;
     if (failed(runGraphPasses(context, fixed, {}, nullptr)))
       return failure();
-    tc::cpu::releaseUnreferencedResources(&context, {module, fixed});
+    tc::host::releaseUnreferencedResources(&context, {module, fixed});
     auto main = fixed.lookupSymbol<func::FuncOp>("main");
     std::string error;
     FailureOr<SmallVector<int64_t>> guard =
@@ -571,7 +571,7 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
     return 1;
   module->setAttr(
       mlir::tc::kSignatureAttr,
-      tc::cpu::buildSignature(main, llvm::sys::path::stem(inputPath)));
+      tc::host::buildSignature(main, llvm::sys::path::stem(inputPath)));
   PassManager kernels(&context);
   StageTimer::timePasses(kernels);
   tc::gpu::GpuPipelineOptions kernelPipeline;
@@ -880,7 +880,7 @@ int main(int argc, char **argv) {
   }
   {
     std::string error;
-    if (failed(tc::cpu::checkCpuName(cpuName, error)))
+    if (failed(tc::host::checkCpuName(cpuName, error)))
       return fail(error);
   }
   SmallVector<tc::cpu::ShapeBucket> buckets;
@@ -943,8 +943,8 @@ int main(int argc, char **argv) {
   // the model translated to LLVM IR, and the context, with everything it
   // uniqued, is freed before LLVM's code generation, where the compile's
   // memory peaks.
-  tc::cpu::SharedLibraryOptions libraryOptions;
-  tc::cpu::TranslatedLibraryPtr translated;
+  tc::host::SharedLibraryOptions libraryOptions;
+  tc::host::TranslatedLibraryPtr translated;
   std::vector<std::string> filesRead;
   std::string error;
   {
@@ -960,7 +960,7 @@ int main(int argc, char **argv) {
     });
     DialectRegistry registry;
     tc::registerAllTcToolDialects(registry);
-    tc::cpu::registerSharedLibraryTranslations(registry);
+    tc::host::registerSharedLibraryTranslations(registry);
     context.appendDialectRegistry(registry);
 
     tc::onnx::ImportOptions options;
@@ -1010,7 +1010,7 @@ int main(int argc, char **argv) {
       return 1;
     // Weights the graph passes replaced (folded, re-laid out) are dead: free
     // them before code generation doubles what is alive.
-    tc::cpu::releaseUnreferencedResources(&context, module);
+    tc::host::releaseUnreferencedResources(&context, module);
     timer.report("graph passes");
     if (!dumpDir.empty() &&
         failed(writeModule(module, dumpPath("01-tc.mlir"), true)))
@@ -1198,14 +1198,15 @@ int main(int argc, char **argv) {
       libraryOptions.linkWith.push_back(*gpuHost);
     if (!dumpDir.empty())
       libraryOptions.llvmIrPath = dumpPath("99-model.ll");
-    translated = tc::cpu::translateSharedLibrary(module, libraryOptions, error);
+    translated =
+        tc::host::translateSharedLibrary(module, libraryOptions, error);
     if (!translated)
       return fail(error);
     filesRead = result.filesRead;
     libraryOptions.linkWith.clear();
   }
-  if (failed(tc::cpu::emitTranslatedLibrary(std::move(translated), output,
-                                            libraryOptions, error)))
+  if (failed(tc::host::emitTranslatedLibrary(std::move(translated), output,
+                                             libraryOptions, error)))
     return fail(error);
   if (cache) {
     cache->store(cacheKey, filesRead, output);

@@ -1,7 +1,7 @@
 //===- Image.cpp - tc.image_decode to calls of the model's image codecs ---===//
 //
 // Decoding is not loop code: it calls the helper functions of
-// lib/Target/Cpu/ModelSupport/ImageDecoder.c, which the library linker adds
+// lib/Target/Host/ModelSupport/ImageDecoder.c, which the library linker adds
 // to a model that declares them. The result's extent is only known once
 // the header is read, so the sequence is: decode into a handle, check its
 // status (run-time checks naming the node), read height and width,

@@ -22,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringExtras.h"
@@ -92,7 +92,7 @@ LLVM::LLVMFuncOp emitTrampoline(OpBuilder &b, ModuleOp module,
                                 LLVM::LLVMStructType packed) {
   MLIRContext *ctx = module.getContext();
   Location loc = workgroupFn.getLoc();
-  Emitter e = Emitter::at(b, loc);
+  host::Emitter e = host::Emitter::at(b, loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
   auto trampoline = LLVM::LLVMFuncOp::create(
@@ -155,7 +155,7 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = call.getLoc();
-  Emitter e = Emitter::at(b, loc);
+  host::Emitter e = host::Emitter::at(b, loc);
   auto placeholder = symbols.lookup<LLVM::LLVMFuncOp>(*call.getCallee());
   auto workgroupName =
       placeholder ? placeholder->getAttrOfType<StringAttr>(kWorkgroupAttr)
@@ -243,7 +243,7 @@ void emitKernelTable(ModuleOp module, ArrayRef<Kernel> kernels) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
-  Emitter e = Emitter::at(b, loc);
+  host::Emitter e = host::Emitter::at(b, loc);
   struct Strings {
     LLVM::GlobalOp name, ops, nodes;
   };
@@ -251,36 +251,37 @@ void emitKernelTable(ModuleOp module, ArrayRef<Kernel> kernels) {
   for (const Kernel &kernel : kernels) {
     std::string prefix = "__tc_kernel_" + kernel.name;
     strings.push_back(
-        {constantBytes(b, loc, prefix + "_name", kernel.name, true),
-         constantBytes(b, loc, prefix + "_ops", kernel.ops, true),
-         constantBytes(b, loc, prefix + "_nodes", kernel.nodes, true)});
+        {host::constantBytes(b, loc, prefix + "_name", kernel.name, true),
+         host::constantBytes(b, loc, prefix + "_ops", kernel.ops, true),
+         host::constantBytes(b, loc, prefix + "_nodes", kernel.nodes, true)});
   }
-  constantCount(b, loc, "tc_module_kernel_count_v1", kernels.size());
+  host::constantCount(b, loc, "tc_module_kernel_count_v1", kernels.size());
   auto entryType =
       LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.ptr});
-  constantTable(b, loc, "tc_module_kernels_v1", entryType, kernels.size(),
-                [&](OpBuilder &ib) {
-                  SmallVector<Value> entries;
-                  for (auto [kernel, text] : llvm::zip(kernels, strings)) {
-                    Value entry = LLVM::UndefOp::create(ib, loc, entryType);
-                    Value fields[] = {
-                        LLVM::AddressOfOp::create(ib, loc, kernel.trampoline),
-                        LLVM::AddressOfOp::create(ib, loc, text.name),
-                        LLVM::AddressOfOp::create(ib, loc, text.ops),
-                        LLVM::AddressOfOp::create(ib, loc, text.nodes)};
-                    for (auto [i, field] : llvm::enumerate(fields))
-                      entry = LLVM::InsertValueOp::create(
-                          ib, loc, entry, field, ArrayRef<int64_t>{int64_t(i)});
-                    entries.push_back(entry);
-                  }
-                  return entries;
-                });
+  host::constantTable(
+      b, loc, "tc_module_kernels_v1", entryType, kernels.size(),
+      [&](OpBuilder &ib) {
+        SmallVector<Value> entries;
+        for (auto [kernel, text] : llvm::zip(kernels, strings)) {
+          Value entry = LLVM::UndefOp::create(ib, loc, entryType);
+          Value fields[] = {
+              LLVM::AddressOfOp::create(ib, loc, kernel.trampoline),
+              LLVM::AddressOfOp::create(ib, loc, text.name),
+              LLVM::AddressOfOp::create(ib, loc, text.ops),
+              LLVM::AddressOfOp::create(ib, loc, text.nodes)};
+          for (auto [i, field] : llvm::enumerate(fields))
+            entry = LLVM::InsertValueOp::create(ib, loc, entry, field,
+                                                ArrayRef<int64_t>{int64_t(i)});
+          entries.push_back(entry);
+        }
+        return entries;
+      });
 }
 
 /// The checks an entry function reports (kCheckOffsetAttr; mergeShapeBucket
 /// sets it on every entry that has checks).
-EntryChecks entryChecks(LLVM::LLVMFuncOp fn) {
-  EntryChecks checks;
+host::EntryChecks entryChecks(LLVM::LLVMFuncOp fn) {
+  host::EntryChecks checks;
   if (auto offset = fn->getAttrOfType<IntegerAttr>(kCheckOffsetAttr)) {
     checks.returnsCheck = true;
     checks.offset = offset.getInt();
@@ -293,13 +294,13 @@ EntryChecks entryChecks(LLVM::LLVMFuncOp fn) {
 /// calling the first bucket whose extents the inputs have, else @main's.
 LogicalResult emitBucketDispatch(ModuleOp module, LLVM::LLVMFuncOp main,
                                  ArrayRef<LLVM::LLVMFuncOp> buckets,
-                                 ArrayRef<TensorSlot> inputs,
-                                 ArrayRef<TensorSlot> outputs) {
+                                 ArrayRef<host::TensorSlot> inputs,
+                                 ArrayRef<host::TensorSlot> outputs) {
   MLIRContext *ctx = module.getContext();
   auto emit = [&](LLVM::LLVMFuncOp fn, StringRef name) {
-    return emitEntryCall(module, fn, inputs, outputs, name, entryChecks(fn),
-                         /*releaseOutputsOnError=*/true,
-                         LLVM::Linkage::Internal);
+    return host::emitEntryCall(
+        module, fn, inputs, outputs, name, entryChecks(fn),
+        /*releaseOutputsOnError=*/true, LLVM::Linkage::Internal);
   };
   FailureOr<LLVM::LLVMFuncOp> generic = emit(main, "__tc_run_generic");
   if (failed(generic))
@@ -312,13 +313,13 @@ LogicalResult emitBucketDispatch(ModuleOp module, LLVM::LLVMFuncOp main,
       return failure();
     runs.push_back(*run);
   }
-  emitCheckMessages(module, "tc_module_check_messages_v1");
+  host::emitCheckMessages(module, "tc_module_check_messages_v1");
 
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = main.getLoc();
-  Emitter e = Emitter::at(b, loc);
+  host::Emitter e = host::Emitter::at(b, loc);
   auto dispatch = LLVM::LLVMFuncOp::create(b, loc, "tc_module_run_v1",
-                                           runFunctionType(ctx));
+                                           host::runFunctionType(ctx));
   Block *block = dispatch.addEntryBlock(b);
   ValueRange args = dispatch.getArguments();
   Value inputDims = args[2];
@@ -354,15 +355,15 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
     FailureOr<SignatureAttr> signature =
-        moduleSignature(module, "--tc-cpu-emit-entry");
+        host::moduleSignature(module, "--tc-cpu-emit-entry");
     if (!main) {
       module.emitError("expected an llvm.func @main");
       return signalPassFailure();
     }
     if (failed(signature))
       return signalPassFailure();
-    SmallVector<TensorSlot> inputs, outputs;
-    signatureSlots(*signature, inputs, outputs);
+    SmallVector<host::TensorSlot> inputs, outputs;
+    host::signatureSlots(*signature, inputs, outputs);
     SmallVector<LLVM::CallOp> dispatches;
     module.walk([&](LLVM::CallOp call) {
       if (call.getCallee() &&
@@ -386,18 +387,19 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       if (!fn.isExternal())
         fn.setLinkage(LLVM::Linkage::Internal);
-    shareConstants(module);
+    host::shareConstants(module);
     OpBuilder b(&getContext());
-    emitAbiGlobals(module, b, *signature);
+    host::emitAbiGlobals(module, b, *signature);
     emitKernelTable(module, kernels);
     SmallVector<LLVM::LLVMFuncOp> buckets;
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       if (fn->hasAttr(kBucketGuardAttr))
         buckets.push_back(fn);
     if (buckets.empty()) {
-      if (failed(emitRunFunction(module, main, inputs, outputs,
-                                 "tc_module_run_v1", "tc_module_check_messages_v1",
-                                 /*releaseOutputsOnError=*/true)))
+      if (failed(host::emitRunFunction(module, main, inputs, outputs,
+                                       "tc_module_run_v1",
+                                       "tc_module_check_messages_v1",
+                                       /*releaseOutputsOnError=*/true)))
         return signalPassFailure();
     } else if (failed(emitBucketDispatch(module, main, buckets, inputs, outputs))) {
       return signalPassFailure();

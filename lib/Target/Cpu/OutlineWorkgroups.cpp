@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

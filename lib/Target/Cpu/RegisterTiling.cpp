@@ -1,7 +1,7 @@
 //===- RegisterTiling.cpp - the loops a CPU register tile spans -----------===//
 
 #include "tc/Target/Cpu/RegisterTiling.h"
-#include "tc/Target/Cpu/ConstantsObject.h"
+#include "tc/Target/Host/ConstantsObject.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -124,7 +124,7 @@ Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
 ReplacedWeights::ReplacedWeights(Operation *root, bool enabled)
     : enabled(enabled) {
   if (enabled)
-    uses = countResourceUses(root);
+    uses = host::countResourceUses(root);
 }
 
 void ReplacedWeights::release(RewriterBase &rewriter,
@@ -141,7 +141,7 @@ void ReplacedWeights::release(RewriterBase &rewriter,
   auto found = uses.find(resource.getRawHandle().getKey());
   if (found == uses.end() || --found->second > 0)
     return;
-  freeResource(rewriter.getContext(), found->getKey());
+  host::freeResource(rewriter.getContext(), found->getKey());
 }
 
 bool hasMultiplyAddBody(linalg::LinalgOp op) {

@@ -10,8 +10,8 @@
 
 #include "tc/Target/Cpu/ShapeBuckets.h"
 
-#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"

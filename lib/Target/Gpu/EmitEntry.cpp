@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
-#include "tc/Target/Cpu/ModuleAbi.h"
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -28,7 +28,7 @@ namespace mlir::tc::gpu {
 namespace mlir::tc::gpu {
 namespace {
 
-using cpu::Emitter;
+using host::Emitter;
 
 /// Field `index` of the tc_gpu_env_v2 at `env`: runtime, alloc, release,
 /// launch, constant, download, upload.
@@ -201,16 +201,18 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
   Emitter e = Emitter::at(b, loc);
   SmallVector<LLVM::GlobalOp> names;
   for (auto [i, kernel] : llvm::enumerate(kernels))
-    names.push_back(cpu::constantBytes(b, loc, "__tc_gpu_kernel_name_" + std::to_string(i),
-                                  cast<StringAttr>(kernel).getValue(), true));
-  cpu::constantCount(b, loc, "tc_module_gpu_kernel_count_v1", kernels.size());
-  cpu::constantTable(b, loc, "tc_module_gpu_kernels_v1", e.ptr, names.size(),
-                [&](OpBuilder &ib) {
-                  SmallVector<Value> values;
-                  for (LLVM::GlobalOp name : names)
-                    values.push_back(LLVM::AddressOfOp::create(ib, loc, name));
-                  return values;
-                });
+    names.push_back(
+        host::constantBytes(b, loc, "__tc_gpu_kernel_name_" + std::to_string(i),
+                            cast<StringAttr>(kernel).getValue(), true));
+  host::constantCount(b, loc, "tc_module_gpu_kernel_count_v1", kernels.size());
+  host::constantTable(b, loc, "tc_module_gpu_kernels_v1", e.ptr, names.size(),
+                      [&](OpBuilder &ib) {
+                        SmallVector<Value> values;
+                        for (LLVM::GlobalOp name : names)
+                          values.push_back(
+                              LLVM::AddressOfOp::create(ib, loc, name));
+                        return values;
+                      });
   struct ImageGlobals {
     LLVM::GlobalOp target, format, data;
     uint64_t size;
@@ -221,38 +223,41 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
     std::string suffix = std::to_string(i);
     StringRef data = image.getAs<StringAttr>("data").getValue();
     globals.push_back(
-        {cpu::constantBytes(b, loc, "__tc_gpu_target_" + suffix,
-                       image.getAs<StringAttr>("target").getValue(), true),
-         cpu::constantBytes(b, loc, "__tc_gpu_format_" + suffix,
-                       image.getAs<StringAttr>("format").getValue(), true),
+        {host::constantBytes(b, loc, "__tc_gpu_target_" + suffix,
+                             image.getAs<StringAttr>("target").getValue(),
+                             true),
+         host::constantBytes(b, loc, "__tc_gpu_format_" + suffix,
+                             image.getAs<StringAttr>("format").getValue(),
+                             true),
          // PTX is text the driver reads up to its NUL.
-         cpu::constantBytes(b, loc, "__tc_gpu_image_" + suffix, data,
-                       image.getAs<StringAttr>("format").getValue() == "ptx"),
+         host::constantBytes(b, loc, "__tc_gpu_image_" + suffix, data,
+                             image.getAs<StringAttr>("format").getValue() ==
+                                 "ptx"),
          data.size()});
   }
-  cpu::constantCount(b, loc, "tc_module_gpu_image_count_v1", images.size());
+  host::constantCount(b, loc, "tc_module_gpu_image_count_v1", images.size());
   auto imageType =
       LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.ptr, e.i64});
-  cpu::constantTable(b, loc, "tc_module_gpu_images_v1", imageType, globals.size(),
-                [&](OpBuilder &ib) {
-                  SmallVector<Value> values;
-                  for (const ImageGlobals &g : globals) {
-                    Value entry = LLVM::UndefOp::create(ib, loc, imageType);
-                    int64_t field = 0;
-                    for (LLVM::GlobalOp global : {g.target, g.format, g.data})
-                      entry = LLVM::InsertValueOp::create(
-                          ib, loc, entry,
-                          LLVM::AddressOfOp::create(ib, loc, global),
-                          ArrayRef<int64_t>{field++});
-                    Value size = LLVM::ConstantOp::create(
-                        ib, loc, e.i64,
-                        ib.getI64IntegerAttr(static_cast<int64_t>(g.size)));
-                    entry = LLVM::InsertValueOp::create(ib, loc, entry, size,
-                                                        ArrayRef<int64_t>{3});
-                    values.push_back(entry);
-                  }
-                  return values;
-                });
+  host::constantTable(
+      b, loc, "tc_module_gpu_images_v1", imageType, globals.size(),
+      [&](OpBuilder &ib) {
+        SmallVector<Value> values;
+        for (const ImageGlobals &g : globals) {
+          Value entry = LLVM::UndefOp::create(ib, loc, imageType);
+          int64_t field = 0;
+          for (LLVM::GlobalOp global : {g.target, g.format, g.data})
+            entry = LLVM::InsertValueOp::create(
+                ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, global),
+                ArrayRef<int64_t>{field++});
+          Value size = LLVM::ConstantOp::create(
+              ib, loc, e.i64,
+              ib.getI64IntegerAttr(static_cast<int64_t>(g.size)));
+          entry = LLVM::InsertValueOp::create(ib, loc, entry, size,
+                                              ArrayRef<int64_t>{3});
+          values.push_back(entry);
+        }
+        return values;
+      });
 }
 
 struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
@@ -268,11 +273,11 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
       return signalPassFailure();
     }
     FailureOr<SignatureAttr> signature =
-        cpu::moduleSignature(module, "--tc-gpu-emit-entry");
+        host::moduleSignature(module, "--tc-gpu-emit-entry");
     if (failed(signature))
       return signalPassFailure();
-    SmallVector<cpu::TensorSlot> inputs, outputs;
-    cpu::signatureSlots(*signature, inputs, outputs);
+    SmallVector<host::TensorSlot> inputs, outputs;
+    host::signatureSlots(*signature, inputs, outputs);
     SmallVector<std::pair<LLVM::CallOp, unsigned>> launches;
     WalkResult walk = module.walk([&](LLVM::CallOp call) {
       if (!call.getCallee() || !call.getCallee()->starts_with("__tc_gpu_launch_"))
@@ -352,13 +357,13 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       if (!fn.isExternal())
         fn.setLinkage(LLVM::Linkage::Internal);
-    cpu::shareConstants(module);
+    host::shareConstants(module);
     emitTables(module, kernels.getValue(), images.getValue());
     // Device outputs are released by the runtime after a failed run.
-    if (failed(cpu::emitRunFunction(module, main, inputs, outputs,
-                                    "tc_module_gpu_run_v2",
-                                    "tc_module_gpu_check_messages_v1",
-                                    /*releaseOutputsOnError=*/false)))
+    if (failed(host::emitRunFunction(module, main, inputs, outputs,
+                                     "tc_module_gpu_run_v2",
+                                     "tc_module_gpu_check_messages_v1",
+                                     /*releaseOutputsOnError=*/false)))
       return signalPassFailure();
     for (StringRef attr : {kSignatureAttr, kGpuKernelsAttr, kGpuImagesAttr})
       module->removeAttr(attr);

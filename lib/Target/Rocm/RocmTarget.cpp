@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/SharedLibrary.h"
-#include "tc/Target/Gpu/Utils/BackendUtils.h"
 #include "tc/Target/Rocm/RocmTarget.h"
 #include "tc/Target/Gpu/GpuTarget.h"
+#include "tc/Target/Gpu/Utils/BackendUtils.h"
+#include "tc/Target/Host/SharedLibrary.h"
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -56,7 +56,7 @@ std::string findRocmTree(std::string &error) {
       bitcode = candidate;
       break;
     }
-  std::string lld = cpu::findLinker();
+  std::string lld = host::findLinker();
   if (bitcode.empty() || lld.empty()) {
     error = bitcode.empty() ? "ROCm device libraries (ocml.bc) not found: "
                               "install Debian's rocm-device-libs or set "

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/GroupedTranslation.h"
+#include "tc/Target/Host/GroupedTranslation.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
@@ -90,7 +90,7 @@ TEST(GroupedTranslation, MatchesWholeTranslation) {
       translateModuleToLLVMIR(*whole, llvmContext, "m");
   ASSERT_TRUE(expected);
   // One function per group: every call and address crosses groups.
-  std::unique_ptr<llvm::Module> actual = tc::cpu::translateInGroups(
+  std::unique_ptr<llvm::Module> actual = tc::host::translateInGroups(
       *grouped, llvmContext, "m", expected->getDataLayout(),
       expected->getTargetTriple(), /*groups=*/4);
   ASSERT_TRUE(actual);

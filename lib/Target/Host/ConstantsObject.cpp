@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/ConstantsObject.h"
-#include "tc/Target/Cpu/ModuleAbi.h"
+#include "tc/Target/Host/ConstantsObject.h"
 #include "tc-runtime/module_weights.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -30,7 +30,7 @@
 #include <cstring>
 #include <unistd.h>
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 namespace {
 
 /// The minimum alignment of an external constant: a cache line, which is
@@ -415,4 +415,4 @@ void trimHeap() {
 #endif
 }
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host

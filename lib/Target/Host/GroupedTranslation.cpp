@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/GroupedTranslation.h"
+#include "tc/Target/Host/GroupedTranslation.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -18,7 +18,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Linker/Linker.h"
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 namespace {
 
 bool isLocal(LLVM::Linkage linkage) {
@@ -185,4 +185,4 @@ translateInGroups(ModuleOp module, llvm::LLVMContext &context,
   return result;
 }
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host

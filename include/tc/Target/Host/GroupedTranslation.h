@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_TARGET_CPU_GROUPEDTRANSLATION_H
-#define TC_TARGET_CPU_GROUPEDTRANSLATION_H
+#ifndef TC_TARGET_HOST_GROUPEDTRANSLATION_H
+#define TC_TARGET_HOST_GROUPEDTRANSLATION_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/DataLayout.h"
@@ -20,7 +20,7 @@
 
 #include <memory>
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 /// Translates `module` (LLVM dialect) into one LLVM module with `layout`
 /// and `triple`, in about `groups` groups of functions (contiguous, of
@@ -36,6 +36,6 @@ translateInGroups(ModuleOp module, llvm::LLVMContext &context,
                   llvm::StringRef name, const llvm::DataLayout &layout,
                   const llvm::Triple &triple, unsigned groups);
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host
 
-#endif // TC_TARGET_CPU_GROUPEDTRANSLATION_H
+#endif // TC_TARGET_HOST_GROUPEDTRANSLATION_H

@@ -1,7 +1,7 @@
 //===- SharedLibrary.h - LLVM dialect module to model.so ------------------===//
 
-#ifndef TC_TARGET_CPU_SHAREDLIBRARY_H
-#define TC_TARGET_CPU_SHAREDLIBRARY_H
+#ifndef TC_TARGET_HOST_SHAREDLIBRARY_H
+#define TC_TARGET_HOST_SHAREDLIBRARY_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 struct SharedLibraryOptions {
   /// LLVM CPU name; "host" is the CPU this compiler runs on.
@@ -100,6 +100,6 @@ std::string findLinker();
 /// Registers the LLVM IR translations the emission needs.
 void registerSharedLibraryTranslations(DialectRegistry &registry);
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host
 
-#endif // TC_TARGET_CPU_SHAREDLIBRARY_H
+#endif // TC_TARGET_HOST_SHAREDLIBRARY_H

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TC_TARGET_CPU_CONSTANTSOBJECT_H
-#define TC_TARGET_CPU_CONSTANTSOBJECT_H
+#ifndef TC_TARGET_HOST_CONSTANTSOBJECT_H
+#define TC_TARGET_HOST_CONSTANTSOBJECT_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 /// One constant moved out of the modules: its (content-derived) symbol,
 /// its bytes (owned by the MLIR context's attributes, until they are
@@ -106,6 +106,6 @@ void trimHeap();
 /// Whether writeConstantsObject supports `triple`.
 bool supportsConstantsObject(StringRef triple);
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host
 
-#endif // TC_TARGET_CPU_CONSTANTSOBJECT_H
+#endif // TC_TARGET_HOST_CONSTANTSOBJECT_H

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/ModuleAbi.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "tc-runtime/module_abi.h"
 
@@ -20,7 +20,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/xxhash.h"
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 FailureOr<SignatureAttr> moduleSignature(ModuleOp module, StringRef what) {
   auto signature = module->getAttrOfType<SignatureAttr>(kSignatureAttr);
@@ -320,4 +320,4 @@ void renameGlobalUses(ModuleOp module,
   });
 }
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host

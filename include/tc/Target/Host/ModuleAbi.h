@@ -1,7 +1,7 @@
 //===- ModuleAbi.h - model.so entry points shared by all targets -*- C++ -*-===//
 
-#ifndef TC_TARGET_CPU_MODULEABI_H
-#define TC_TARGET_CPU_MODULEABI_H
+#ifndef TC_TARGET_HOST_MODULEABI_H
+#define TC_TARGET_HOST_MODULEABI_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -10,7 +10,7 @@
 #include "tc/Dialect/Tc/IR/TcSignature.h"
 #include "llvm/ADT/DenseMap.h"
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 // The attributes of the dispatch placeholders `@__tc_dispatch_k<N>`
 // (kWorkgroupAttr, kKernelOpsAttr, kKernelNodesAttr), of shape buckets and
@@ -134,6 +134,6 @@ void shareConstants(ModuleOp module);
 void renameGlobalUses(ModuleOp module,
                       const llvm::DenseMap<StringAttr, StringAttr> &renamed);
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host
 
-#endif // TC_TARGET_CPU_MODULEABI_H
+#endif // TC_TARGET_HOST_MODULEABI_H

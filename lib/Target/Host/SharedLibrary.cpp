@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/SharedLibrary.h"
-#include "tc/Target/Cpu/ConstantsObject.h"
-#include "tc/Target/Cpu/GroupedTranslation.h"
-#include "tc/Target/Cpu/ModelSupport.h"
+#include "tc/Target/Host/SharedLibrary.h"
 #include "tc/Support/WeightStore.h"
+#include "tc/Target/Host/ConstantsObject.h"
+#include "tc/Target/Host/GroupedTranslation.h"
+#include "tc/Target/Host/ModelSupport.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -54,7 +54,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 std::string findLinker() {
   for (const char *candidate :
@@ -753,4 +753,4 @@ LogicalResult sealSharedLibrary(StringRef path, std::string &error) {
   return sealed;
 }
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host

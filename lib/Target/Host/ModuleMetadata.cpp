@@ -9,12 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
-#include "tc/Target/Cpu/ModuleAbi.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 
 std::string escapeMetadataName(StringRef name) {
   if (name.empty())
@@ -127,4 +127,4 @@ std::string moduleMetadataText(SignatureAttr signature) {
   return text;
 }
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host

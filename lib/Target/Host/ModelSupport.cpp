@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Cpu/ModelSupport.h"
+#include "tc/Target/Host/ModelSupport.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
@@ -19,7 +19,7 @@
 // see a new bitcode (cmake/WriteContentStamp.cmake).
 #include <ImageDecoderStamp.h>
 
-namespace mlir::tc::cpu {
+namespace mlir::tc::host {
 namespace {
 
 #pragma clang diagnostic push
@@ -72,4 +72,4 @@ LogicalResult linkModelSupport(llvm::Module &module, std::string &error) {
   return success();
 }
 
-} // namespace mlir::tc::cpu
+} // namespace mlir::tc::host

@@ -1,6 +1,6 @@
 // The weights of model.so go through neither LLVM IR nor the linker: each
 // constant of 4 KB or more is a hidden symbol in a zero-fill section that an
-// object of its own defines (lib/Target/Cpu/ConstantsObject.cpp), named
+// object of its own defines (lib/Target/Host/ConstantsObject.cpp), named
 // after its bytes so that one weight used twice is stored once; the bytes
 // are appended to the linked library and the runtime maps them over that
 // section (tc-runtime/module_weights.h). Smaller constants (the biases) stay
