@@ -3,10 +3,6 @@
 // The GPU part of the model.so ABI (include/tc-runtime/module_abi.h), on the
 // LLVM dialect of a GPU target's host code:
 //   - tc_module_gpu_run_v2: tc_module_run_v1's marshalling around @main;
-//   - each @__tc_gpu_launch_<K> call: the operands stored in one stack
-//     struct, a stack array of pointers to its fields (the kernel parameter
-//     convention of cuLaunchKernel and hipModuleLaunchKernel), and a call of
-//     env->launch;
 //   - each host-value copy placeholder: env->download or env->upload;
 //   - malloc and free (the memref lowering's) become env->alloc and
 //     env->release: every buffer of the host code is device memory;
@@ -30,99 +26,9 @@ namespace {
 
 using host::Emitter;
 
-/// Field `index` of the tc_gpu_env_v2 at `env`: runtime, alloc, release,
-/// launch, constant, download, upload.
+/// Field `index` of the environment, with `e`'s builder and location.
 Value envField(Emitter &e, Value env, int32_t index) {
-  MLIRContext *ctx = e.b.getContext();
-  auto envType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(7, e.ptr));
-  return e.load(e.ptr, LLVM::GEPOp::create(e.b, e.loc, e.ptr, envType, env,
-                                           ArrayRef<LLVM::GEPArg>{0, index}));
-}
-
-/// Replaces `@__tc_gpu_launch_<K>(env, grid xyz, block xyz, params...)`.
-void emitLaunch(LLVM::CallOp call, unsigned kernel) {
-  MLIRContext *ctx = call.getContext();
-  OpBuilder b(ctx);
-  Location loc = call.getLoc();
-  Emitter e = Emitter::at(b, loc);
-  auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
-  ValueRange operands = call.getArgOperands();
-  ValueRange params = operands.drop_front(7);
-  SmallVector<Type> paramTypes;
-  for (Value param : params)
-    paramTypes.push_back(param.getType());
-  auto packed = LLVM::LLVMStructType::getLiteral(ctx, paramTypes);
-  auto dimsType = LLVM::LLVMArrayType::get(e.i32, 6);
-  auto pointersType = LLVM::LLVMArrayType::get(e.ptr, std::max<size_t>(1, params.size()));
-  // Stack slots at function entry, so loops do not grow the stack.
-  b.setInsertionPointToStart(&caller.getBody().front());
-  Value values = LLVM::AllocaOp::create(b, loc, e.ptr, packed, e.constI64(1));
-  Value pointers =
-      LLVM::AllocaOp::create(b, loc, e.ptr, pointersType, e.constI64(1));
-  Value dims = LLVM::AllocaOp::create(b, loc, e.ptr, dimsType, e.constI64(1));
-
-  b.setInsertionPoint(call);
-  for (auto [i, param] : llvm::enumerate(params)) {
-    Value field = LLVM::GEPOp::create(
-        b, loc, e.ptr, packed, values,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    LLVM::StoreOp::create(b, loc, param, field);
-    LLVM::StoreOp::create(b, loc, field, e.element(e.ptr, pointers, i));
-  }
-  for (int64_t d = 0; d < 6; ++d) {
-    Value extent = operands[1 + d];
-    if (extent.getType() != e.i32)
-      extent = LLVM::TruncOp::create(b, loc, e.i32, extent);
-    LLVM::StoreOp::create(b, loc, extent, e.element(e.i32, dims, d));
-  }
-  Value env = operands[0];
-  auto launchType = LLVM::LLVMFunctionType::get(
-      LLVM::LLVMVoidType::get(ctx), {e.ptr, e.i32, e.ptr, e.ptr, e.i32});
-  Value count = LLVM::ConstantOp::create(
-      b, loc, e.i32, b.getI32IntegerAttr(static_cast<int32_t>(params.size())));
-  Value index = LLVM::ConstantOp::create(b, loc, e.i32,
-                                         b.getI32IntegerAttr(kernel));
-  LLVM::CallOp::create(b, loc, launchType,
-                       ValueRange{envField(e, env, 3), envField(e, env, 0),
-                                  index, dims, pointers, count});
-  call.erase();
-}
-
-/// Replaces `@__tc_gpu_constant_<K>(env, bytes, host descriptor...)` by the
-/// descriptor of env->constant(runtime, K, aligned host pointer, bytes).
-void emitConstant(LLVM::CallOp call, unsigned index) {
-  OpBuilder b(call);
-  Location loc = call.getLoc();
-  Emitter e = Emitter::at(b, loc);
-  ValueRange operands = call.getArgOperands();
-  // env, bytes, allocated, aligned, offset, sizes..., strides...
-  int64_t rank = (static_cast<int64_t>(operands.size()) - 5) / 2;
-  auto type = LLVM::LLVMFunctionType::get(e.ptr, {e.ptr, e.i32, e.ptr, e.i64});
-  Value indexValue = LLVM::ConstantOp::create(
-      b, loc, e.i32, b.getI32IntegerAttr(static_cast<int32_t>(index)));
-  Value device = LLVM::CallOp::create(
-                     b, loc, type,
-                     ValueRange{envField(e, operands[0], 4),
-                                envField(e, operands[0], 0), indexValue,
-                                operands[3], operands[1]})
-                     .getResult();
-  Type descriptorType = call.getResult().getType();
-  Value descriptor = LLVM::UndefOp::create(b, loc, descriptorType);
-  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, device,
-                                           ArrayRef<int64_t>{0});
-  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, device,
-                                           ArrayRef<int64_t>{1});
-  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, operands[4],
-                                           ArrayRef<int64_t>{2});
-  for (int64_t d = 0; d < rank; ++d) {
-    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, operands[5 + d],
-                                             ArrayRef<int64_t>{3, d});
-    descriptor = LLVM::InsertValueOp::create(
-        b, loc, descriptor, operands[5 + rank + d], ArrayRef<int64_t>{4, d});
-  }
-  call.getResult().replaceAllUsesWith(descriptor);
-  call.erase();
+  return loadEnvField(e.b, e.loc, env, static_cast<EnvField>(index));
 }
 
 /// env->download(runtime, destination, source, bytes) (`download`) or
@@ -278,40 +184,6 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
       return signalPassFailure();
     SmallVector<host::TensorSlot> inputs, outputs;
     host::signatureSlots(*signature, inputs, outputs);
-    SmallVector<std::pair<LLVM::CallOp, unsigned>> launches;
-    WalkResult walk = module.walk([&](LLVM::CallOp call) {
-      if (!call.getCallee() || !call.getCallee()->starts_with("__tc_gpu_launch_"))
-        return WalkResult::advance();
-      unsigned index;
-      if (call.getCallee()->drop_front(strlen("__tc_gpu_launch_"))
-              .getAsInteger(10, index) ||
-          index >= kernels.size() || call.getNumOperands() < 7) {
-        call.emitError("malformed kernel launch placeholder");
-        return WalkResult::interrupt();
-      }
-      launches.push_back({call, index});
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return signalPassFailure();
-    for (auto [call, index] : launches)
-      emitLaunch(call, index);
-    SmallVector<std::pair<LLVM::CallOp, unsigned>> constants;
-    module.walk([&](LLVM::CallOp call) {
-      unsigned index;
-      if (call.getCallee() &&
-          call.getCallee()->starts_with("__tc_gpu_constant_") &&
-          !call.getCallee()->drop_front(strlen("__tc_gpu_constant_"))
-               .getAsInteger(10, index))
-        constants.push_back({call, index});
-    });
-    for (auto [call, index] : constants) {
-      if (call.getNumOperands() < 5 || call.getNumResults() != 1) {
-        call.emitError("malformed constant placeholder");
-        return signalPassFailure();
-      }
-      emitConstant(call, index);
-    }
     SmallVector<LLVM::CallOp> transfers;
     module.walk([&](LLVM::CallOp call) {
       if (call.getCallee() && isHostValueCopy(*call.getCallee()))
@@ -327,9 +199,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
         return signalPassFailure();
     }
     for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
-      if (fn.getName().starts_with("__tc_gpu_launch_") ||
-          fn.getName().starts_with("__tc_gpu_constant_") ||
-          isHostValueCopy(fn.getName()))
+      if (isHostValueCopy(fn.getName()))
         fn.erase();
     if (failed(redirectAllocations(main)))
       return signalPassFailure();
@@ -371,4 +241,16 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
 };
 
 } // namespace
+
+Value loadEnvField(OpBuilder &b, Location loc, Value env, EnvField field) {
+  MLIRContext *ctx = b.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  auto envType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(7, ptr));
+  Value address = LLVM::GEPOp::create(
+      b, loc, ptr, envType, env,
+      ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
+  return LLVM::LoadOp::create(b, loc, ptr, address);
+}
+
 } // namespace mlir::tc::gpu

@@ -568,14 +568,22 @@ struct GpuEmulateKernelsPass
             kernels.getSymNameAttr(),
             {FlatSymbolRefAttr::get(SymbolTable::getSymbolName(kernel))})] = *func;
       }
-    auto calleeFor = [&](mlir::gpu::LaunchFuncOp launch,
-                         TypeRange) -> func::FuncOp {
+    // The emulated kernel takes the kernel operands, then the grid and
+    // block extents.
+    auto call = [&](mlir::gpu::LaunchFuncOp launch,
+                    OpBuilder &b) -> LogicalResult {
       func::FuncOp callee = emulated.lookup(launch.getKernel());
       if (!callee)
-        launch.emitError("launches a kernel that is not in a kernel module");
-      return callee;
+        return launch.emitError(
+            "launches a kernel that is not in a kernel module");
+      SmallVector<Value> operands(launch.getKernelOperands());
+      mlir::gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      mlir::gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      operands.append({grid.x, grid.y, grid.z, block.x, block.y, block.z});
+      func::CallOp::create(b, launch.getLoc(), callee, operands);
+      return success();
     };
-    if (failed(replaceLaunches(module, {}, /*dimsFirst=*/false, calleeFor)))
+    if (failed(replaceLaunches(module, call)))
       return signalPassFailure();
     emulateTransfers(module);
     // Host staging (--tc-gpu-stage-host-buffers): one memory, so a memcpy.

@@ -84,6 +84,7 @@ void buildGpuHostPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createGpuLowerHostOpsPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createGpuEmitEntryPass());
 }

@@ -2,15 +2,17 @@
 //
 // The host side of a GPU target: what is left of @main once its kernels are
 // outlined (shapes, allocations, launches) is lowered like CPU code, with
-// each launch a call into the runtime. This pass marks the launches as
-// placeholder calls that survive the LLVM lowering with their operands
-// expanded the way the kernels' parameters are (a memref becomes allocated
-// pointer, aligned pointer, offset, sizes, strides), so the entry emitter
-// only has to pass them on.
+// each launch a call into the runtime. This pass makes each launch a
+// tc_gpu.launch and each constant a tc_gpu.device_constant, ops that
+// --tc-gpu-lower-host-ops lowers into those calls within the host code's
+// LLVM lowering, where their memrefs are expanded the way the kernels'
+// parameters are (allocated pointer, aligned pointer, offset, sizes,
+// strides).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -53,8 +55,8 @@ struct GpuPrepareHostPass
     OpBuilder b(ctx);
     // Constants (weights) live in the module's read-only data on the host;
     // kernels read their device copies, which the runtime uploads once:
-    // each memref.get_global goes through @__tc_gpu_constant_<K>(%env,
-    // bytes, host buffer) -> device buffer.
+    // each memref.get_global goes through a tc_gpu.device_constant, one
+    // index per global.
     llvm::StringMap<unsigned> constantIndex;
     SmallVector<memref::GetGlobalOp> globals;
     main.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
@@ -67,44 +69,34 @@ struct GpuPrepareHostPass
       unsigned index = constantIndex
                            .try_emplace(global.getName(), constantIndex.size())
                            .first->second;
-      std::string callee = "__tc_gpu_constant_" + std::to_string(index);
-      auto declaration = module.lookupSymbol<func::FuncOp>(callee);
-      if (!declaration) {
-        b.setInsertionPointToEnd(module.getBody());
-        declaration = func::FuncOp::create(
-            b, global.getLoc(), callee,
-            b.getFunctionType({env.getType(), b.getIndexType(), type}, {type}));
-        declaration.setPrivate();
-      }
       b.setInsertionPointAfter(global);
       int64_t bytes = type.getNumElements() *
                       ((type.getElementTypeBitWidth() + 7) / 8);
       Value size = arith::ConstantIndexOp::create(b, global.getLoc(), bytes);
-      auto call = func::CallOp::create(b, global.getLoc(), declaration,
-                                       ValueRange{env, size, global});
-      global.getResult().replaceAllUsesExcept(call.getResult(0), call);
+      auto device = tc_gpu::DeviceConstantOp::create(b, global.getLoc(), index,
+                                                     env, size, global);
+      global.getResult().replaceAllUsesExcept(device, device);
     }
-    auto calleeFor = [&](mlir::gpu::LaunchFuncOp launch,
-                         TypeRange types) -> func::FuncOp {
-      if (launch->getParentOfType<func::FuncOp>() != main) {
-        launch.emitError("kernel launches outside @main are not supported");
-        return nullptr;
-      }
+    auto launch = [&](mlir::gpu::LaunchFuncOp launch,
+                      OpBuilder &b) -> LogicalResult {
+      if (launch->getParentOfType<func::FuncOp>() != main)
+        return launch.emitError(
+            "kernel launches outside @main are not supported");
       if (launch.hasClusterSize() || launch.getDynamicSharedMemorySize() ||
-          launch.getAsyncToken()) {
-        launch.emitError("clusters, dynamic shared memory and async launches "
-                         "are not supported");
-        return nullptr;
-      }
+          launch.getAsyncToken())
+        return launch.emitError("clusters, dynamic shared memory and async "
+                                "launches are not supported");
       auto found = indexOf.find(launch.getKernelName().getValue());
-      if (found == indexOf.end()) {
-        launch.emitError("launches a kernel outside the kernel module");
-        return nullptr;
-      }
-      std::string callee = "__tc_gpu_launch_" + std::to_string(found->second);
-      return declarePlaceholder(module, callee, b.getFunctionType(types, {}));
+      if (found == indexOf.end())
+        return launch.emitError("launches a kernel outside the kernel module");
+      mlir::gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      mlir::gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      tc_gpu::LaunchOp::create(b, launch.getLoc(), found->second, env, grid.x,
+                               grid.y, grid.z, block.x, block.y, block.z,
+                               launch.getKernelOperands());
+      return success();
     };
-    if (failed(replaceLaunches(module, env, /*dimsFirst=*/true, calleeFor)))
+    if (failed(replaceLaunches(module, launch)))
       return signalPassFailure();
   }
 };
@@ -112,26 +104,14 @@ struct GpuPrepareHostPass
 } // namespace
 
 LogicalResult replaceLaunches(
-    ModuleOp module, ValueRange leading, bool dimsFirst,
-    function_ref<func::FuncOp(mlir::gpu::LaunchFuncOp, TypeRange)> calleeFor) {
+    ModuleOp module,
+    function_ref<LogicalResult(mlir::gpu::LaunchFuncOp, OpBuilder &)> replace) {
   SmallVector<mlir::gpu::LaunchFuncOp> launches;
   module.walk([&](mlir::gpu::LaunchFuncOp op) { launches.push_back(op); });
   for (mlir::gpu::LaunchFuncOp launch : launches) {
-    mlir::gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-    mlir::gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-    SmallVector<Value> dims = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
-    SmallVector<Value> operands(leading);
-    if (dimsFirst)
-      operands.append(dims);
-    operands.append(launch.getKernelOperands().begin(),
-                    launch.getKernelOperands().end());
-    if (!dimsFirst)
-      operands.append(dims);
-    func::FuncOp callee = calleeFor(launch, ValueRange(operands).getTypes());
-    if (!callee)
-      return failure();
     OpBuilder b(launch);
-    func::CallOp::create(b, launch.getLoc(), callee, operands);
+    if (failed(replace(launch, b)))
+      return failure();
     launch.erase();
   }
   for (auto kernels :

@@ -22,3 +22,19 @@ func.func @subgroup(%a: vector<4xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) -
   } : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
   return %d : vector<4xf32>
 }
+
+// The host side: a launch through the runtime's environment, and the
+// device copy of a constant.
+// CHECK-LABEL: func.func @host
+// CHECK: %[[W:.*]] = tc_gpu.device_constant 2 %{{.*}}, %{{.*}}, %{{.*}} : memref<4x4xf32>
+// CHECK: tc_gpu.launch 7 %{{.*}} grid(%{{.*}}, %{{.*}}, %{{.*}}) block(%{{.*}}, %{{.*}}, %{{.*}}) args(%[[W]], %{{.*}} : memref<4x4xf32>, index)
+// CHECK: tc_gpu.launch 0 %{{.*}} grid
+// CHECK-NOT: args
+func.func @host(%env: !llvm.ptr, %host: memref<4x4xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 64 : index
+  %w = tc_gpu.device_constant 2 %env, %bytes, %host : memref<4x4xf32>
+  tc_gpu.launch 7 %env grid(%n, %c1, %c1) block(%c1, %c1, %c1) args(%w, %n : memref<4x4xf32>, index)
+  tc_gpu.launch 0 %env grid(%c1, %c1, %c1) block(%c1, %c1, %c1)
+  return
+}

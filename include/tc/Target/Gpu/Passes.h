@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuDialect.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
 namespace mlir::tc::gpu {
 
@@ -30,15 +31,30 @@ namespace mlir::tc::gpu {
 #define GEN_PASS_REGISTRATION
 #include "tc/Target/Gpu/Passes.h.inc"
 
-/// Replaces every gpu.launch_func of `module` by a call of the function
-/// `calleeFor` gives (null: an error at the launch), with the kernel
-/// operands then grid x/y/z and block x/y/z (or those first, with
-/// `dimsFirst`, after `leading`); erases the kernel modules. Shared by the
-/// passes that take kernels off the GPU path (--tc-gpu-prepare-host,
-/// --tc-gpu-emulate-kernels).
+/// Replaces every gpu.launch_func of `module` by what `replace` builds at
+/// it (failure: an error at the launch), then erases the launches and the
+/// kernel modules. Shared by the passes that take kernels off the GPU path
+/// (--tc-gpu-prepare-host: runtime launches; --tc-gpu-emulate-kernels:
+/// calls of the emulated kernels).
 LogicalResult replaceLaunches(
-    ModuleOp module, ValueRange leading, bool dimsFirst,
-    function_ref<func::FuncOp(mlir::gpu::LaunchFuncOp, TypeRange)> calleeFor);
+    ModuleOp module,
+    function_ref<LogicalResult(mlir::gpu::LaunchFuncOp, OpBuilder &)> replace);
+
+/// The fields of the tc_gpu_env_v2 that a GPU entry point's host code gets
+/// (include/tc-runtime/module_abi.h), in order.
+enum class EnvField : int32_t {
+  Runtime,
+  Alloc,
+  Release,
+  Launch,
+  Constant,
+  Download,
+  Upload
+};
+
+/// Loads field `field` of the tc_gpu_env_v2 at `env` (an !llvm.ptr), with
+/// `b` at `loc`.
+Value loadEnvField(OpBuilder &b, Location loc, Value env, EnvField field);
 
 /// Whether `buffer` is a host cell (a memref.alloca, on the stack of the
 /// host code) rather than device memory: what host code of a GPU target

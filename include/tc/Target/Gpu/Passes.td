@@ -353,20 +353,36 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
 }
 
 def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {
-  let summary = "Turn kernel launches into calls of the runtime's launch";
+  let summary = "Turn kernel launches and constants into runtime operations";
   let description = [{
     After kernel outlining and merging, on the host side of the module:
     @main gets the runtime environment (`!llvm.ptr`, a tc_gpu_env_v2) as
-    its first argument; each gpu.launch_func becomes a call of the
-    declaration `@__tc_gpu_launch_<K>(%env, grid x/y/z, block x/y/z,
-    kernel operands...)`, K the kernel's index in the module attribute
-    `tc.gpu_kernels` (the kernel names, in the order of the image's kernel
-    table); the gpu.module is erased (its kernels are compiled per target
-    from the module before this pass). --tc-gpu-emit-entry later turns each
-    call into a call of the environment's `launch`.
+    its first argument; each gpu.launch_func becomes a `tc_gpu.launch` of
+    kernel K, its index in the module attribute `tc.gpu_kernels` (the
+    kernel names, in the order of the image's kernel table), and each
+    `memref.get_global` a `tc_gpu.device_constant` (kernels read device
+    copies of constants); the gpu.module is erased (its kernels are
+    compiled per target from the module before this pass).
+    --tc-gpu-lower-host-ops lowers both ops.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
+  let dependentDialects = ["::mlir::tc_gpu::TcGpuDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def GpuLowerHostOpsPass : Pass<"tc-gpu-lower-host-ops", "ModuleOp"> {
+  let summary = "Lower tc_gpu.launch and tc_gpu.device_constant to runtime calls";
+  let description = [{
+    Part of the host code's lowering to the LLVM dialect, after the memref
+    and func conversions (the ops' memrefs are then descriptors behind
+    casts). `tc_gpu.launch` stores its arguments, memrefs expanded as the
+    kernel's parameters are (allocated and aligned pointers, offset, sizes,
+    strides), in one stack struct, points a stack array at its fields (the
+    kernel parameter convention of cuLaunchKernel and hipModuleLaunchKernel)
+    and calls the environment's `launch` with the grid and block extents;
+    `tc_gpu.device_constant` calls the environment's `constant` with the
+    host buffer and builds the device copy's descriptor around its result.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def GpuEmitEntryPass : Pass<"tc-gpu-emit-entry", "ModuleOp"> {
@@ -375,10 +391,7 @@ def GpuEmitEntryPass : Pass<"tc-gpu-emit-entry", "ModuleOp"> {
     Runs last on the host side of a GPU target, on the LLVM dialect, and
     gives it the GPU part of the ABI of include/tc-runtime/module_abi.h:
     `tc_module_gpu_run_v2` (the same marshalling of inputs and outputs as
-    tc_module_run_v1, on device pointers); each `@__tc_gpu_launch_<K>`
-    call becomes a call of the environment's `launch` with the kernel
-    operands stored in a stack array of pointers (the driver's kernel
-    parameter convention); each `@__tc_gpu_download_*` and
+    tc_module_run_v1, on device pointers); each `@__tc_gpu_download_*` and
     `@__tc_gpu_upload_*` call (--tc-gpu-transfer-host-values) becomes a
     call of the environment's `download` or `upload` with the two
     elements' addresses; @main's malloc and free become the

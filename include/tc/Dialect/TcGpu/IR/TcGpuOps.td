@@ -8,11 +8,12 @@ include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
 def TcGpu_Dialect : Dialect {
   let name = "tc_gpu";
   let cppNamespace = "::mlir::tc_gpu";
-  let summary = "Cooperative matrix products inside GPU kernels";
+  let summary = "Matrix products inside GPU kernels; launches on the host";
   let description = [{
     The ops a vendor-neutral GPU kernel uses to multiply matrices on matrix
     cores (NVIDIA's mma, AMD's MFMA) without naming a vendor.
@@ -23,6 +24,12 @@ def TcGpu_Dialect : Dialect {
     loads and `tc_gpu.subgroup_mma`, one matrix instruction of one subgroup
     whose operand layouts are attributes; the vendor's back end lowers that
     to its intrinsic, and the GPU emulation executes it with scalar code.
+
+    On the host side of a GPU target, `tc_gpu.launch` and
+    `tc_gpu.device_constant` are what `--tc-gpu-prepare-host` makes of kernel
+    launches and constants: calls into the runtime's environment, which
+    `--tc-gpu-lower-host-ops` lowers by patterns with the rest of the host
+    code's lowering to the LLVM dialect.
   }];
 }
 
@@ -115,6 +122,62 @@ def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Host code
+//===----------------------------------------------------------------------===//
+
+def TcGpu_LaunchOp : TcGpu_Op<"launch"> {
+  let summary = "Launch kernel `kernel` of the model's table through the runtime";
+  let description = [{
+    Runs kernel `kernel` (its index in the module's `tc.gpu_kernels`) on a
+    grid of `grid` blocks of `block` threads, through the environment `env`
+    of `tc_module_gpu_run_v2` (`env->launch`, include/tc-runtime/
+    module_abi.h). A memref argument is passed as the kernel's parameters
+    expect it: allocated pointer, aligned pointer, offset, sizes, strides.
+
+    ```mlir
+    tc_gpu.launch 3 %env grid(%gx, %c1, %c1) block(%c256, %c1, %c1)
+        args(%a, %n : memref<?xf32>, index)
+    ```
+  }];
+  let arguments = (ins I32Attr:$kernel, LLVM_DefaultPointer:$env,
+                       Index:$gridX, Index:$gridY, Index:$gridZ,
+                       Index:$blockX, Index:$blockY, Index:$blockZ,
+                       Variadic<AnyType>:$args);
+  let assemblyFormat = [{
+    $kernel $env `grid` `(` $gridX `,` $gridY `,` $gridZ `)`
+    `block` `(` $blockX `,` $blockY `,` $blockZ `)`
+    (`args` `(` $args^ `:` type($args) `)`)? attr-dict
+  }];
+}
+
+def TcGpu_DeviceConstantOp : TcGpu_Op<"device_constant",
+    [AllTypesMatch<["host", "device"]>]> {
+  let summary = "The device copy of a constant the host code holds";
+  let description = [{
+    Kernels read weights and other constants from device memory: this is
+    the device copy of `host` (`bytes` long), constant `index` of the
+    module, which the runtime uploads on first use and keeps with the
+    loaded kernels (`env->constant`).
+
+    ```mlir
+    %w = tc_gpu.device_constant 0 %env, %bytes, %host : memref<64x64xf32>
+    ```
+  }];
+  let arguments = (ins I32Attr:$index, LLVM_DefaultPointer:$env, Index:$bytes,
+                       AnyStaticShapeMemRef:$host);
+  let results = (outs AnyStaticShapeMemRef:$device);
+  let assemblyFormat = [{
+    $index $env `,` $bytes `,` $host attr-dict `:` type($host)
+  }];
+  let builders = [
+    OpBuilder<(ins "uint32_t":$index, "Value":$env, "Value":$bytes,
+                   "Value":$host), [{
+      build($_builder, $_state, host.getType(), index, env, bytes, host);
+    }]>
+  ];
 }
 
 #endif // TC_DIALECT_TCGPU_IR_TCGPUOPS_TD
