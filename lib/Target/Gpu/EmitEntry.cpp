@@ -3,7 +3,8 @@
 // The GPU part of the model.so ABI (include/tc-runtime/module_abi.h), on the
 // LLVM dialect of a GPU target's host code:
 //   - tc_module_gpu_run_v2: tc_module_run_v1's marshalling around @main;
-//   - each host-value copy placeholder: env->download or env->upload;
+//   - each host staging copy (--tc-gpu-stage-host-buffers): env->download
+//     or env->upload;
 //   - malloc and free (the memref lowering's) become env->alloc and
 //     env->release: every buffer of the host code is device memory;
 //   - the images and kernel names as constant tables.
@@ -41,27 +42,6 @@ void callEnvCopy(Emitter &e, Value env, bool download, Value destination,
                        ValueRange{envField(e, env, download ? 5 : 6),
                                   envField(e, env, 0), destination, source,
                                   bytes});
-}
-
-/// Replaces `@__tc_gpu_download_<type>(bytes, host cell, device element)`
-/// or `@__tc_gpu_upload_<type>(bytes, device element, host cell)` (0-d
-/// descriptors: allocated, aligned, offset) by env->download(runtime, host,
-/// device, bytes) or env->upload(runtime, device, host, bytes).
-LogicalResult emitTransfer(LLVM::CallOp call, Value env, bool download) {
-  ValueRange operands = call.getArgOperands();
-  if (operands.size() != 7 || call.getNumResults() != 0)
-    return call.emitError("malformed host-value copy placeholder");
-  OpBuilder b(call);
-  Emitter e = Emitter::at(b, call.getLoc());
-  Value bytes = operands[0];
-  auto address = [&](unsigned descriptor) {
-    Value offset = LLVM::MulOp::create(b, e.loc, operands[descriptor + 2], bytes);
-    return LLVM::GEPOp::create(b, e.loc, e.ptr, b.getI8Type(),
-                               operands[descriptor + 1], ValueRange{offset});
-  };
-  callEnvCopy(e, env, download, address(1), address(4), bytes);
-  call.erase();
-  return success();
 }
 
 /// malloc(size) -> env->alloc(runtime, size); free(p) -> env->release.
@@ -184,23 +164,6 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
       return signalPassFailure();
     SmallVector<host::TensorSlot> inputs, outputs;
     host::signatureSlots(*signature, inputs, outputs);
-    SmallVector<LLVM::CallOp> transfers;
-    module.walk([&](LLVM::CallOp call) {
-      if (call.getCallee() && isHostValueCopy(*call.getCallee()))
-        transfers.push_back(call);
-    });
-    for (LLVM::CallOp call : transfers) {
-      if (call->getParentOfType<LLVM::LLVMFuncOp>() != main) {
-        call.emitError("host-value copies outside @main are not supported");
-        return signalPassFailure();
-      }
-      if (failed(emitTransfer(call, main.getArgument(0),
-                              call.getCallee()->starts_with(kDownloadPrefix))))
-        return signalPassFailure();
-    }
-    for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
-      if (isHostValueCopy(fn.getName()))
-        fn.erase();
     if (failed(redirectAllocations(main)))
       return signalPassFailure();
     // After the redirection: staging buffers are host memory (malloc).

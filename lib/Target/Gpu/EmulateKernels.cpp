@@ -597,23 +597,23 @@ struct GpuEmulateKernelsPass
   }
 
   /// Downloads and uploads (--tc-gpu-transfer-host-values) copy within the
-  /// one memory: (bytes, destination, source) becomes memref.copy.
+  /// one memory: memref.copy.
   static void emulateTransfers(ModuleOp module) {
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) {
-      if (isHostValueCopy(call.getCallee()) && call.getNumOperands() == 3)
-        calls.push_back(call);
+    SmallVector<Operation *> copies;
+    module.walk([&](Operation *op) {
+      if (isa<tc_gpu::DownloadOp, tc_gpu::UploadOp>(op))
+        copies.push_back(op);
     });
-    for (func::CallOp call : calls) {
-      OpBuilder b(call);
-      memref::CopyOp::create(b, call.getLoc(), call.getOperand(2),
-                             call.getOperand(1));
-      call.erase();
+    for (Operation *op : copies) {
+      OpBuilder b(op);
+      if (auto download = dyn_cast<tc_gpu::DownloadOp>(op))
+        memref::CopyOp::create(b, op->getLoc(), download.getElement(),
+                               download.getCell());
+      else if (auto upload = dyn_cast<tc_gpu::UploadOp>(op))
+        memref::CopyOp::create(b, op->getLoc(), upload.getCell(),
+                               upload.getElement());
+      op->erase();
     }
-    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (func.isExternal() && isHostValueCopy(func.getName()) &&
-          func.symbolKnownUseEmpty(module))
-        func.erase();
   }
 };
 

@@ -1,10 +1,10 @@
 //===- LowerHostOps.cpp - --tc-gpu-lower-host-ops -------------------------===//
 //
-// tc_gpu.launch and tc_gpu.device_constant become calls of the runtime's
-// environment (tc_gpu_env_v2, include/tc-runtime/module_abi.h), by
-// conversion patterns that run with the host code's LLVM lowering: after
-// the memref and func conversions, the ops' memrefs are descriptors behind
-// casts, which the patterns' adaptors hand over.
+// tc_gpu.launch, tc_gpu.device_constant, tc_gpu.download and
+// tc_gpu.upload become calls of the runtime's environment (tc_gpu_env_v2,
+// include/tc-runtime/module_abi.h), by conversion patterns that run with the
+// host code's LLVM lowering: after the memref and func conversions, the ops'
+// memrefs are descriptors behind casts, which the patterns' adaptors hand over.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,16 +139,65 @@ struct DeviceConstantLowering
   }
 };
 
+/// env->download(runtime, cell, element, bytes) or env->upload(runtime,
+/// element, cell, bytes), the environment being @main's first argument.
+template <typename CopyOp>
+struct CopyLowering : ConvertOpToLLVMPattern<CopyOp> {
+  using ConvertOpToLLVMPattern<CopyOp>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename CopyOp::Adaptor;
+  static constexpr bool kDownload = std::is_same_v<CopyOp, tc_gpu::DownloadOp>;
+
+  LogicalResult
+  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto main = op->template getParentOfType<LLVM::LLVMFuncOp>();
+    if (!main || main.getName() != "main" || main.getNumArguments() == 0)
+      return op.emitError("host-value copies outside @main are not supported");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Type ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = rewriter.getI64Type();
+    Value bytes = adaptor.getBytes();
+    // An element's address: the aligned pointer plus offset x bytes.
+    auto address = [&](Value descriptor) -> Value {
+      MemRefDescriptor memref(descriptor);
+      Value offset = LLVM::MulOp::create(rewriter, loc,
+                                         memref.offset(rewriter, loc), bytes);
+      return LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI8Type(),
+                                 memref.alignedPtr(rewriter, loc),
+                                 ValueRange{offset});
+    };
+    Value destination =
+        address(kDownload ? adaptor.getCell() : adaptor.getElement());
+    Value source =
+        address(kDownload ? adaptor.getElement() : adaptor.getCell());
+    Value env = main.getArgument(0);
+    Value copy = loadEnvField(
+        rewriter, loc, env, kDownload ? EnvField::Download : EnvField::Upload);
+    Value runtime = loadEnvField(rewriter, loc, env, EnvField::Runtime);
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            {ptr, ptr, ptr, i64});
+    LLVM::CallOp::create(rewriter, loc, type,
+                         ValueRange{copy, runtime, destination, source, bytes});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct GpuLowerHostOpsPass
     : impl::GpuLowerHostOpsPassBase<GpuLowerHostOpsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     LLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    patterns.add<LaunchLowering, DeviceConstantLowering>(converter);
+    patterns
+        .add<LaunchLowering, DeviceConstantLowering,
+             CopyLowering<tc_gpu::DownloadOp>, CopyLowering<tc_gpu::UploadOp>>(
+            converter);
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect>();
-    target.addIllegalOp<tc_gpu::LaunchOp, tc_gpu::DeviceConstantOp>();
+    target.addIllegalOp<tc_gpu::LaunchOp, tc_gpu::DeviceConstantOp,
+                        tc_gpu::DownloadOp, tc_gpu::UploadOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -73,22 +73,6 @@ Value elementView(OpBuilder &b, Location loc, Value buffer, ValueRange indices) 
   return view;
 }
 
-/// `@__tc_gpu_download_<type>(bytes, host cell, device element)` or
-/// `@__tc_gpu_upload_<type>(bytes, device element, host cell)`, declared
-/// on first use.
-func::FuncOp placeholder(ModuleOp module, bool download, Type element,
-                         Type hostType, Type deviceType) {
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << (download ? kDownloadPrefix : kUploadPrefix) << element;
-  Builder b(module.getContext());
-  auto type = b.getFunctionType(
-      {b.getIndexType(), download ? hostType : deviceType,
-       download ? deviceType : hostType},
-      {});
-  return declarePlaceholder(module, name, type);
-}
-
 struct GpuTransferHostValuesPass
     : impl::GpuTransferHostValuesPassBase<GpuTransferHostValuesPass> {
   void runOnOperation() override {
@@ -137,17 +121,14 @@ struct GpuTransferHostValuesPass
     b.setInsertionPoint(op);
     Value view = elementView(b, loc, buffer, indices);
     Value size = arith::ConstantIndexOp::create(b, loc, bytes);
-    func::FuncOp callee =
-        placeholder(module, isLoad, element, cellType,
-                    view.getType());
     if (isLoad) {
-      func::CallOp::create(b, loc, callee, ValueRange{size, cell, view});
+      tc_gpu::DownloadOp::create(b, loc, view, cell, size);
       Value value = memref::LoadOp::create(b, loc, cell, ValueRange{});
       op->getResult(0).replaceAllUsesWith(value);
     } else {
       memref::StoreOp::create(b, loc, cast<memref::StoreOp>(op).getValue(),
                               cell, ValueRange{});
-      func::CallOp::create(b, loc, callee, ValueRange{size, view, cell});
+      tc_gpu::UploadOp::create(b, loc, cell, view, size);
     }
     op->erase();
     return success();

@@ -38,3 +38,13 @@ func.func @host(%env: !llvm.ptr, %host: memref<4x4xf32>, %n: index) {
   tc_gpu.launch 0 %env grid(%c1, %c1, %c1) block(%c1, %c1, %c1)
   return
 }
+
+// CHECK-LABEL: func.func @copies
+// CHECK: tc_gpu.download %{{.*}} to %{{.*}}, %{{.*}} : memref<i64, strided<[], offset: ?>>, memref<i64>
+// CHECK: tc_gpu.upload %{{.*}} to %{{.*}}, %{{.*}} : memref<i64>, memref<i64, strided<[], offset: ?>>
+func.func @copies(%x: memref<i64, strided<[], offset: ?>>, %cell: memref<i64>) {
+  %c8 = arith.constant 8 : index
+  tc_gpu.download %x to %cell, %c8 : memref<i64, strided<[], offset: ?>>, memref<i64>
+  tc_gpu.upload %cell to %x, %c8 : memref<i64>, memref<i64, strided<[], offset: ?>>
+  return
+}

@@ -121,19 +121,16 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Host-value copies are copies within the one memory; their declarations
-// go.
+// Host-value copies are copies within the one memory.
 // CHECK-LABEL: func.func @main
 // CHECK: memref.copy %[[DEV:.*]], %[[CELL:.*]] : memref<i64, strided<[], offset: ?>> to memref<i64>
 // CHECK: memref.copy %[[CELL]], %[[DEV]] : memref<i64> to memref<i64, strided<[], offset: ?>>
-// CHECK-NOT: __tc_gpu_
-func.func private @__tc_gpu_download_i64(index, memref<i64>, memref<i64, strided<[], offset: ?>>)
-func.func private @__tc_gpu_upload_i64(index, memref<i64, strided<[], offset: ?>>, memref<i64>)
+// CHECK-NOT: tc_gpu.
 func.func @main(%x: memref<i64, strided<[], offset: ?>>) -> i64 {
   %c8 = arith.constant 8 : index
   %cell = memref.alloca() : memref<i64>
-  func.call @__tc_gpu_download_i64(%c8, %cell, %x) : (index, memref<i64>, memref<i64, strided<[], offset: ?>>) -> ()
-  func.call @__tc_gpu_upload_i64(%c8, %x, %cell) : (index, memref<i64, strided<[], offset: ?>>, memref<i64>) -> ()
+  tc_gpu.download %x to %cell, %c8 : memref<i64, strided<[], offset: ?>>, memref<i64>
+  tc_gpu.upload %cell to %x, %c8 : memref<i64>, memref<i64, strided<[], offset: ?>>
   %v = memref.load %cell[] : memref<i64>
   return %v : i64
 }

@@ -11,18 +11,17 @@
 // CHECK: scf.for %[[I:[a-z0-9_]+]] =
 // CHECK:   %[[ELEMENT:.*]] = memref.subview %[[SHAPE]][%{{.*}}, %[[I]]] [1, 1] [1, 1] : memref<2x3xi64> to memref<i64, strided<[], offset: ?>>
 // CHECK:   %[[EIGHT:.*]] = arith.constant 8 : index
-// CHECK:   call @__tc_gpu_download_i64(%[[EIGHT]], %[[DOWN]], %[[ELEMENT]])
+// CHECK:   tc_gpu.download %[[ELEMENT]] to %[[DOWN]], %[[EIGHT]] : memref<i64, strided<[], offset: ?>>, memref<i64>
 // CHECK:   %[[V:.*]] = memref.load %[[DOWN]][] : memref<i64>
 // CHECK:   arith.addi %{{.*}}, %[[V]]
 // CHECK: %[[SLOT:.*]] = memref.subview %[[OUT]][%[[N]]] [1] [1] : memref<?xf32> to memref<f32, strided<[], offset: ?>>
 // CHECK: %[[FOUR:.*]] = arith.constant 4 : index
 // CHECK: memref.store %{{.*}}, %[[UP]][] : memref<f32>
-// CHECK: call @__tc_gpu_upload_f32(%[[FOUR]], %[[SLOT]], %[[UP]])
+// CHECK: tc_gpu.upload %[[UP]] to %[[SLOT]], %[[FOUR]] : memref<f32>, memref<f32, strided<[], offset: ?>>
 // CHECK: %[[KEEP:.*]] = memref.alloca() : memref<index>
 // CHECK: memref.store %[[N]], %[[KEEP]][]
 // CHECK: memref.load %[[KEEP]][]
-// CHECK: func.func private @__tc_gpu_download_i64(index, memref<i64>, memref<i64, strided<[], offset: ?>>)
-// CHECK: func.func private @__tc_gpu_upload_f32(index, memref<f32, strided<[], offset: ?>>, memref<f32>)
+// CHECK-NOT: func.func private
 func.func @main(%shape: memref<2x3xi64>, %out: memref<?xf32>, %n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -47,9 +46,9 @@ func.func @main(%shape: memref<2x3xi64>, %out: memref<?xf32>, %n: index) -> inde
 // a byte. Kernels (in the gpu.module) are not touched.
 // CHECK-LABEL: func.func @flags
 // CHECK: %[[VIEW:.*]] = memref.cast %{{.*}} : memref<i1> to memref<i1, strided<[], offset: ?>>
-// CHECK: call @__tc_gpu_download_i1(%{{.*}}, %{{.*}}, %[[VIEW]])
+// CHECK: tc_gpu.download %[[VIEW]] to %{{.*}}, %{{.*}} : memref<i1, strided<[], offset: ?>>, memref<i1>
 // CHECK: arith.constant 8 : index
-// CHECK: call @__tc_gpu_download_index
+// CHECK: tc_gpu.download %{{.*}} : memref<index, strided<[], offset: ?>>, memref<index>
 // CHECK: gpu.func @k
 // CHECK-NEXT: memref.load %{{.*}}[] : memref<i1>
 module attributes {gpu.container_module} {

@@ -61,23 +61,12 @@ Value loadEnvField(OpBuilder &b, Location loc, Value env, EnvField field);
 /// may read and write (--tc-gpu-transfer-host-values).
 bool isHostCell(Value buffer);
 
-/// The placeholders --tc-gpu-transfer-host-values calls and
-/// --tc-gpu-emit-entry (env->download, env->upload) and
-/// --tc-gpu-emulate-kernels (memref.copy) lower: a name prefix, then the
-/// element type.
-constexpr llvm::StringLiteral kDownloadPrefix = "__tc_gpu_download_";
-constexpr llvm::StringLiteral kUploadPrefix = "__tc_gpu_upload_";
-
-/// The private declaration `name` : `type` in `module` (the placeholders
-/// the host code calls until --tc-gpu-emit-entry or the emulation lowers
-/// them), created at the module's end on first use.
+/// The private declaration `name` : `type` in `module` (the staging
+/// placeholders the host code calls until --tc-gpu-emit-entry or the
+/// emulation lowers them), created at the module's end on first use.
 func::FuncOp declarePlaceholder(ModuleOp module, StringRef name,
                                 FunctionType type);
 
-/// Whether `callee` names a download or upload placeholder.
-inline bool isHostValueCopy(StringRef callee) {
-  return callee.starts_with(kDownloadPrefix) || callee.starts_with(kUploadPrefix);
-}
 
 /// The placeholders --tc-gpu-stage-host-buffers calls, on i64 values (byte
 /// counts, host and device addresses): alloc(bytes) -> host, free(host),

@@ -256,14 +256,13 @@ def GpuTransferHostValuesPass
     buffer becomes a download of that element into a host cell (a 0-d
     memref.alloca at the function's entry) and a load of the cell; each
     memref.store becomes a store into a cell and an upload. The copies are
-    calls of `@__tc_gpu_download_<type>(bytes, host cell, device element)`
-    and `@__tc_gpu_upload_<type>(bytes, device element, host cell)`, the
-    device element a 0-d view with a dynamic offset. --tc-gpu-emit-entry
-    turns them into env->download and env->upload (module_abi.h),
-    --tc-gpu-emulate-kernels into memref.copy. Loads and stores of host
+    `tc_gpu.download` and `tc_gpu.upload` of the element's bytes, the device
+    element a 0-d view with a dynamic offset. --tc-gpu-lower-host-ops
+    lowers them to env->download and env->upload (module_abi.h),
+    --tc-gpu-emulate-kernels to memref.copy. Loads and stores of host
     cells (memref.alloca) are left alone.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
+  let dependentDialects = ["::mlir::tc_gpu::TcGpuDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
 }
@@ -370,7 +369,7 @@ def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {
 }
 
 def GpuLowerHostOpsPass : Pass<"tc-gpu-lower-host-ops", "ModuleOp"> {
-  let summary = "Lower tc_gpu.launch and tc_gpu.device_constant to runtime calls";
+  let summary = "Lower tc_gpu host ops (launches, constants, copies) to runtime calls";
   let description = [{
     Part of the host code's lowering to the LLVM dialect, after the memref
     and func conversions (the ops' memrefs are then descriptors behind
@@ -380,7 +379,10 @@ def GpuLowerHostOpsPass : Pass<"tc-gpu-lower-host-ops", "ModuleOp"> {
     kernel parameter convention of cuLaunchKernel and hipModuleLaunchKernel)
     and calls the environment's `launch` with the grid and block extents;
     `tc_gpu.device_constant` calls the environment's `constant` with the
-    host buffer and builds the device copy's descriptor around its result.
+    host buffer and builds the device copy's descriptor around its result;
+    `tc_gpu.download` and `tc_gpu.upload` (in @main, whose first argument is
+    the environment) call its `download` and `upload` with the two
+    elements' addresses.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -391,10 +393,7 @@ def GpuEmitEntryPass : Pass<"tc-gpu-emit-entry", "ModuleOp"> {
     Runs last on the host side of a GPU target, on the LLVM dialect, and
     gives it the GPU part of the ABI of include/tc-runtime/module_abi.h:
     `tc_module_gpu_run_v2` (the same marshalling of inputs and outputs as
-    tc_module_run_v1, on device pointers); each `@__tc_gpu_download_*` and
-    `@__tc_gpu_upload_*` call (--tc-gpu-transfer-host-values) becomes a
-    call of the environment's `download` or `upload` with the two
-    elements' addresses; @main's malloc and free become the
+    tc_module_run_v1, on device pointers); @main's malloc and free become the
     environment's device `alloc` and `release`. The kernel images (module
     attribute `tc.gpu_images`, set by tc-compile) and the kernel names
     become `tc_module_gpu_images_v1` and `tc_module_gpu_kernels_v1`.

@@ -27,9 +27,12 @@ def TcGpu_Dialect : Dialect {
 
     On the host side of a GPU target, `tc_gpu.launch` and
     `tc_gpu.device_constant` are what `--tc-gpu-prepare-host` makes of kernel
-    launches and constants: calls into the runtime's environment, which
+    launches and constants, and `tc_gpu.download` and `tc_gpu.upload` what
+    `--tc-gpu-transfer-host-values` makes of the host's accesses to device
+    elements: calls into the runtime's environment, which
     `--tc-gpu-lower-host-ops` lowers by patterns with the rest of the host
-    code's lowering to the LLVM dialect.
+    code's lowering to the LLVM dialect (the GPU emulation makes the copies
+    memref.copy).
   }];
 }
 
@@ -178,6 +181,44 @@ def TcGpu_DeviceConstantOp : TcGpu_Op<"device_constant",
       build($_builder, $_state, host.getType(), index, env, bytes, host);
     }]>
   ];
+}
+
+// One element of device memory and a host cell (a 0-d memref.alloca).
+def TcGpu_Element : MemRefRankOf<[AnyType], [0]>;
+
+def TcGpu_DownloadOp : TcGpu_Op<"download"> {
+  let summary = "Copy one element of device memory into a host cell";
+  let description = [{
+    `bytes` bytes of `element`, a device buffer's element, into `cell`, host
+    memory; the runtime's `env->download`, which waits for the kernels
+    launched before it.
+
+    ```mlir
+    tc_gpu.download %element to %cell, %c8 : memref<i64, strided<[], offset: ?>>, memref<i64>
+    ```
+  }];
+  let arguments = (ins TcGpu_Element:$element, TcGpu_Element:$cell,
+                       Index:$bytes);
+  let assemblyFormat = [{
+    $element `to` $cell `,` $bytes attr-dict `:` type($element) `,` type($cell)
+  }];
+}
+
+def TcGpu_UploadOp : TcGpu_Op<"upload"> {
+  let summary = "Copy a host cell into one element of device memory";
+  let description = [{
+    `bytes` bytes of `cell`, host memory, into `element`, a device buffer's
+    element; the runtime's `env->upload`.
+
+    ```mlir
+    tc_gpu.upload %cell to %element, %c4 : memref<f32>, memref<f32, strided<[], offset: ?>>
+    ```
+  }];
+  let arguments = (ins TcGpu_Element:$cell, TcGpu_Element:$element,
+                       Index:$bytes);
+  let assemblyFormat = [{
+    $cell `to` $element `,` $bytes attr-dict `:` type($cell) `,` type($element)
+  }];
 }
 
 #endif // TC_DIALECT_TCGPU_IR_TCGPUOPS_TD
