@@ -22,8 +22,12 @@ For each model the script
     Runtime's spinning workers do not take the cores from the next block).
 It prints the medians, tc / ORT and tc / IREE (the median over rounds of
 the ratio of tc's block to the peer's block of the same round; below 1: tc
-is faster) and
-tc's compile time; a runtime that fails to compile, load or match the
+is faster), tc's compile time, and how close to the hardware the goal is:
+*GFLOP* is the model's contraction work computed directly
+(benchmarks/model_flops.py) and *0.8 ORT % peak* the share of the fp32 FMA
+peak (benchmarks/fma_peak.py, one core, times the threads) that this work
+needs to run in 0.8 x ONNX Runtime's time (above 100 %: only fewer
+multiplies, such as Winograd's, or a narrower type can get there); a runtime that fails to compile, load or match the
 reference gets the reason in its cell instead of a time. --write makes the
 table docs/cpu-performance.md.
 
@@ -50,6 +54,8 @@ import onnx
 import onnxruntime
 
 from common import alternate_blocks, block_ratios, load_inputs, load_outputs, mismatch, ort_session
+from fma_peak import measure_peak
+from model_flops import contraction_flops
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -201,7 +207,7 @@ def run_child(spec):
     sys.exit(f"measuring {spec['dir']} at {spec['threads']} threads failed:\n{p.stderr}")
 
 
-def table(rows, iree):
+def table(rows, iree, peak=None):
     def ms(v):
         return f"{v:.2f}" if isinstance(v, float) else v
 
@@ -211,13 +217,23 @@ def table(rows, iree):
         a, b = r["tc"], r.get(peer)
         return f"{a / b:.2f}" if isinstance(a, float) and isinstance(b, float) else "-"
 
+    def needs(r, threads):
+        # The share of the FMA peak the model's FLOPs need in 0.8 x ORT's time.
+        if not peak or not r.get("gflop") or not isinstance(r.get("ort"), float):
+            return "-"
+        rate = r["gflop"] / (0.8 * r["ort"] / 1e3)
+        return f"{100 * rate / (peak * threads):.0f} %"
+
     header = ["model", "threads", "tc ms", "ORT ms"] + (["IREE ms"] if iree else []) + \
-             ["tc / ORT"] + (["tc / IREE"] if iree else []) + ["tc compile s"]
+             ["tc / ORT"] + (["tc / IREE"] if iree else []) + ["tc compile s"] + \
+             (["GFLOP", "0.8 ORT % peak"] if peak else [])
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, threads, r, compile_s in rows:
         cells = [name, str(threads), ms(r["tc"]), ms(r["ort"])] + \
                 ([ms(r["iree"])] if iree else []) + [ratio(r, "ort")] + \
-                ([ratio(r, "iree")] if iree else []) + [compile_s]
+                ([ratio(r, "iree")] if iree else []) + [compile_s] + \
+                ([f"{r['gflop']:.2f}" if r.get("gflop") else "-", needs(r, threads)]
+                 if peak else [])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -245,7 +261,7 @@ def later_sections(path):
     return text[start:] if start >= 0 else ""
 
 
-def write_doc(text, args, iree_version):
+def write_doc(text, args, iree_version, peak):
     versions = f"ONNX Runtime {onnxruntime.__version__}" + \
                (f", IREE {iree_version}" if iree_version else "")
     path = os.path.join(ROOT, "docs", "cpu-performance.md")
@@ -266,13 +282,24 @@ PyTorch's first. The times are medians of {args.runs} runs; tc / ORT and
 tc / IREE are the medians, over the rounds of blocks, of tc's block over
 the peer's block of the same round; below 1 means tc is faster (issue 20 asks for tc / ORT at most
 0.8 everywhere). *tc compile s* is a cold `tc-compile` (no cache).
+*GFLOP* is the model's contraction work computed directly
+(`benchmarks/model_flops.py`: 2 x the multiply-adds of its Conv, MatMul
+and Gemm nodes); *0.8 ORT % peak* is the share of the fp32 FMA peak
+(`benchmarks/fma_peak.py`: {peak:.1f} GFLOP/s on one core of this machine,
+times the threads) that this work needs to finish in 0.8 x ONNX Runtime's
+time. Near or above 100 %, no fp32 kernel that does these multiplies can
+meet that goal; only fewer multiplies (Winograd's, for 3x3 convolutions)
+or a narrower type (bf16, issue 24) can.
 
 Rerun (builds the models with Debian's python3-torch when missing and
 installs IREE from benchmarks/requirements.txt into the virtualenv):
 
 ```sh
-.venv/bin/python benchmarks/cpu_performance.py --models /work/bench --write
+.venv/bin/python benchmarks/cpu_performance.py --models /work/bench/models --write
 ```
+
+(`--models` is models.py's output directory, the one holding
+`resnet18/model.onnx` and the others.)
 
 Measured {time.strftime('%Y-%m-%d')} on {cpu_name()}, {os.cpu_count()} cores,
 with {versions}: `benchmarks/cpu_performance.py {' '.join(sys.argv[1:])}`.
@@ -306,6 +333,8 @@ def main():
         subprocess.run(["/usr/bin/python3", os.path.join(HERE, "models.py"), args.models,
                         *missing], check=True)
     iree_version = None if args.no_iree else ensure_iree()
+    peak = measure_peak()
+    print(f"fp32 FMA peak, one core: {peak:.1f} GFLOP/s", flush=True)
 
     rows = []
     for name in names:
@@ -322,17 +351,19 @@ def main():
                             lambda: compile_iree(path, workdir))
             spec["vmfb"] = theirs.get("vmfb")
         compile_s = f"{ours['compile_s']:.1f}" if "compile_s" in ours else "-"
+        gflop = contraction_flops(path)[0] / 1e9
         for threads in [int(t) for t in args.threads.split(",")]:
             result = run_child(dict(spec, threads=threads))
             result.setdefault("tc", ours.get("error"))
             result.setdefault("iree", iree_version and theirs.get("error"))
+            result["gflop"] = gflop
             rows.append((name, threads, result, compile_s))
-            print(table(rows[-1:], iree_version).splitlines()[-1], flush=True)
+            print(table(rows[-1:], iree_version, peak).splitlines()[-1], flush=True)
 
-    text = table(rows, iree_version)
+    text = table(rows, iree_version, peak)
     print(text)
     if args.write:
-        write_doc(text, args, iree_version)
+        write_doc(text, args, iree_version, peak)
 
 
 if __name__ == "__main__":

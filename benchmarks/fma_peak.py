@@ -50,22 +50,31 @@ int main(void) {
 """
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, default=3)
-    args = ap.parse_args()
+def measure_peak(runs=3, report=None):
+    """The best of `runs` measurements of one core's fp32 FMA rate, GFLOP/s;
+    `report(rate, lanes)` sees each."""
     with tempfile.TemporaryDirectory() as tmp:
         source, binary = os.path.join(tmp, "fma.c"), os.path.join(tmp, "fma")
         with open(source, "w") as f:
             f.write(SOURCE)
         subprocess.run(["clang-22", "-O2", "-march=native", source, "-o", binary], check=True)
         rates = []
-        for _ in range(args.runs):
+        for _ in range(runs):
             out = subprocess.run(["taskset", "-c", "0", binary], capture_output=True,
                                  text=True, check=True).stdout.split()
             rates.append(float(out[0]))
-            print(f"run: {out[0]} GFLOP/s ({out[1]} fp32 lanes per FMA)")
-    print(f"fp32 FMA peak, one core: {max(rates):.1f} GFLOP/s")
+            if report:
+                report(out[0], out[1])
+    return max(rates)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    peak = measure_peak(args.runs, lambda rate, lanes: print(
+        f"run: {rate} GFLOP/s ({lanes} fp32 lanes per FMA)"))
+    print(f"fp32 FMA peak, one core: {peak:.1f} GFLOP/s")
 
 
 if __name__ == "__main__":
