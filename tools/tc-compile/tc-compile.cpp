@@ -357,12 +357,15 @@ LogicalResult checkSignature(func::FuncOp main) {
     check(type, "output", i);
   return success(ok);
 }
-/// The signature of a library compiled from a module with this @main for
-/// the CPU target: the model's inputs and outputs, the compiler, and the CPU
-/// `cpu` names with its features.
-FailureOr<tc::SignatureAttr> artifactSignature(func::FuncOp main,
-                                               StringRef name, StringRef cpu,
-                                               std::string &error) {
+/// The signature of a library compiled from a module with this @main: the
+/// model's inputs and outputs, the compiler, the CPU `cpu` names with its
+/// features, the CPU target then `gpuTargets`, and the compile mode (the
+/// runtime reads it, module_abi.h: reduce-overhead changes how runs are
+/// made, not the code).
+FailureOr<tc::SignatureAttr>
+artifactSignature(func::FuncOp main, StringRef name, StringRef cpu,
+                  std::string &error, ArrayRef<std::string> gpuTargets = {},
+                  StringRef mode = "default") {
   tc::SignatureAttr base = tc::host::buildSignature(main, name);
   tc::host::SharedLibraryOptions cpuOptions;
   cpuOptions.cpu = cpu.str();
@@ -372,12 +375,14 @@ FailureOr<tc::SignatureAttr> artifactSignature(func::FuncOp main,
     return failure();
   MLIRContext *ctx = main.getContext();
   Builder b(ctx);
+  SmallVector<StringRef> targets = {"cpu"};
+  targets.append(gpuTargets.begin(), gpuTargets.end());
   SmallVector<StringRef> featureNames(features.begin(), features.end());
   return tc::SignatureAttr::get(
       ctx, base.getName(), base.getInputs(), base.getOutputs(),
-      base.getTargets(),
+      b.getStrArrayAttr(targets),
       b.getStringAttr("tc " TC_VERSION_STRING " llvm " LLVM_VERSION_STRING),
-      b.getStringAttr(cpuName), b.getStrArrayAttr(featureNames), base.getMode(),
+      b.getStringAttr(cpuName), b.getStrArrayAttr(featureNames), mode,
       base.getBuckets());
 }
 
@@ -1029,28 +1034,17 @@ int main(int argc, char **argv) {
     StringRef modelName = llvm::sys::path::stem(inputPath);
     // What the artifact needs: the runtime refuses it on a CPU without the
     // features it names, and tc-run --print-signature shows them.
-    tc::SignatureAttr signature;
     {
       std::string error;
-      FailureOr<tc::SignatureAttr> described =
-          artifactSignature(main, modelName, cpuName, error);
-      if (failed(described))
-        return fail(error);
-      signature = *described;
-    }
-    {
-      SmallVector<Attribute> targets(signature.getTargets().getValue());
+      std::vector<std::string> gpuNames;
       for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets)
-        targets.push_back(StringAttr::get(&context, gpuTarget.name()));
-      // The runtime reads the mode (module_abi.h): reduce-overhead changes
-      // how runs are made, not the code.
-      signature = tc::SignatureAttr::get(
-          &context, signature.getName(), signature.getInputs(),
-          signature.getOutputs(), ArrayAttr::get(&context, targets),
-          signature.getCompiler(), signature.getCpu(), signature.getFeatures(),
-          mode, signature.getBuckets());
+        gpuNames.push_back(gpuTarget.name());
+      FailureOr<tc::SignatureAttr> signature =
+          artifactSignature(main, modelName, cpuName, error, gpuNames, mode);
+      if (failed(signature))
+        return fail(error);
+      module->setAttr(mlir::tc::kSignatureAttr, *signature);
     }
-    module->setAttr(mlir::tc::kSignatureAttr, signature);
 
     // GPU targets: kernels per target, then the shared host code, linked into
     // the same library as the CPU code.

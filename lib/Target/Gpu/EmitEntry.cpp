@@ -27,21 +27,18 @@ namespace {
 
 using host::Emitter;
 
-/// Field `index` of the environment, with `e`'s builder and location.
-Value envField(Emitter &e, Value env, int32_t index) {
-  return loadEnvField(e.b, e.loc, env, static_cast<EnvField>(index));
-}
-
 /// env->download(runtime, destination, source, bytes) (`download`) or
 /// env->upload(runtime, destination, source, bytes), at `e`.
 void callEnvCopy(Emitter &e, Value env, bool download, Value destination,
                  Value source, Value bytes) {
   auto type = LLVM::LLVMFunctionType::get(
       LLVM::LLVMVoidType::get(e.b.getContext()), {e.ptr, e.ptr, e.ptr, e.i64});
-  LLVM::CallOp::create(e.b, e.loc, type,
-                       ValueRange{envField(e, env, download ? 5 : 6),
-                                  envField(e, env, 0), destination, source,
-                                  bytes});
+  LLVM::CallOp::create(
+      e.b, e.loc, type,
+      ValueRange{loadEnvField(e.b, e.loc, env,
+                              download ? EnvField::Download : EnvField::Upload),
+                 loadEnvField(e.b, e.loc, env, EnvField::Runtime), destination,
+                 source, bytes});
 }
 
 /// malloc(size) -> env->alloc(runtime, size); free(p) -> env->release.
@@ -64,15 +61,18 @@ LogicalResult redirectAllocations(LLVM::LLVMFuncOp main) {
       auto type = LLVM::LLVMFunctionType::get(e.ptr, {e.ptr, e.i64});
       auto alloc = LLVM::CallOp::create(
           b, e.loc, type,
-          ValueRange{envField(e, env, 1), envField(e, env, 0),
+          ValueRange{loadEnvField(e.b, e.loc, env, EnvField::Alloc),
+                     loadEnvField(e.b, e.loc, env, EnvField::Runtime),
                      call.getArgOperands()[0]});
       call.getResult().replaceAllUsesWith(alloc.getResult());
     } else {
       auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                               {e.ptr, e.ptr});
-      LLVM::CallOp::create(b, e.loc, type,
-                           ValueRange{envField(e, env, 2), envField(e, env, 0),
-                                      call.getArgOperands()[0]});
+      LLVM::CallOp::create(
+          b, e.loc, type,
+          ValueRange{loadEnvField(e.b, e.loc, env, EnvField::Release),
+                     loadEnvField(e.b, e.loc, env, EnvField::Runtime),
+                     call.getArgOperands()[0]});
     }
     call.erase();
   }

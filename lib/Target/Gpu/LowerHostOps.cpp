@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
+#include "tc/Target/Host/ModuleAbi.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -41,12 +42,8 @@ struct LaunchLowering : ConvertOpToLLVMPattern<tc_gpu::LaunchOp> {
       return rewriter.notifyMatchFailure(op, "expects an llvm.func parent");
     SmallVector<Value, 4> params = getTypeConverter()->promoteOperands(
         loc, op.getArgs(), adaptor.getArgs(), rewriter);
-    Type ptr = LLVM::LLVMPointerType::get(ctx);
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    auto constI64 = [&](int64_t v) {
-      return LLVM::ConstantOp::create(rewriter, loc, i64,
-                                      rewriter.getI64IntegerAttr(v));
-    };
+    host::Emitter e = host::Emitter::at(rewriter, loc);
+    Type ptr = e.ptr, i32 = e.i32;
     SmallVector<Type> paramTypes;
     for (Value param : params)
       paramTypes.push_back(param.getType());
@@ -59,20 +56,19 @@ struct LaunchLowering : ConvertOpToLLVMPattern<tc_gpu::LaunchOp> {
       // Stack slots at function entry, so loops do not grow the stack.
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&caller.getBody().front());
-      values = LLVM::AllocaOp::create(rewriter, loc, ptr, packed, constI64(1));
-      pointers =
-          LLVM::AllocaOp::create(rewriter, loc, ptr, pointersType, constI64(1));
-      dims = LLVM::AllocaOp::create(rewriter, loc, ptr, dimsType, constI64(1));
+      values =
+          LLVM::AllocaOp::create(rewriter, loc, ptr, packed, e.constI64(1));
+      pointers = LLVM::AllocaOp::create(rewriter, loc, ptr, pointersType,
+                                        e.constI64(1));
+      dims =
+          LLVM::AllocaOp::create(rewriter, loc, ptr, dimsType, e.constI64(1));
     }
     for (auto [i, param] : llvm::enumerate(params)) {
       Value field = LLVM::GEPOp::create(
           rewriter, loc, ptr, packed, values,
           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
       LLVM::StoreOp::create(rewriter, loc, param, field);
-      Value slot =
-          LLVM::GEPOp::create(rewriter, loc, ptr, ptr, pointers,
-                              ArrayRef<LLVM::GEPArg>{static_cast<int64_t>(i)});
-      LLVM::StoreOp::create(rewriter, loc, field, slot);
+      LLVM::StoreOp::create(rewriter, loc, field, e.element(ptr, pointers, i));
     }
     Value extents[] = {adaptor.getGridX(),  adaptor.getGridY(),
                        adaptor.getGridZ(),  adaptor.getBlockX(),
@@ -80,10 +76,7 @@ struct LaunchLowering : ConvertOpToLLVMPattern<tc_gpu::LaunchOp> {
     for (auto [d, extent] : llvm::enumerate(extents)) {
       if (extent.getType() != i32)
         extent = LLVM::TruncOp::create(rewriter, loc, i32, extent);
-      Value slot =
-          LLVM::GEPOp::create(rewriter, loc, ptr, i32, dims,
-                              ArrayRef<LLVM::GEPArg>{static_cast<int64_t>(d)});
-      LLVM::StoreOp::create(rewriter, loc, extent, slot);
+      LLVM::StoreOp::create(rewriter, loc, extent, e.element(i32, dims, d));
     }
     Value env = adaptor.getEnv();
     auto launchType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
