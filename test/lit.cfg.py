@@ -47,6 +47,13 @@ cuda_stub = next((os.path.join(r, "lib64", "stubs", "libcuda.so") for r in cuda_
 if cuda_stub:
     config.available_features.add("cuda-stub")
     config.substitutions.append(("%cuda_stub", cuda_stub))
+# The toolkit's ptxas, for register and spill reports of the PTX (tests use
+# it under `%if ptxas`).
+ptxas = next((os.path.join(r, "bin", "ptxas") for r in cuda_roots
+              if r and os.access(os.path.join(r, "bin", "ptxas"), os.X_OK)), None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
 
 # The real exported models (../shared/models) and the reproducers of exports
 # tc did not handle (../shared/repro, tested like the models once tc handles

@@ -496,7 +496,12 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   BlockEmitter emitter(b, loc, reverse);
   for (unsigned i = 0; i < numKernelArgs; ++i)
     emitter.uniform.map(kernel.getArgument(i), entry->getArgument(i));
-  // Shared memory: host memory, one buffer reused by block after block.
+  // Shared memory: host memory, one buffer reused by block after block, on
+  // the heap: a kernel's tiles and its threads' slots (values kept across
+  // barriers, 16 KB for each vector<32xf32>) reach hundreds of KB, and the
+  // emulated kernels, inlined into the model's function, would add them
+  // all up on its stack (BERT-base's overflowed 8 MB).
+  SmallVector<Value> sharedBuffers;
   for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
     auto type = dyn_cast<MemRefType>(attribution.getType());
     if (!type || !type.hasStaticShape())
@@ -512,9 +517,10 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
       alignment = std::max<int64_t>(
           alignment, llvm::PowerOf2Ceil(vector.getNumElements() *
                                         vector.getElementTypeBitWidth() / 8));
-    emitter.uniform.map(attribution,
-                        memref::AllocaOp::create(b, loc, host,
-                                                 b.getI64IntegerAttr(alignment)));
+    Value buffer =
+        memref::AllocOp::create(b, loc, host, b.getI64IntegerAttr(alignment));
+    sharedBuffers.push_back(buffer);
+    emitter.uniform.map(attribution, buffer);
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -541,6 +547,8 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   if (failed(emitter.emit(kernel.getBody().front())))
     return emitter.failedOp->emitError(emitter.reason);
   b.setInsertionPointToEnd(entry);
+  for (Value buffer : sharedBuffers)
+    memref::DeallocOp::create(b, loc, buffer);
   func::ReturnOp::create(b, loc);
   return func;
 }

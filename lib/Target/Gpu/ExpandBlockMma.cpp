@@ -171,27 +171,6 @@ void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
   op.erase();
 }
 
-void storeWithInstruction(tc_gpu::BlockMmaStoreOp op,
-                          const MatrixInstruction &mma,
-                          const SubgroupGrid &grid) {
-  OpBuilder b(op);
-  Builder e{b, op.getLoc()};
-  Share share = shareOf(e, mma, grid);
-  int64_t cCount = mma.cElements();
-  for (int64_t i = 0; i < grid.tm; ++i)
-    for (int64_t j = 0; j < grid.tn; ++j)
-      for (int64_t c = 0; c < cCount; ++c) {
-        Value value = vector::ExtractOp::create(b, op.getLoc(), op.getAcc(),
-                                                (i * grid.tn + j) * cCount + c);
-        memref::StoreOp::create(
-            b, op.getLoc(), value, op.getDest(),
-            ValueRange{
-                e.add(share.rows[i], e.at(mma.cLayout, 0, share.lane, c)),
-                e.add(share.columns[j], e.at(mma.cLayout, 1, share.lane, c))});
-      }
-  op.erase();
-}
-
 /// Without an instruction: thread t owns rows (t / TX) Rm + i and columns
 /// t % TX + TX j of the tile, TX = N / Rn threads along a row; element
 /// i Rn + j of its accumulator.
@@ -254,26 +233,6 @@ LogicalResult expandScalar(tc_gpu::BlockMmaOp op) {
   return success();
 }
 
-LogicalResult storeScalar(tc_gpu::BlockMmaStoreOp op) {
-  OpBuilder b(op);
-  Builder e{b, op.getLoc()};
-  ArrayRef<int64_t> tile = op.getTile();
-  int64_t count = op.getAcc().getType().getNumElements();
-  FailureOr<ThreadBlock> t = threadBlock(e, tile[0], tile[1], count);
-  if (failed(t))
-    return op.emitOpError("cannot share the tile among threads");
-  for (int64_t i = 0; i < t->rm; ++i)
-    for (int64_t j = 0; j < t->rn; ++j) {
-      Value value =
-          vector::ExtractOp::create(b, op.getLoc(), op.getAcc(), i * t->rn + j);
-      memref::StoreOp::create(
-          b, op.getLoc(), value, op.getDest(),
-          ValueRange{e.add(t->row, i), e.add(t->column, t->stride * j)});
-    }
-  op.erase();
-  return success();
-}
-
 /// The instruction and grid for a block tile, if the target has one that
 /// divides it.
 std::optional<std::pair<const MatrixInstruction *, SubgroupGrid>>
@@ -287,6 +246,77 @@ planFor(InstructionFor instructionFor, Type element, ArrayRef<int64_t> tile,
   if (!grid)
     return std::nullopt;
   return std::make_pair(mma, *grid);
+}
+
+/// Where each element of a thread's accumulator of `count` elements lies
+/// in the block's M x N tile (`tile` multiplied in `element`), in the
+/// order of the accumulator: the layout expandWithInstruction or
+/// expandScalar gave it.
+FailureOr<SmallVector<std::pair<Value, Value>>>
+accumulatorPositions(Builder &e, Operation *op, InstructionFor instructionFor,
+                     Type element, ArrayRef<int64_t> tile, int64_t count) {
+  SmallVector<std::pair<Value, Value>> positions;
+  int64_t threads = tile[0] * tile[1] / count;
+  if (auto plan = planFor(instructionFor, element, tile, threads)) {
+    const MatrixInstruction &mma = *plan->first;
+    Share share = shareOf(e, mma, plan->second);
+    for (Value row : share.rows)
+      for (Value column : share.columns)
+        for (int64_t c = 0; c < mma.cElements(); ++c)
+          positions.emplace_back(
+              e.add(row, e.at(mma.cLayout, 0, share.lane, c)),
+              e.add(column, e.at(mma.cLayout, 1, share.lane, c)));
+    return positions;
+  }
+  FailureOr<ThreadBlock> t = threadBlock(e, tile[0], tile[1], count);
+  if (failed(t))
+    return op->emitOpError("cannot share the tile among threads");
+  for (int64_t i = 0; i < t->rm; ++i)
+    for (int64_t j = 0; j < t->rn; ++j)
+      positions.emplace_back(e.add(t->row, i), e.add(t->column, t->stride * j));
+  return positions;
+}
+
+LogicalResult store(tc_gpu::BlockMmaStoreOp op, InstructionFor instructionFor) {
+  OpBuilder b(op);
+  Builder e{b, op.getLoc()};
+  FailureOr<SmallVector<std::pair<Value, Value>>> positions =
+      accumulatorPositions(e, op, instructionFor, op.getOperandType(),
+                           op.getTile(),
+                           op.getAcc().getType().getNumElements());
+  if (failed(positions))
+    return failure();
+  for (auto [i, position] : llvm::enumerate(*positions)) {
+    Value value = vector::ExtractOp::create(b, op.getLoc(), op.getAcc(), i);
+    memref::StoreOp::create(b, op.getLoc(), value, op.getDest(),
+                            ValueRange{position.first, position.second});
+  }
+  op.erase();
+  return success();
+}
+
+LogicalResult scaleRows(tc_gpu::BlockMmaScaleRowsOp op,
+                        InstructionFor instructionFor) {
+  OpBuilder b(op);
+  Builder e{b, op.getLoc()};
+  Location loc = op.getLoc();
+  FailureOr<SmallVector<std::pair<Value, Value>>> positions =
+      accumulatorPositions(e, op, instructionFor, op.getOperandType(),
+                           op.getTile(),
+                           op.getAcc().getType().getNumElements());
+  if (failed(positions))
+    return failure();
+  Value acc = op.getAcc();
+  for (auto [i, position] : llvm::enumerate(*positions)) {
+    Value factor = memref::LoadOp::create(b, loc, op.getFactors(),
+                                          ValueRange{position.first});
+    Value scaled = arith::MulFOp::create(
+        b, loc, vector::ExtractOp::create(b, loc, acc, i), factor);
+    acc = vector::InsertOp::create(b, loc, scaled, acc, i);
+  }
+  op.replaceAllUsesWith(acc);
+  op.erase();
+  return success();
 }
 
 } // namespace
@@ -303,8 +333,10 @@ Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
 LogicalResult expandBlockMmas(Operation *root, InstructionFor instructionFor) {
   SmallVector<tc_gpu::BlockMmaOp> products;
   SmallVector<tc_gpu::BlockMmaStoreOp> stores;
+  SmallVector<tc_gpu::BlockMmaScaleRowsOp> scales;
   root->walk([&](tc_gpu::BlockMmaOp op) { products.push_back(op); });
   root->walk([&](tc_gpu::BlockMmaStoreOp op) { stores.push_back(op); });
+  root->walk([&](tc_gpu::BlockMmaScaleRowsOp op) { scales.push_back(op); });
   bool ok = true;
   for (tc_gpu::BlockMmaOp op : products) {
     if (auto plan =
@@ -314,15 +346,10 @@ LogicalResult expandBlockMmas(Operation *root, InstructionFor instructionFor) {
     else
       ok &= succeeded(expandScalar(op));
   }
-  for (tc_gpu::BlockMmaStoreOp op : stores) {
-    Type element = op.getOperandType();
-    int64_t threads = op.getTile()[0] * op.getTile()[1] /
-                      op.getAcc().getType().getNumElements();
-    if (auto plan = planFor(instructionFor, element, op.getTile(), threads))
-      storeWithInstruction(op, *plan->first, plan->second);
-    else
-      ok &= succeeded(storeScalar(op));
-  }
+  for (tc_gpu::BlockMmaStoreOp op : stores)
+    ok &= succeeded(store(op, instructionFor));
+  for (tc_gpu::BlockMmaScaleRowsOp op : scales)
+    ok &= succeeded(scaleRows(op, instructionFor));
   return success(ok);
 }
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Dialect/Tc/IR/TcAttributes.h"
+#include "tc/Target/Gpu/AttentionKernel.h"
 #include "tc/Target/Gpu/ContractionFusion.h"
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/ElementwiseKernel.h"
@@ -274,6 +275,13 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
     }
     if (failed(serializeHostLoops(rewriter, getOperation())))
       return signalPassFailure();
+    // Fused ops (--tc-gpu-form-attention) are kernels of their own.
+    SmallVector<tc_gpu::AttentionOp> attentions;
+    getOperation()->walk(
+        [&](tc_gpu::AttentionOp op) { attentions.push_back(op); });
+    for (tc_gpu::AttentionOp op : attentions)
+      if (failed(buildAttentionKernel(rewriter, op)))
+        return signalPassFailure();
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<linalg::LinalgOp>())

@@ -18,6 +18,8 @@ namespace mlir::tc::gpu {
 
 void buildGpuKernelPipeline(OpPassManager &pm,
                             const GpuPipelineOptions &options) {
+  // 16-bit attentions become one flash-style kernel each.
+  pm.addNestedPass<func::FuncOp>(createGpuFormAttentionPass());
   pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
   pm.addPass(tc::createConvertTcToLinalgPass());
   pm.addPass(createCanonicalizerPass());

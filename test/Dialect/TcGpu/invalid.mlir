@@ -56,3 +56,43 @@ func.func @layout_rank(%a: vector<4xf16>, %b: vector<4xf16>, %c: vector<4xf32>) 
   } : vector<4xf16>, vector<4xf16>, vector<4xf32>
   return %d : vector<4xf32>
 }
+
+// -----
+
+func.func @scale_rows_short(%acc: vector<32xf32>, %f: memref<32xf32, 3>) -> vector<32xf32> {
+  // expected-error @+1 {{expects factors to hold at least 64 elements (one per row)}}
+  %r = tc_gpu.block_mma_scale_rows %acc, %f {tile = array<i64: 64, 64, 32>, operand_type = f16} : vector<32xf32>, memref<32xf32, 3>
+  return %r : vector<32xf32>
+}
+
+// -----
+
+func.func @attention_f32(%q: memref<8x16xf32>, %k: memref<9x16xf32>, %v: memref<9x16xf32>, %o: memref<8x16xf32>) {
+  // expected-error @+1 {{expects f16 or bf16 operands}}
+  tc_gpu.attention %q, %k, %v into %o {scale = 1.0 : f32} : memref<8x16xf32>, memref<9x16xf32>, memref<9x16xf32>, memref<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_head(%q: memref<8x16xf16>, %k: memref<9x32xf16>, %v: memref<9x16xf16>, %o: memref<8x16xf16>) {
+  // expected-error @+1 {{expects query and key of one head size}}
+  tc_gpu.attention %q, %k, %v into %o {scale = 1.0 : f32} : memref<8x16xf16>, memref<9x32xf16>, memref<9x16xf16>, memref<8x16xf16>
+  return
+}
+
+// -----
+
+func.func @attention_length(%q: memref<8x16xf16>, %k: memref<16x9xf16>, %v: memref<10x16xf16>, %o: memref<8x16xf16>) {
+  // expected-error @+1 {{expects key and value of one length}}
+  tc_gpu.attention %q, %k, %v into %o {scale = 1.0 : f32, key_transposed} : memref<8x16xf16>, memref<16x9xf16>, memref<10x16xf16>, memref<8x16xf16>
+  return
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<8x16xf16>, %k: tensor<9x16xf16>, %v: tensor<9x16xf16>, %o: tensor<8x16xf16>) {
+  // expected-error @+1 {{expects one result on tensors and none on buffers}}
+  tc_gpu.attention %q, %k, %v into %o {scale = 1.0 : f32} : tensor<8x16xf16>, tensor<9x16xf16>, tensor<9x16xf16>, tensor<8x16xf16>
+  return
+}

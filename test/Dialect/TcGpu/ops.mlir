@@ -48,3 +48,26 @@ func.func @copies(%x: memref<i64, strided<[], offset: ?>>, %cell: memref<i64>) {
   tc_gpu.upload %cell to %x, %c8 : memref<i64>, memref<i64, strided<[], offset: ?>>
   return
 }
+
+// CHECK-LABEL: func.func @scale_rows
+// CHECK: tc_gpu.block_mma_scale_rows %{{.*}}, %{{.*}} {operand_type = bf16, tile = array<i64: 64, 64, 32>} : vector<32xf32>, memref<64xf32, 3>
+func.func @scale_rows(%acc: vector<32xf32>, %f: memref<64xf32, 3>) -> vector<32xf32> {
+  %r = tc_gpu.block_mma_scale_rows %acc, %f {tile = array<i64: 64, 64, 32>, operand_type = bf16} : vector<32xf32>, memref<64xf32, 3>
+  return %r : vector<32xf32>
+}
+
+// On tensors tc_gpu.attention returns its result; on buffers it writes init.
+// CHECK-LABEL: func.func @attention
+// CHECK: %{{.*}} = tc_gpu.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x1x45xf16>) into %{{.*}} {key_transposed, scale = 1.250000e-01 : f32} : tensor<2x3x70x40xf16>, tensor<2x3x40x45xf16>, tensor<2x3x45x40xf16>, tensor<2x3x70x40xf16> -> tensor<2x3x70x40xf16>
+// CHECK: tc_gpu.attention %{{.*}}, %{{.*}}, %{{.*}} into %{{.*}} {scale = 5.000000e-01 : f32} : memref<4x8x16xbf16>, memref<1x9x16xbf16>, memref<4x9x24xbf16>, memref<4x8x24xbf16>
+// CHECK-NOT: ->
+func.func @attention(%q: tensor<2x3x70x40xf16>, %k: tensor<2x3x40x45xf16>, %v: tensor<2x3x45x40xf16>,
+                     %m: tensor<1x1x1x45xf16>, %qb: memref<4x8x16xbf16>, %kb: memref<1x9x16xbf16>,
+                     %vb: memref<4x9x24xbf16>, %ob: memref<4x8x24xbf16>) -> tensor<2x3x70x40xf16> {
+  %e = tensor.empty() : tensor<2x3x70x40xf16>
+  %r = tc_gpu.attention %q, %k, %v mask(%m : tensor<1x1x1x45xf16>) into %e {scale = 0.125 : f32, key_transposed}
+      : tensor<2x3x70x40xf16>, tensor<2x3x40x45xf16>, tensor<2x3x45x40xf16>, tensor<2x3x70x40xf16> -> tensor<2x3x70x40xf16>
+  tc_gpu.attention %qb, %kb, %vb into %ob {scale = 0.5 : f32}
+      : memref<4x8x16xbf16>, memref<1x9x16xbf16>, memref<4x9x24xbf16>, memref<4x8x24xbf16>
+  return %r : tensor<2x3x70x40xf16>
+}

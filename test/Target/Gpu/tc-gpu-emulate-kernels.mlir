@@ -54,12 +54,13 @@ module attributes {gpu.container_module} {
 
 // A barrier splits the block's work into stretches, each run by every
 // thread in turn: all threads have stored to shared memory (a host buffer
-// here) before any reads its neighbour's element. The index computed
+// here, on the heap, freed at the end) before any reads its neighbour's
+// element. The index computed
 // before the barrier is recomputed after it; the loop around the second
 // barrier has the same bounds in every thread and is re-created around its
 // stretches.
 // CHECK-LABEL: func.func private @__tc_emulated_shift
-// CHECK: %[[SHARED:.*]] = memref.alloca() {alignment = 16 : i64} : memref<64xf32>
+// CHECK: %[[SHARED:.*]] = memref.alloc() {alignment = 16 : i64} : memref<64xf32>
 // CHECK: scf.for
 // CHECK:   scf.for
 // CHECK:     scf.for
@@ -74,6 +75,8 @@ module attributes {gpu.container_module} {
 // CHECK:               %[[NEXT:.*]] = arith.addi %[[T2]], %{{.*}}
 // CHECK:               %[[CLAMPED:.*]] = arith.minui %[[NEXT]]
 // CHECK:               memref.load %[[SHARED]][%[[CLAMPED]]]
+// CHECK: memref.dealloc %[[SHARED]]
+// CHECK-NEXT: return
 // CHECK-NOT: gpu.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -143,8 +146,8 @@ func.func @main(%x: memref<i64, strided<[], offset: ?>>) -> i64 {
 // partner's slot (lane xor offset) and its own again, so that the add after
 // the shuffle uses nothing computed before the barrier.
 // CHECK-LABEL: func.func private @__tc_emulated_warp_sum
-// CHECK-DAG: %[[X0:.*]] = memref.alloca() {alignment = 16 : i64} : memref<32xf32>
-// CHECK-DAG: %[[X1:.*]] = memref.alloca() {alignment = 16 : i64} : memref<32xf32>
+// CHECK-DAG: %[[X0:.*]] = memref.alloc() {alignment = 16 : i64} : memref<32xf32>
+// CHECK-DAG: %[[X1:.*]] = memref.alloc() {alignment = 16 : i64} : memref<32xf32>
 // CHECK: %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<32xf32>
 // CHECK: memref.store %[[V]], %[[X0]][%{{.*}}]
 // CHECK: scf.for

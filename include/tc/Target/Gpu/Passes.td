@@ -28,6 +28,21 @@ def GpuKeepHostArraysPass : Pass<"tc-gpu-keep-host-arrays", "ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GpuFormAttentionPass : Pass<"tc-gpu-form-attention", "func::FuncOp"> {
+  let summary = "Give each 16-bit tc.attention the flash-attention kernel";
+  let description = [{
+    Runs on the tc dialect, before --convert-tc-to-linalg. A tc.attention
+    whose operands are f16 or bf16 with static shapes and head sizes of at
+    most 128 becomes `tc_gpu.attention` into a `tensor.empty`: one kernel
+    that keeps the scores in the block (--tc-gpu-map-kernels builds it)
+    instead of the scores' contraction, the softmax and the second
+    contraction, which write and read the [batch..., Lq, Lk] scores in
+    device memory. Other attentions keep tc.attention's general lowering.
+  }];
+  let dependentDialects = ["::mlir::tc_gpu::TcGpuDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GpuFillPerUsePass : Pass<"tc-gpu-fill-per-use", "func::FuncOp"> {
   let summary = "Give every op that accumulates into a fill its own fill";
   let description = [{
@@ -190,7 +205,8 @@ def GpuExpandBlockMmaPass
     : Pass<"tc-gpu-expand-block-mma", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Block matrix products as one target's matrix instructions";
   let description = [{
-    Rewrites `tc_gpu.block_mma` and `tc_gpu.block_mma_store` for `target`
+    Rewrites `tc_gpu.block_mma`, `tc_gpu.block_mma_store` and
+    `tc_gpu.block_mma_scale_rows` for `target`
     ("cuda:sm_90", "rocm:gfx942"; empty: none). With the target's matrix
     instruction (its back end's description: shape, subgroup size, the
     lanes' layouts of each operand), the block's subgroups share the tile

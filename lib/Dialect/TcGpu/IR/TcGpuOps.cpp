@@ -67,6 +67,116 @@ LogicalResult BlockMmaStoreOp::verify() {
   return success();
 }
 
+LogicalResult BlockMmaScaleRowsOp::verify() {
+  ArrayRef<int64_t> tile = getTile();
+  if (failed(verifyTile(*this, tile, getAcc().getType())))
+    return failure();
+  MemRefType factors = getFactors().getType();
+  if (!factors.hasStaticShape() || factors.getDimSize(0) < tile[0])
+    return emitOpError("expects factors to hold at least ")
+           << tile[0] << " elements (one per row)";
+  return success();
+}
+
+SmallVector<int64_t> AttentionOp::getPermutationOf(OpOperand &operand) {
+  std::optional<ArrayRef<int64_t>> permutation;
+  if (&operand == &getQueryMutable())
+    permutation = getQueryPermutation();
+  else if (&operand == &getKeyMutable())
+    permutation = getKeyPermutation();
+  else if (&operand == &getValueMutable())
+    permutation = getValuePermutation();
+  else if (&operand == &getInitMutable())
+    permutation = getInitPermutation();
+  if (permutation)
+    return SmallVector<int64_t>(*permutation);
+  return llvm::to_vector(llvm::seq<int64_t>(
+      0, cast<ShapedType>(operand.get().getType()).getRank()));
+}
+
+SmallVector<int64_t> AttentionOp::getLogicalShape(OpOperand &operand) {
+  auto type = cast<ShapedType>(operand.get().getType());
+  SmallVector<int64_t> shape;
+  for (int64_t d : getPermutationOf(operand))
+    shape.push_back(type.getDimSize(d));
+  return shape;
+}
+
+LogicalResult AttentionOp::verify() {
+  auto init = cast<ShapedType>(getInit().getType());
+  bool tensors = isa<RankedTensorType>(init);
+  if (tensors != (getNumResults() == 1) || getNumResults() > 1)
+    return emitOpError("expects one result on tensors and none on buffers");
+  if (tensors && getResult().front().getType() != init)
+    return emitOpError("expects the result to have the type of init");
+  SmallVector<Value> all = {getQuery(), getKey(), getValue(), getInit()};
+  if (getMask())
+    all.push_back(getMask());
+  Type element = cast<ShapedType>(getQuery().getType()).getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return emitOpError("expects f16 or bf16 operands");
+  for (Value operand : all) {
+    auto type = cast<ShapedType>(operand.getType());
+    if (!type.hasRank() || isa<RankedTensorType>(type) != tensors)
+      return emitOpError("expects ranked operands, all tensors or all buffers");
+    if (type.getElementType() != element)
+      return emitOpError("expects every operand of one element type");
+  }
+  int64_t rank = cast<ShapedType>(getQuery().getType()).getRank();
+  for (Value operand : {getQuery(), getKey(), getValue(), getInit()})
+    if (cast<ShapedType>(operand.getType()).getRank() != rank)
+      return emitOpError("expects query, key, value and init of one rank >= 2");
+  if (rank < 2)
+    return emitOpError("expects query, key, value and init of one rank >= 2");
+  for (std::optional<ArrayRef<int64_t>> permutation :
+       {getQueryPermutation(), getKeyPermutation(), getValuePermutation(),
+        getInitPermutation()}) {
+    if (!permutation)
+      continue;
+    SmallVector<int64_t> sorted(*permutation);
+    llvm::sort(sorted);
+    if (!llvm::equal(sorted, llvm::seq<int64_t>(0, rank)))
+      return emitOpError("expects permutations of the operands' ")
+             << rank << " dimensions";
+  }
+  SmallVector<int64_t> query = getLogicalShape(getQueryMutable());
+  SmallVector<int64_t> key = getLogicalShape(getKeyMutable());
+  SmallVector<int64_t> value = getLogicalShape(getValueMutable());
+  SmallVector<int64_t> out = getLogicalShape(getInitMutable());
+  bool transposed = getKeyTransposed();
+  int64_t keyD = key[rank - (transposed ? 2 : 1)];
+  int64_t keyL = key[rank - (transposed ? 1 : 2)];
+  auto same = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (!same(query[rank - 1], keyD))
+    return emitOpError("expects query and key of one head size");
+  if (!same(keyL, value[rank - 2]))
+    return emitOpError("expects key and value of one length");
+  if (!same(out[rank - 2], query[rank - 2]) ||
+      !same(out[rank - 1], value[rank - 1]))
+    return emitOpError("expects init of shape [batch..., Lq, Dv]");
+  if (getMask() && cast<ShapedType>(getMask().getType()).getRank() > rank)
+    return emitOpError("expects a mask of at most the scores' rank");
+  return success();
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // On buffers it reads its inputs and writes init; on tensors it is pure.
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (&operand == &getInitMutable())
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
 LogicalResult SubgroupMmaOp::verify() {
   ArrayRef<int64_t> shape = getShape();
   if (shape.size() != 3 ||

@@ -7,6 +7,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
@@ -98,6 +99,29 @@ def TcGpu_BlockMmaStoreOp : TcGpu_Op<"block_mma_store"> {
   let hasVerifier = 1;
 }
 
+def TcGpu_BlockMmaScaleRowsOp : TcGpu_Op<"block_mma_scale_rows", [
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Multiplies each row of the block's accumulator tile by a factor";
+  let description = [{
+    Each thread multiplies its elements of the M x N tile that `acc` holds
+    by `factors[row]`, `row` being the element's row in the tile, so that
+    the accumulator can be rescaled (an online softmax's correction) without
+    leaving the registers. `factors` (at least M elements, written before,
+    a barrier between) is read by every thread; `tile` and `operand_type`
+    are those of the `tc_gpu.block_mma` that produced `acc`, as for
+    `tc_gpu.block_mma_store`.
+  }];
+  let arguments = (ins TcGpu_Accumulator:$acc,
+                       Arg<MemRefRankOf<[F32], [1]>, "", [MemRead]>:$factors,
+                       DenseI64ArrayAttr:$tile,
+                       TypeAttr:$operand_type);
+  let results = (outs TcGpu_Accumulator:$result);
+  let assemblyFormat = [{
+    $acc `,` $factors attr-dict `:` type($acc) `,` type($factors)
+  }];
+  let hasVerifier = 1;
+}
+
 def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
     AllTypesMatch<["c", "result"]>]> {
   let summary = "One matrix instruction of one subgroup";
@@ -125,6 +149,62 @@ def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fused kernels
+//===----------------------------------------------------------------------===//
+
+def TcGpu_AttentionOp : TcGpu_Op<"attention", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Scaled dot-product attention as one flash-style GPU kernel";
+  let description = [{
+    `init = softmax(scale * query key^T + mask) value`, computed as one
+    kernel that never writes the scores to memory: each block takes a tile
+    of query rows and walks the keys in tiles, keeping the rows' running
+    maximum and sum (an online softmax) and the output's f32 accumulator.
+    `query` is `[batch..., Lq, D]`, `key` `[batch..., Lk, D]` or with
+    `key_transposed` `[batch..., D, Lk]`, `value` `[batch..., Lk, Dv]`,
+    `init` `[batch..., Lq, Dv]`; a batch extent of 1 broadcasts. The
+    optional additive `mask` broadcasts to `[batch..., Lq, Lk]`. Operands
+    are f16 or bf16 (one type); products accumulate in f32, the softmax is
+    f32, and the probabilities are rounded to the operands' type before
+    they multiply `value`, as tc.attention's 16-bit lowering rounds them.
+
+    The shapes above are logical: `query_permutation`, `key_permutation`,
+    `value_permutation` and `init_permutation` (absent: the identity) say
+    which dimension of the stored operand holds each logical one (logical
+    dimension `i` is stored dimension `permutation[i]`), so that the kernel
+    reads the heads where a transpose would have put them ([batch, L, heads,
+    D] for [batch, heads, L, D]) and writes its result likewise.
+
+    Destination-style: on tensors it returns the result, on buffers it
+    writes `init` (`--tc-gpu-map-kernels` makes the kernel of it then).
+  }];
+  let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
+                       Optional<AnyShaped>:$mask, AnyShaped:$init,
+                       F32Attr:$scale, UnitAttr:$key_transposed,
+                       OptionalAttr<DenseI64ArrayAttr>:$query_permutation,
+                       OptionalAttr<DenseI64ArrayAttr>:$key_permutation,
+                       OptionalAttr<DenseI64ArrayAttr>:$value_permutation,
+                       OptionalAttr<DenseI64ArrayAttr>:$init_permutation);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `into` $init attr-dict `:` type($query) `,` type($key) `,` type($value)
+    `,` type($init) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The logical shape of `operand` (query, key, value or init).
+    SmallVector<int64_t> getLogicalShape(OpOperand &operand);
+    /// `operand`'s permutation (the identity when absent, and for the mask).
+    SmallVector<int64_t> getPermutationOf(OpOperand &operand);
+    MutableOperandRange getDpsInitsMutable() {
+      return MutableOperandRange(getInitMutable());
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,407 @@
+//===- AttentionKernel.cpp - tc_gpu.attention as one kernel ---------------===//
+//
+// softmax(scale Q K^T + mask) V without the scores in device memory (the
+// flash-attention scheme). A block of 128 threads takes Br query rows of
+// one batch and walks the keys Bc at a time:
+//   stage K's and V's tiles in shared memory (Q's was staged once);
+//   S = Q K^T on matrix cores (tc_gpu.block_mma), written to a shared tile;
+//   each row's threads take the row's new maximum m' (over its logits, the
+//     scale and mask applied, the keys past the end left out), the
+//     correction alpha = exp(m - m') of what came before, and the
+//     probabilities p = exp(s - m'), rounded to the operands' type into a
+//     shared tile; the row's sum l becomes alpha l + sum(p);
+//   the output accumulator, held in registers, is scaled by alpha row by
+//     row (tc_gpu.block_mma_scale_rows) and gains P V (tc_gpu.block_mma).
+// At the end the accumulator is divided by l and written out in the
+// output's type. Nothing here names a vendor: the block products take each
+// target's matrix instruction in --tc-gpu-expand-block-mma.
+//
+// A row whose logits are all -inf so far keeps m = -inf; its exponentials
+// then subtract 0 instead, so that they are 0 rather than NaN, and a row
+// masked out entirely ends 0 / 0 = NaN, as the softmax of its lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tc/Target/Gpu/AttentionKernel.h"
+
+#include "tc/Target/Gpu/CooperativeKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::tc::gpu {
+
+namespace {
+
+constexpr int64_t kAttentionThreads = 128;
+constexpr int64_t kAttentionKeys = 32;
+/// A head is padded to whole steps of every matrix instruction's K (16).
+constexpr int64_t kHeadStep = 16;
+
+int64_t roundUp(int64_t v, int64_t step) {
+  return (v + step - 1) / step * step;
+}
+
+/// Builds the kernel's body: small helpers over one builder.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+
+  Value index(int64_t v) { return indexConstant(b, loc, v); }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value negativeInfinity() {
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
+                                                       /*Negative=*/true)));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, index(c)); }
+  Value mul(Value x, int64_t c) {
+    return arith::MulIOp::create(b, loc, x, index(c));
+  }
+  Value div(Value x, int64_t c) {
+    return arith::DivUIOp::create(b, loc, x, index(c));
+  }
+  Value rem(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, index(c));
+  }
+  Value less(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 index(c));
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value load(Value memref, ValueRange indices) {
+    return memref::LoadOp::create(b, loc, memref, indices);
+  }
+  void store(Value value, Value memref, ValueRange indices) {
+    memref::StoreOp::create(b, loc, value, memref, indices);
+  }
+  void barrier() { mlir::gpu::BarrierOp::create(b, loc); }
+
+  /// What `compute` builds where `guard` holds, else zero of `type`.
+  Value orZero(Type type, Value guard, function_ref<Value()> compute) {
+    auto branch = scf::IfOp::create(b, loc, TypeRange{type}, guard,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    scf::YieldOp::create(b, loc, compute());
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    scf::YieldOp::create(
+        b, loc,
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
+    return branch.getResult(0);
+  }
+
+  /// Runs `body` where `guard` holds.
+  void when(Value guard, function_ref<void()> body) {
+    auto branch = scf::IfOp::create(b, loc, TypeRange{}, guard,
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    body();
+  }
+
+  /// `body(e)` for e = thread, thread + T, ... below `count` (a multiple of
+  /// the block's T threads): consecutive threads, consecutive elements.
+  void forEachOfBlock(Value thread, int64_t count,
+                      function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(count),
+                                   index(kAttentionThreads));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(add(loop.getInductionVar(), thread));
+  }
+};
+
+/// The indices of an operand whose logical shape is `shape` (its batch
+/// dims broadcasting to `batch`; a mask of lower rank aligns to the right)
+/// at batch position `batchIndex` and (`row`, `column`) of its last two
+/// logical dims, stored with `permutation` (logical dim i is stored dim
+/// permutation[i]).
+SmallVector<Value> indicesOf(Emitter &e, ArrayRef<int64_t> shape,
+                             ArrayRef<int64_t> permutation,
+                             ArrayRef<int64_t> batch,
+                             ArrayRef<Value> batchIndex, Value row,
+                             Value column) {
+  int64_t rank = shape.size();
+  int64_t full = static_cast<int64_t>(batch.size()) + 2;
+  SmallVector<Value> indices(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t at = d + full - rank;
+    Value loop = at < full - 2 ? batchIndex[at] : at == full - 2 ? row : column;
+    indices[permutation[d]] = shape[d] == 1 ? e.index(0) : loop;
+  }
+  return indices;
+}
+
+} // namespace
+
+std::optional<AttentionPlan> planAttention(int64_t head, int64_t valueHead) {
+  if (head <= 0 || valueHead <= 0)
+    return std::nullopt;
+  AttentionPlan plan;
+  plan.threads = kAttentionThreads;
+  plan.keys = kAttentionKeys;
+  // Up to 64 the heads round to 16; beyond, to 32, so that every
+  // accumulator's share divides the scalar fallback's thread blocks.
+  auto pad = [](int64_t d) {
+    return d <= 64 ? roundUp(d, kHeadStep) : roundUp(d, 2 * kHeadStep);
+  };
+  plan.head = pad(head);
+  plan.valueHead = pad(valueHead);
+  // 64 query rows a block for heads up to 64, 32 for heads up to 128.
+  plan.rows = std::max(plan.head, plan.valueHead) <= 64 ? 64 : 32;
+  int64_t bytes16 = 2;
+  plan.sharedBytes = plan.head * plan.rows * bytes16        // Q^T
+                     + plan.head * plan.keys * bytes16      // K^T
+                     + plan.keys * plan.valueHead * bytes16 // V
+                     + plan.rows * (plan.keys + 1) * 4      // S
+                     + plan.keys * plan.rows * bytes16      // P^T
+                     + plan.rows * plan.valueHead * 4       // O
+                     + plan.rows * 4                        // row factors
+                     + plan.threads * 4;                    // row partials
+  if (plan.sharedBytes > kPortableSharedBytes)
+    return std::nullopt;
+  return plan;
+}
+
+LogicalResult buildAttentionKernel(RewriterBase &rewriter,
+                                   tc_gpu::AttentionOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
+      return op.emitOpError("expects buffers (run after bufferization)");
+    if (!type.hasStaticShape())
+      return op.emitOpError("expects static shapes for its kernel");
+  }
+  int64_t rank = cast<MemRefType>(op.getQuery().getType()).getRank();
+  bool transposed = op.getKeyTransposed();
+  // Each operand's logical shape and where its dims are stored.
+  struct Operand {
+    Value buffer;
+    SmallVector<int64_t> shape, permutation;
+  };
+  auto operand = [&](OpOperand &o) {
+    return Operand{o.get(), op.getLogicalShape(o), op.getPermutationOf(o)};
+  };
+  Operand q = operand(op.getQueryMutable()), k = operand(op.getKeyMutable()),
+          v = operand(op.getValueMutable()), out = operand(op.getInitMutable());
+  bool masked = static_cast<bool>(op.getMask());
+  Operand m;
+  if (masked)
+    m = operand(op.getMaskMutable()[0]);
+  const int64_t D = q.shape[rank - 1], Lq = q.shape[rank - 2];
+  const int64_t Lk = k.shape[rank - (transposed ? 1 : 2)];
+  const int64_t Dv = v.shape[rank - 1];
+  ArrayRef<int64_t> batch = ArrayRef<int64_t>(out.shape).drop_back(2);
+  int64_t batches = 1;
+  for (int64_t extent : batch)
+    batches *= extent;
+  std::optional<AttentionPlan> plan = planAttention(D, Dv);
+  if (!plan)
+    return op.emitOpError("has heads too large for the attention kernel");
+  const int64_t Br = plan->rows, Bc = plan->keys, Dp = plan->head,
+                Dvp = plan->valueHead, T = plan->threads;
+  const int64_t tpr = T / Br; // threads per row in the softmax
+  Type element = cast<MemRefType>(op.getQuery().getType()).getElementType();
+  Type f32 = rewriter.getF32Type();
+  auto workgroup =
+      mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
+  auto shared = [&](ArrayRef<int64_t> shape, Type type) {
+    return MemRefType::get(shape, type, AffineMap(), workgroup);
+  };
+  SmallVector<Type> tiles = {
+      shared({Dp, Br}, element),  // Q^T: lhs of S = Q K^T
+      shared({Dp, Bc}, element),  // K^T: its rhs
+      shared({Bc, Dvp}, element), // V: rhs of P V
+      shared({Br, Bc + 1}, f32),  // S (a row padded against bank conflicts)
+      shared({Bc, Br}, element),  // P^T: lhs of P V
+      shared({Br, Dvp}, f32),     // O at the end
+      shared({Br}, f32),          // a factor per row
+      shared({T}, f32)};          // each thread's partial max or sum
+
+  Emitter e{rewriter, loc};
+  rewriter.setInsertionPoint(op);
+  Value one = e.index(1);
+  auto launch = mlir::gpu::LaunchOp::create(
+      rewriter, loc, e.index((Lq + Br - 1) / Br), e.index(batches), one,
+      e.index(T), one, one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, tiles);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  ArrayRef<BlockArgument> a = launch.getWorkgroupAttributions();
+  Value qTile = a[0], kTile = a[1], vTile = a[2], sTile = a[3], pTile = a[4],
+        oTile = a[5], factors = a[6], partials = a[7];
+  Value thread = launch.getThreadIds().x;
+  Value q0 = e.mul(launch.getBlockIds().x, Br);
+  SmallVector<Value> batchIndex;
+  {
+    Value linear = launch.getBlockIds().y;
+    int64_t stride = batches;
+    for (int64_t extent : batch) {
+      stride /= extent;
+      batchIndex.push_back(e.rem(e.div(linear, stride), extent));
+    }
+  }
+  auto at = [&](const Operand &o, Value row, Value column) {
+    return indicesOf(e, o.shape, o.permutation, batch, batchIndex, row, column);
+  };
+
+  // Q^T[d][r] = Q[q0 + r][d], zero past the rows and the head.
+  e.forEachOfBlock(thread, Br * Dp, [&](Value i) {
+    Value r = e.div(i, Dp), d = e.rem(i, Dp);
+    Value row = e.add(q0, r);
+    Value x = e.orZero(element, e.both(e.less(row, Lq), e.less(d, D)),
+                       [&] { return e.load(q.buffer, at(q, row, d)); });
+    e.store(x, qTile, {d, r});
+  });
+
+  VectorType sAcc = VectorType::get({Br * Bc / T}, f32);
+  VectorType oAcc = VectorType::get({Br * Dvp / T}, f32);
+  auto sTileShape = rewriter.getDenseI64ArrayAttr({Br, Bc, Dp});
+  auto oTileShape = rewriter.getDenseI64ArrayAttr({Br, Dvp, Bc});
+  TypeAttr operandType = TypeAttr::get(element);
+  Value row = e.div(thread, tpr), part = e.rem(thread, tpr);
+  Value firstOfRow = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::eq, part, e.index(0));
+  // The row's combination of the partials of its tpr threads.
+  auto combineRow = [&](bool isMax) {
+    Value total;
+    for (int64_t i = 0; i < tpr; ++i) {
+      Value x = e.load(partials, {e.add(e.mul(row, tpr), i)});
+      total =
+          !total ? x
+          : isMax
+              ? arith::MaximumFOp::create(rewriter, loc, total, x).getResult()
+              : arith::AddFOp::create(rewriter, loc, total, x).getResult();
+    }
+    return total;
+  };
+  Value zeroO = arith::ConstantOp::create(rewriter, loc, oAcc,
+                                          rewriter.getZeroAttr(oAcc));
+  Value zeroS = arith::ConstantOp::create(rewriter, loc, sAcc,
+                                          rewriter.getZeroAttr(sAcc));
+  Value minusInf = e.negativeInfinity();
+  auto steps =
+      scf::ForOp::create(rewriter, loc, e.index(0), e.index((Lk + Bc - 1) / Bc),
+                         one, ValueRange{zeroO, minusInf, e.f32(0)});
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(steps.getBody());
+    Value k0 = e.mul(steps.getInductionVar(), Bc);
+    Value acc = steps.getRegionIterArgs()[0];
+    Value runningMax = steps.getRegionIterArgs()[1];
+    Value runningSum = steps.getRegionIterArgs()[2];
+    // K^T[d][c] = K[k0 + c][d]; read along the key's contiguous dim.
+    e.forEachOfBlock(thread, Bc * Dp, [&](Value i) {
+      Value c = transposed ? e.rem(i, Bc) : e.div(i, Dp);
+      Value d = transposed ? e.div(i, Bc) : e.rem(i, Dp);
+      Value key = e.add(k0, c);
+      Value x = e.orZero(element, e.both(e.less(key, Lk), e.less(d, D)), [&] {
+        return e.load(k.buffer, transposed ? at(k, d, key) : at(k, key, d));
+      });
+      e.store(x, kTile, {d, c});
+    });
+    // V[c][d] = V[k0 + c][d].
+    e.forEachOfBlock(thread, Bc * Dvp, [&](Value i) {
+      Value c = e.div(i, Dvp), d = e.rem(i, Dvp);
+      Value key = e.add(k0, c);
+      Value x = e.orZero(element, e.both(e.less(key, Lk), e.less(d, Dv)),
+                         [&] { return e.load(v.buffer, at(v, key, d)); });
+      e.store(x, vTile, {c, d});
+    });
+    e.barrier();
+    Value scores = tc_gpu::BlockMmaOp::create(rewriter, loc, sAcc, qTile, kTile,
+                                              zeroS, sTileShape);
+    tc_gpu::BlockMmaStoreOp::create(rewriter, loc, scores, sTile, sTileShape,
+                                    operandType);
+    e.barrier();
+
+    // Thread `part` of row `row` takes the keys part + tpr j.
+    auto logit = [&](int64_t j) {
+      Value c = e.add(part, tpr * j);
+      Value key = e.add(k0, c);
+      Value x = arith::MulFOp::create(rewriter, loc, e.load(sTile, {row, c}),
+                                      e.f32(op.getScale().convertToDouble()));
+      if (masked) {
+        Value queryRow = e.add(q0, row);
+        Value inside = e.both(e.less(key, Lk), e.less(queryRow, Lq));
+        Value bias = e.orZero(element, inside, [&] {
+          return e.load(m.buffer, at(m, queryRow, key));
+        });
+        x = arith::AddFOp::create(
+            rewriter, loc, x, arith::ExtFOp::create(rewriter, loc, f32, bias));
+      }
+      return arith::SelectOp::create(rewriter, loc, e.less(key, Lk), x,
+                                     minusInf)
+          .getResult();
+    };
+    Value localMax = minusInf;
+    for (int64_t j = 0; j < Bc / tpr; ++j)
+      localMax = arith::MaximumFOp::create(rewriter, loc, localMax, logit(j));
+    e.store(localMax, partials, {thread});
+    e.barrier();
+    Value mNext =
+        arith::MaximumFOp::create(rewriter, loc, runningMax, combineRow(true));
+    Value stillInfinite = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OEQ, mNext, minusInf);
+    Value base =
+        arith::SelectOp::create(rewriter, loc, stillInfinite, e.f32(0), mNext);
+    Value alpha = math::ExpOp::create(
+        rewriter, loc, arith::SubFOp::create(rewriter, loc, runningMax, base));
+    Value sum = arith::MulFOp::create(rewriter, loc, runningSum, alpha);
+    for (int64_t j = 0; j < Bc / tpr; ++j) {
+      Value p = math::ExpOp::create(
+          rewriter, loc, arith::SubFOp::create(rewriter, loc, logit(j), base));
+      sum = arith::AddFOp::create(rewriter, loc, sum, p);
+      e.store(arith::TruncFOp::create(rewriter, loc, element, p), pTile,
+              {e.add(part, tpr * j), row});
+    }
+    e.when(firstOfRow, [&] { e.store(alpha, factors, {row}); });
+    e.barrier();
+    acc = tc_gpu::BlockMmaScaleRowsOp::create(rewriter, loc, oAcc, acc, factors,
+                                              oTileShape, operandType);
+    acc = tc_gpu::BlockMmaOp::create(rewriter, loc, oAcc, pTile, vTile, acc,
+                                     oTileShape);
+    // The next step overwrites the tiles only once every thread is done.
+    e.barrier();
+    scf::YieldOp::create(rewriter, loc, ValueRange{acc, mNext, sum});
+  }
+
+  // O / l, written in the output's type.
+  e.store(steps.getResult(2), partials, {thread});
+  e.barrier();
+  e.when(firstOfRow, [&] {
+    e.store(arith::DivFOp::create(rewriter, loc, e.f32(1), combineRow(false)),
+            factors, {row});
+  });
+  e.barrier();
+  Value result = tc_gpu::BlockMmaScaleRowsOp::create(
+      rewriter, loc, oAcc, steps.getResult(0), factors, oTileShape,
+      operandType);
+  tc_gpu::BlockMmaStoreOp::create(rewriter, loc, result, oTile, oTileShape,
+                                  operandType);
+  e.barrier();
+  e.forEachOfBlock(thread, Br * Dvp, [&](Value i) {
+    Value r = e.div(i, Dvp), d = e.rem(i, Dvp);
+    Value outRow = e.add(q0, r);
+    e.when(e.both(e.less(outRow, Lq), e.less(d, Dv)), [&] {
+      Value x = arith::TruncFOp::create(rewriter, loc, element,
+                                        e.load(oTile, {r, d}));
+      e.store(x, out.buffer, at(out, outRow, d));
+    });
+  });
+  mlir::gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+} // namespace mlir::tc::gpu

@@ -1,0 +1,93 @@
+// RUN: tc-opt %s --split-input-file --tc-gpu-form-attention | FileCheck %s
+
+// A 16-bit attention with static shapes becomes tc_gpu.attention into a
+// fresh tensor, its mask, scale and key layout kept.
+// CHECK-LABEL: func.func @formed
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x8x100x64xf16>
+// CHECK: %[[R:.*]] = tc_gpu.attention %arg0, %arg1, %arg2 mask(%arg3 : tensor<2x1x1x100xf16>) into %[[E]] {key_transposed, scale = 1.250000e-01 : f32}
+// CHECK-SAME: -> tensor<2x8x100x64xf16>
+// CHECK: return %[[R]]
+func.func @formed(%q: tensor<2x8x100x64xf16>, %kt: tensor<2x8x64x100xf16>,
+                  %v: tensor<2x8x100x64xf16>, %m: tensor<2x1x1x100xf16>) -> tensor<2x8x100x64xf16> {
+  %r = tc.attention %q, %kt, %v, %m {scale = 0.125 : f32, key_transposed}
+      : (tensor<2x8x100x64xf16>, tensor<2x8x64x100xf16>, tensor<2x8x100x64xf16>, tensor<2x1x1x100xf16>) -> tensor<2x8x100x64xf16>
+  return %r : tensor<2x8x100x64xf16>
+}
+
+// -----
+
+// bf16, no mask, a head of 128 (the largest the kernel's tiles hold), a
+// key batch that broadcasts.
+// CHECK-LABEL: func.func @bf16
+// CHECK: tc_gpu.attention %arg0, %arg1, %arg2 into %{{.*}} {scale = 5.000000e-01 : f32}
+func.func @bf16(%q: tensor<4x7x128xbf16>, %k: tensor<1x9x128xbf16>,
+                %v: tensor<4x9x128xbf16>) -> tensor<4x7x128xbf16> {
+  %r = tc.attention %q, %k, %v {scale = 0.5 : f32}
+      : (tensor<4x7x128xbf16>, tensor<1x9x128xbf16>, tensor<4x9x128xbf16>) -> tensor<4x7x128xbf16>
+  return %r : tensor<4x7x128xbf16>
+}
+
+// -----
+
+// The others keep tc.attention's general lowering: f32 (the kernel
+// multiplies 16-bit operands), dynamic extents, and heads beyond 128
+// (whose tiles would not fit 48 KiB of shared memory).
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: tc_gpu.attention
+// CHECK-COUNT-3: tc.attention
+func.func @kept(%q: tensor<4x7x64xf32>, %qd: tensor<?x7x64xf16>,
+                %qw: tensor<4x7x160xf16>, %vw: tensor<4x9x160xf16>)
+    -> (tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>) {
+  %a = tc.attention %q, %q, %q {scale = 1.0 : f32}
+      : (tensor<4x7x64xf32>, tensor<4x7x64xf32>, tensor<4x7x64xf32>) -> tensor<4x7x64xf32>
+  %b = tc.attention %qd, %qd, %qd {scale = 1.0 : f32}
+      : (tensor<?x7x64xf16>, tensor<?x7x64xf16>, tensor<?x7x64xf16>) -> tensor<?x7x64xf16>
+  %c = tc.attention %qw, %vw, %vw {scale = 1.0 : f32}
+      : (tensor<4x7x160xf16>, tensor<4x9x160xf16>, tensor<4x9x160xf16>) -> tensor<4x7x160xf16>
+  return %a, %b, %c : tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>
+}
+
+// -----
+
+// Multi-head attention as exporters write it: the heads moved ahead of the
+// sequence by transposes, and back after. The op reads Q, K and V where the
+// transposes read them and writes its result where the last one would,
+// recording for each which stored dim holds each logical one; the
+// transposes go.
+// CHECK-LABEL: func.func @heads
+// CHECK-NOT: tc.transpose
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x128x12x64xf16>
+// CHECK: %[[R:.*]] = tc_gpu.attention %arg0, %arg1, %arg2 into %[[E]]
+// CHECK-SAME: init_permutation = array<i64: 0, 2, 1, 3>, key_permutation = array<i64: 0, 2, 3, 1>, key_transposed, query_permutation = array<i64: 0, 2, 1, 3>
+// CHECK-SAME: value_permutation = array<i64: 0, 2, 1, 3>
+// CHECK-SAME: : tensor<1x128x12x64xf16>, tensor<1x128x12x64xf16>, tensor<1x128x12x64xf16>, tensor<1x128x12x64xf16> -> tensor<1x128x12x64xf16>
+// CHECK-NOT: tc.transpose
+// CHECK: return %[[R]]
+func.func @heads(%q: tensor<1x128x12x64xf16>, %k: tensor<1x128x12x64xf16>,
+                 %v: tensor<1x128x12x64xf16>) -> tensor<1x128x12x64xf16> {
+  %qt = tc.transpose %q {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x128x12x64xf16>) -> tensor<1x12x128x64xf16>
+  %kt = tc.transpose %k {permutation = array<i64: 0, 2, 3, 1>} : (tensor<1x128x12x64xf16>) -> tensor<1x12x64x128xf16>
+  %vt = tc.transpose %v {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x128x12x64xf16>) -> tensor<1x12x128x64xf16>
+  %a = tc.attention %qt, %kt, %vt {scale = 0.125 : f32, key_transposed}
+      : (tensor<1x12x128x64xf16>, tensor<1x12x64x128xf16>, tensor<1x12x128x64xf16>) -> tensor<1x12x128x64xf16>
+  %o = tc.transpose %a {permutation = array<i64: 0, 2, 1, 3>} : (tensor<1x12x128x64xf16>) -> tensor<1x128x12x64xf16>
+  return %o : tensor<1x128x12x64xf16>
+}
+
+// -----
+
+// Two transposes in a row compose; a result with another reader keeps its
+// own layout (and the transpose after it).
+// CHECK-LABEL: func.func @composed
+// CHECK-NOT: tc.transpose
+// CHECK: %[[R:.*]] = tc_gpu.attention %arg0, %arg0, %arg0 into %{{.*}} {key_permutation = array<i64: 1, 0, 2>, query_permutation = array<i64: 1, 0, 2>, scale = 1.000000e+00 : f32, value_permutation = array<i64: 1, 0, 2>} : tensor<7x4x16xf16>, tensor<7x4x16xf16>, tensor<7x4x16xf16>, tensor<4x7x16xf16> -> tensor<4x7x16xf16>
+// CHECK: tc.transpose %[[R]]
+func.func @composed(%x: tensor<7x4x16xf16>) -> (tensor<4x7x16xf16>, tensor<7x4x16xf16>) {
+  %a = tc.transpose %x {permutation = array<i64: 0, 2, 1>} : (tensor<7x4x16xf16>) -> tensor<7x16x4xf16>
+  %b = tc.transpose %a {permutation = array<i64: 2, 0, 1>} : (tensor<7x16x4xf16>) -> tensor<4x7x16xf16>
+  %k = tc.transpose %x {permutation = array<i64: 1, 0, 2>} : (tensor<7x4x16xf16>) -> tensor<4x7x16xf16>
+  %r = tc.attention %b, %k, %k {scale = 1.0 : f32}
+      : (tensor<4x7x16xf16>, tensor<4x7x16xf16>, tensor<4x7x16xf16>) -> tensor<4x7x16xf16>
+  %t = tc.transpose %r {permutation = array<i64: 1, 0, 2>} : (tensor<4x7x16xf16>) -> tensor<7x4x16xf16>
+  return %r, %t : tensor<4x7x16xf16>, tensor<7x4x16xf16>
+}
