@@ -1,7 +1,7 @@
 //===- AttentionKernel.cpp - tc_gpu.attention as one kernel ---------------===//
 //
 // softmax(scale Q K^T + mask) V without the scores in device memory (the
-// flash-attention scheme). A block of 128 threads takes Br query rows of
+// flash-attention scheme). A block of 128 threads takes 32 query rows of
 // one batch and walks the keys Bc at a time:
 //   stage K's and V's tiles in shared memory (Q's was staged once);
 //   S = Q K^T on matrix cores (tc_gpu.block_mma), written to a shared tile;
@@ -36,7 +36,14 @@ namespace mlir::tc::gpu {
 
 namespace {
 
-constexpr int64_t kAttentionThreads = 128;
+/// Query rows per block, and threads per row (the softmax's share of a
+/// row): 128 threads, each holding 8 accumulators of S and a quarter of a
+/// row of the output (16 for a head of 64). 64 rows of 128 threads held
+/// twice that and spilled on gfx942 (ViT-B/16); 64 rows of 256 threads
+/// spilled on sm_90 at ptxas's 128 registers, and gave BERT-base's 12
+/// heads of 128 queries only 24 blocks for an H200's 132 multiprocessors.
+constexpr int64_t kAttentionRows = 32;
+constexpr int64_t kThreadsPerRow = 4;
 constexpr int64_t kAttentionKeys = 32;
 /// A head is padded to whole steps of every matrix instruction's K (16).
 constexpr int64_t kHeadStep = 16;
@@ -49,6 +56,7 @@ int64_t roundUp(int64_t v, int64_t step) {
 struct Emitter {
   OpBuilder &b;
   Location loc;
+  int64_t threads;
 
   Value index(int64_t v) { return indexConstant(b, loc, v); }
   Value f32(double v) {
@@ -112,7 +120,7 @@ struct Emitter {
   void forEachOfBlock(Value thread, int64_t count,
                       function_ref<void(Value)> body) {
     auto loop = scf::ForOp::create(b, loc, index(0), index(count),
-                                   index(kAttentionThreads));
+                                   index(threads));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     body(add(loop.getInductionVar(), thread));
@@ -146,7 +154,6 @@ std::optional<AttentionPlan> planAttention(int64_t head, int64_t valueHead) {
   if (head <= 0 || valueHead <= 0)
     return std::nullopt;
   AttentionPlan plan;
-  plan.threads = kAttentionThreads;
   plan.keys = kAttentionKeys;
   // Up to 64 the heads round to 16; beyond, to 32, so that every
   // accumulator's share divides the scalar fallback's thread blocks.
@@ -155,8 +162,8 @@ std::optional<AttentionPlan> planAttention(int64_t head, int64_t valueHead) {
   };
   plan.head = pad(head);
   plan.valueHead = pad(valueHead);
-  // 64 query rows a block for heads up to 64, 32 for heads up to 128.
-  plan.rows = std::max(plan.head, plan.valueHead) <= 64 ? 64 : 32;
+  plan.rows = kAttentionRows;
+  plan.threads = plan.rows * kThreadsPerRow;
   int64_t bytes16 = 2;
   plan.sharedBytes = plan.head * plan.rows * bytes16        // Q^T
                      + plan.head * plan.keys * bytes16      // K^T
@@ -210,7 +217,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     return op.emitOpError("has heads too large for the attention kernel");
   const int64_t Br = plan->rows, Bc = plan->keys, Dp = plan->head,
                 Dvp = plan->valueHead, T = plan->threads;
-  const int64_t tpr = T / Br; // threads per row in the softmax
+  const int64_t tpr = kThreadsPerRow;
   Type element = cast<MemRefType>(op.getQuery().getType()).getElementType();
   Type f32 = rewriter.getF32Type();
   auto workgroup =
@@ -228,7 +235,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       shared({Br}, f32),          // a factor per row
       shared({T}, f32)};          // each thread's partial max or sum
 
-  Emitter e{rewriter, loc};
+  Emitter e{rewriter, loc, T};
   rewriter.setInsertionPoint(op);
   Value one = e.index(1);
   auto launch = mlir::gpu::LaunchOp::create(
@@ -259,8 +266,14 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   e.forEachOfBlock(thread, Br * Dp, [&](Value i) {
     Value r = e.div(i, Dp), d = e.rem(i, Dp);
     Value row = e.add(q0, r);
-    Value x = e.orZero(element, e.both(e.less(row, Lq), e.less(d, D)),
-                       [&] { return e.load(q.buffer, at(q, row, d)); });
+    Value rowInside = Lq % Br == 0 ? Value() : e.less(row, Lq);
+    Value headInside = D == Dp ? Value() : e.less(d, D);
+    Value guard = !rowInside    ? headInside
+                  : !headInside ? rowInside
+                                : e.both(rowInside, headInside);
+    Value x = guard ? e.orZero(element, guard,
+                               [&] { return e.load(q.buffer, at(q, row, d)); })
+                    : e.load(q.buffer, at(q, row, d));
     e.store(x, qTile, {d, r});
   });
 
@@ -290,22 +303,26 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   Value zeroS = arith::ConstantOp::create(rewriter, loc, sAcc,
                                           rewriter.getZeroAttr(sAcc));
   Value minusInf = e.negativeInfinity();
-  auto steps =
-      scf::ForOp::create(rewriter, loc, e.index(0), e.index((Lk + Bc - 1) / Bc),
-                         one, ValueRange{zeroO, minusInf, e.f32(0)});
-  {
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(steps.getBody());
-    Value k0 = e.mul(steps.getInductionVar(), Bc);
-    Value acc = steps.getRegionIterArgs()[0];
-    Value runningMax = steps.getRegionIterArgs()[1];
-    Value runningSum = steps.getRegionIterArgs()[2];
+  // A guard that may be statically true (null).
+  auto all = [&](Value a, Value b) { return !a ? b : !b ? a : e.both(a, b); };
+  auto below = [&](Value v, int64_t bound, int64_t padded) {
+    return bound == padded ? Value() : e.less(v, bound);
+  };
+  auto guarded = [&](Value guard, function_ref<Value()> compute) {
+    return guard ? e.orZero(element, guard, compute) : compute();
+  };
+  // One step over keys k0 .. k0 + Bc: with `tail`, the last, partial one
+  // whose keys past Lk are left out (the full steps need no key guards,
+  // which cost ViT-B/16's kernel 40 registers and a spill).
+  auto step = [&](Value k0, ValueRange carried, bool tail) {
+    Value acc = carried[0], runningMax = carried[1], runningSum = carried[2];
+    auto keyInside = [&](Value key) { return tail ? e.less(key, Lk) : Value(); };
     // K^T[d][c] = K[k0 + c][d]; read along the key's contiguous dim.
     e.forEachOfBlock(thread, Bc * Dp, [&](Value i) {
       Value c = transposed ? e.rem(i, Bc) : e.div(i, Dp);
       Value d = transposed ? e.div(i, Bc) : e.rem(i, Dp);
       Value key = e.add(k0, c);
-      Value x = e.orZero(element, e.both(e.less(key, Lk), e.less(d, D)), [&] {
+      Value x = guarded(all(keyInside(key), below(d, D, Dp)), [&] {
         return e.load(k.buffer, transposed ? at(k, d, key) : at(k, key, d));
       });
       e.store(x, kTile, {d, c});
@@ -314,8 +331,8 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     e.forEachOfBlock(thread, Bc * Dvp, [&](Value i) {
       Value c = e.div(i, Dvp), d = e.rem(i, Dvp);
       Value key = e.add(k0, c);
-      Value x = e.orZero(element, e.both(e.less(key, Lk), e.less(d, Dv)),
-                         [&] { return e.load(v.buffer, at(v, key, d)); });
+      Value x = guarded(all(keyInside(key), below(d, Dv, Dvp)),
+                        [&] { return e.load(v.buffer, at(v, key, d)); });
       e.store(x, vTile, {c, d});
     });
     e.barrier();
@@ -325,22 +342,28 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
                                     operandType);
     e.barrier();
 
-    // Thread `part` of row `row` takes the keys part + tpr j.
+    // Thread `part` of row `row` takes the keys part + tpr j. Rows past Lq
+    // read the mask's last row (their results are never stored).
+    Value maskRow = Lq % Br == 0
+                        ? e.add(q0, row)
+                        : arith::MinUIOp::create(rewriter, loc, e.add(q0, row),
+                                                 e.index(Lq - 1))
+                              .getResult();
     auto logit = [&](int64_t j) {
       Value c = e.add(part, tpr * j);
       Value key = e.add(k0, c);
       Value x = arith::MulFOp::create(rewriter, loc, e.load(sTile, {row, c}),
                                       e.f32(op.getScale().convertToDouble()));
       if (masked) {
-        Value queryRow = e.add(q0, row);
-        Value inside = e.both(e.less(key, Lk), e.less(queryRow, Lq));
-        Value bias = e.orZero(element, inside, [&] {
-          return e.load(m.buffer, at(m, queryRow, key));
+        Value bias = guarded(keyInside(key), [&] {
+          return e.load(m.buffer, at(m, maskRow, key));
         });
         x = arith::AddFOp::create(
             rewriter, loc, x, arith::ExtFOp::create(rewriter, loc, f32, bias));
       }
-      return arith::SelectOp::create(rewriter, loc, e.less(key, Lk), x,
+      if (!tail)
+        return x;
+      return arith::SelectOp::create(rewriter, loc, keyInside(key), x,
                                      minusInf)
           .getResult();
     };
@@ -373,11 +396,25 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
                                      oTileShape);
     // The next step overwrites the tiles only once every thread is done.
     e.barrier();
-    scf::YieldOp::create(rewriter, loc, ValueRange{acc, mNext, sum});
+    return SmallVector<Value>{acc, mNext, sum};
+  };
+  const int64_t fullSteps = Lk / Bc;
+  SmallVector<Value> state = {zeroO, minusInf, e.f32(0)};
+  if (fullSteps > 0) {
+    auto steps = scf::ForOp::create(rewriter, loc, e.index(0),
+                                    e.index(fullSteps), one, state);
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(steps.getBody());
+    scf::YieldOp::create(rewriter, loc,
+                         step(e.mul(steps.getInductionVar(), Bc),
+                              steps.getRegionIterArgs(), /*tail=*/false));
+    state.assign(steps.getResults().begin(), steps.getResults().end());
   }
+  if (Lk % Bc != 0)
+    state = step(e.index(fullSteps * Bc), state, /*tail=*/true);
 
   // O / l, written in the output's type.
-  e.store(steps.getResult(2), partials, {thread});
+  e.store(state[2], partials, {thread});
   e.barrier();
   e.when(firstOfRow, [&] {
     e.store(arith::DivFOp::create(rewriter, loc, e.f32(1), combineRow(false)),
@@ -385,7 +422,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   });
   e.barrier();
   Value result = tc_gpu::BlockMmaScaleRowsOp::create(
-      rewriter, loc, oAcc, steps.getResult(0), factors, oTileShape,
+      rewriter, loc, oAcc, state[0], factors, oTileShape,
       operandType);
   tc_gpu::BlockMmaStoreOp::create(rewriter, loc, result, oTile, oTileShape,
                                   operandType);

@@ -40,7 +40,7 @@
 // Each attention is one kernel; no softmax kernel is left, and the third
 // reads its heads from the projection (a view of its buffer) and writes
 // them merged: no transpose is copied.
-// KERNELS-COUNT-3: tc_gpu.block_mma_store {{.*}}tile = array<i64: {{64, 32, 48|32, 32, 96}}>
+// KERNELS-COUNT-3: tc_gpu.block_mma_store {{.*}}tile = array<i64: 32, {{48|96}}, 32>
 // KERNELS-NOT: tc_gpu.attention
 // RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=VIEWS
 // VIEWS-NOT: linalg.transpose

@@ -1,33 +1,40 @@
 // RUN: tc-opt %s --tc-gpu-map-kernels | FileCheck %s
 
 // tc_gpu.attention on buffers becomes one kernel: blocks of 128 threads
-// over (70 queries / 64 rows, 2 x 3 batches); shared Q^T (head 40 padded
+// over (70 queries / 32 rows, 2 x 3 batches); shared Q^T (head 40 padded
 // to 48), K^T and V tiles of 32 keys, the scores (rows padded by one), P^T,
 // the output, a factor per row and a partial per thread.
 // CHECK-LABEL: func.func @attention
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c6, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c128, {{.*}} = %c1, {{.*}} = %c1)
-// CHECK-SAME: workgroup({{.*}} : memref<48x64xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<48x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x48xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<64x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x64xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<64x48xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3, {{.*}} = %c6, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c128, {{.*}} = %c1, {{.*}} = %c1)
+// CHECK-SAME: workgroup({{.*}} : memref<48x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<48x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x48xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x48xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
 //
-// Two steps of 32 keys (45), each carrying the output's accumulator and
-// the row's maximum and sum.
-// CHECK: scf.for {{.*}} = %{{.*}} to %c2{{.*}} step %c1 iter_args({{.*}}) -> (vector<24xf32>, f32, f32)
+// One whole step of 32 keys in a loop carrying the output's accumulator
+// and the row's maximum and sum, without key guards...
+// CHECK: scf.for {{.*}} = %{{.*}} to %c1{{.*}} step %c1{{.*}} iter_args({{.*}}) -> (vector<12xf32>, f32, f32)
 // CHECK: gpu.barrier
-// CHECK: %[[S:.*]] = tc_gpu.block_mma %{{.*}} {tile = array<i64: 64, 32, 48>} {{.*}} vector<16xf32>
-// CHECK: tc_gpu.block_mma_store %[[S]], {{.*}} tile = array<i64: 64, 32, 48>
+// CHECK: %[[S:.*]] = tc_gpu.block_mma %{{.*}} {tile = array<i64: 32, 32, 48>} {{.*}} vector<8xf32>
+// CHECK: tc_gpu.block_mma_store %[[S]], {{.*}} tile = array<i64: 32, 32, 48>
 // CHECK: gpu.barrier
-// The mask [70, 45] read at (query, key), the keys past 45 left out.
+// The mask [70, 45] read at (query, key), queries past 70 at its last row.
+// CHECK: arith.minui %{{.*}}, %c69
 // CHECK: memref.load %arg3[{{.*}}] : memref<70x45xf16>
 // CHECK: math.exp
 // CHECK: arith.truncf {{.*}} : f32 to f16
 // CHECK: gpu.barrier
-// CHECK: %[[A:.*]] = tc_gpu.block_mma_scale_rows %{{.*}} {operand_type = f16, tile = array<i64: 64, 48, 32>}
-// CHECK: tc_gpu.block_mma %{{.*}}, %{{.*}}, %[[A]] {tile = array<i64: 64, 48, 32>} {{.*}} vector<24xf32>
+// CHECK: %[[A:.*]] = tc_gpu.block_mma_scale_rows %{{.*}} {operand_type = f16, tile = array<i64: 32, 48, 32>}
+// CHECK: tc_gpu.block_mma %{{.*}}, %{{.*}}, %[[A]] {tile = array<i64: 32, 48, 32>} {{.*}} vector<12xf32>
 // CHECK: gpu.barrier
 // CHECK: scf.yield
+// ... then the last 13 keys, those past 45 left out of the softmax.
+// CHECK: tc_gpu.block_mma %{{.*}} {tile = array<i64: 32, 32, 48>}
+// CHECK: arith.cmpi ult, %{{.*}}, %c45
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK: tc_gpu.block_mma_scale_rows
+// CHECK: tc_gpu.block_mma
 // At the end, the accumulator divided by the row's sum, written in f16.
 // CHECK: arith.divf
 // CHECK: tc_gpu.block_mma_scale_rows
-// CHECK: tc_gpu.block_mma_store {{.*}} tile = array<i64: 64, 48, 32>
+// CHECK: tc_gpu.block_mma_store {{.*}} tile = array<i64: 32, 48, 32>
 // CHECK: arith.truncf {{.*}} : f32 to f16
 // CHECK: memref.store {{.*}}, %arg4[{{.*}}] : memref<2x3x70x40xf16>
 // CHECK-NOT: tc_gpu.attention
@@ -38,7 +45,7 @@ func.func @attention(%q: memref<2x3x70x40xf16>, %kt: memref<2x3x40x45xf16>, %v: 
   return
 }
 
-// A head of 96: 32 query rows a block, heads padded to 96.
+// A head of 96 and a value head of 80, padded to 96.
 // CHECK-LABEL: func.func @wide_head
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c4{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
 // CHECK-SAME: workgroup({{.*}} : memref<96x32xbf16, #gpu.address_space<workgroup>>
