@@ -53,12 +53,9 @@ int64_t roundUp(int64_t v, int64_t step) {
 }
 
 /// Builds the kernel's body: small helpers over one builder.
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
+struct Emitter : KernelBuilder {
   int64_t threads;
 
-  Value index(int64_t v) { return indexConstant(b, loc, v); }
   Value f32(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
@@ -67,17 +64,6 @@ struct Emitter {
         b, loc,
         b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
                                                        /*Negative=*/true)));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, index(c)); }
-  Value mul(Value x, int64_t c) {
-    return arith::MulIOp::create(b, loc, x, index(c));
-  }
-  Value div(Value x, int64_t c) {
-    return arith::DivUIOp::create(b, loc, x, index(c));
-  }
-  Value rem(Value x, int64_t c) {
-    return arith::RemUIOp::create(b, loc, x, index(c));
   }
   Value less(Value x, int64_t c) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
@@ -91,20 +77,6 @@ struct Emitter {
     memref::StoreOp::create(b, loc, value, memref, indices);
   }
   void barrier() { mlir::gpu::BarrierOp::create(b, loc); }
-
-  /// What `compute` builds where `guard` holds, else zero of `type`.
-  Value orZero(Type type, Value guard, function_ref<Value()> compute) {
-    auto branch = scf::IfOp::create(b, loc, TypeRange{type}, guard,
-                                    /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&branch.getThenRegion().front());
-    scf::YieldOp::create(b, loc, compute());
-    b.setInsertionPointToStart(&branch.getElseRegion().front());
-    scf::YieldOp::create(
-        b, loc,
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
-    return branch.getResult(0);
-  }
 
   /// Runs `body` where `guard` holds.
   void when(Value guard, function_ref<void()> body) {
@@ -235,7 +207,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       shared({Br}, f32),          // a factor per row
       shared({T}, f32)};          // each thread's partial max or sum
 
-  Emitter e{rewriter, loc, T};
+  Emitter e{{rewriter, loc}, T};
   rewriter.setInsertionPoint(op);
   Value one = e.index(1);
   auto launch = mlir::gpu::LaunchOp::create(

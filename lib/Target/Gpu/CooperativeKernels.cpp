@@ -32,6 +32,33 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+Value KernelBuilder::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value KernelBuilder::mul(Value x, int64_t c) {
+  return arith::MulIOp::create(b, loc, x, index(c));
+}
+Value KernelBuilder::div(Value x, int64_t c) {
+  return arith::DivUIOp::create(b, loc, x, index(c));
+}
+Value KernelBuilder::rem(Value x, int64_t c) {
+  return arith::RemUIOp::create(b, loc, x, index(c));
+}
+
+Value KernelBuilder::orZero(Type type, Value guard,
+                            function_ref<Value()> compute) {
+  auto branch = scf::IfOp::create(b, loc, TypeRange{type}, guard,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  scf::YieldOp::create(b, loc, compute());
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
+  return branch.getResult(0);
+}
+
 bool readsLoopIndices(linalg::LinalgOp op) {
   return op.getBlock()
       ->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })

@@ -35,23 +35,7 @@ namespace mlir::tc::gpu {
 namespace mlir::tc::gpu {
 namespace {
 
-struct Builder {
-  OpBuilder &b;
-  Location loc;
-
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
-  Value add(Value a, int64_t c) { return c == 0 ? a : add(a, index(c)); }
-  Value mul(Value a, int64_t c) {
-    return arith::MulIOp::create(b, loc, a, index(c));
-  }
-  Value div(Value a, int64_t c) {
-    return arith::DivUIOp::create(b, loc, a, index(c));
-  }
-  Value rem(Value a, int64_t c) {
-    return arith::RemUIOp::create(b, loc, a, index(c));
-  }
-
+struct Builder : KernelBuilder {
   Value linearThread() { return linearThreadId(b, loc).first; }
 
   /// Result `result` of `layout` at (lane, element).
@@ -122,7 +106,7 @@ Share shareOf(Builder &e, const MatrixInstruction &mma,
 void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
                            const SubgroupGrid &grid) {
   OpBuilder b(op);
-  Builder e{b, op.getLoc()};
+  Builder e{{b, op.getLoc()}};
   Location loc = op.getLoc();
   Share share = shareOf(e, mma, grid);
   Type element = op.getLhs().getType().getElementType();
@@ -199,7 +183,7 @@ FailureOr<ThreadBlock> threadBlock(Builder &e, int64_t M, int64_t N,
 
 LogicalResult expandScalar(tc_gpu::BlockMmaOp op) {
   OpBuilder b(op);
-  Builder e{b, op.getLoc()};
+  Builder e{{b, op.getLoc()}};
   Location loc = op.getLoc();
   int64_t count = op.getAcc().getType().getNumElements();
   FailureOr<ThreadBlock> t = threadBlock(e, op.getM(), op.getN(), count);
@@ -277,13 +261,21 @@ accumulatorPositions(Builder &e, Operation *op, InstructionFor instructionFor,
   return positions;
 }
 
+/// accumulatorPositions for the accumulator of `op` (a store or a row
+/// scaling, which carry the product's tile and operand type).
+template <typename OpTy>
+FailureOr<SmallVector<std::pair<Value, Value>>>
+positionsOf(Builder &e, OpTy op, InstructionFor instructionFor) {
+  return accumulatorPositions(e, op, instructionFor, op.getOperandType(),
+                              op.getTile(),
+                              op.getAcc().getType().getNumElements());
+}
+
 LogicalResult store(tc_gpu::BlockMmaStoreOp op, InstructionFor instructionFor) {
   OpBuilder b(op);
-  Builder e{b, op.getLoc()};
+  Builder e{{b, op.getLoc()}};
   FailureOr<SmallVector<std::pair<Value, Value>>> positions =
-      accumulatorPositions(e, op, instructionFor, op.getOperandType(),
-                           op.getTile(),
-                           op.getAcc().getType().getNumElements());
+      positionsOf(e, op, instructionFor);
   if (failed(positions))
     return failure();
   for (auto [i, position] : llvm::enumerate(*positions)) {
@@ -298,12 +290,10 @@ LogicalResult store(tc_gpu::BlockMmaStoreOp op, InstructionFor instructionFor) {
 LogicalResult scaleRows(tc_gpu::BlockMmaScaleRowsOp op,
                         InstructionFor instructionFor) {
   OpBuilder b(op);
-  Builder e{b, op.getLoc()};
+  Builder e{{b, op.getLoc()}};
   Location loc = op.getLoc();
   FailureOr<SmallVector<std::pair<Value, Value>>> positions =
-      accumulatorPositions(e, op, instructionFor, op.getOperandType(),
-                           op.getTile(),
-                           op.getAcc().getType().getNumElements());
+      positionsOf(e, op, instructionFor);
   if (failed(positions))
     return failure();
   Value acc = op.getAcc();

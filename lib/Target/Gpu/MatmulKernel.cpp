@@ -347,16 +347,7 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   };
   // What `compute` builds when `guard` holds, else zero (of `type`).
   auto orZero = [&](Type type, Value guard, function_ref<Value()> compute) {
-    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{type}, guard,
-                                    /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-    scf::YieldOp::create(rewriter, loc, compute());
-    rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
-    scf::YieldOp::create(
-        rewriter, loc,
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type)).getResult());
-    return branch.getResult(0);
+    return KernelBuilder{rewriter, loc}.orZero(type, guard, compute);
   };
   // `operand` at `loops` when `guard`, else zero.
   auto guardedLoad = [&](OpOperand *operand, ArrayRef<Value> loops, Value guard) {

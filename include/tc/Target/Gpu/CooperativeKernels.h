@@ -162,6 +162,21 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value);
 /// subgroups), and the block's thread count.
 std::pair<Value, Value> linearThreadId(OpBuilder &b, Location loc);
 
+/// Index arithmetic and guarded values for kernel builders.
+struct KernelBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value index(int64_t v) { return indexConstant(b, loc, v); }
+  Value add(Value x, Value y);
+  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, index(c)); }
+  Value mul(Value x, int64_t c);
+  Value div(Value x, int64_t c);
+  Value rem(Value x, int64_t c);
+  /// What `compute` builds where `guard` holds, else zero of `type`.
+  Value orZero(Type type, Value guard, function_ref<Value()> compute);
+};
+
 /// Whether `op`'s body reads its loop indices (linalg.index).
 bool readsLoopIndices(linalg::LinalgOp op);
 
