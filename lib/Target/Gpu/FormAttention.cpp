@@ -25,8 +25,9 @@ namespace mlir::tc::gpu {
 namespace mlir::tc::gpu {
 namespace {
 
-/// Whether the kernel computes `op`: f16 or bf16, static shapes, heads
-/// that planAttention fits.
+/// Whether the kernel computes `op`: f16 or bf16, static shapes without
+/// empty extents (no blocks to launch, or a sum over no keys), heads that
+/// planAttention fits.
 bool suitsKernel(tc::AttentionOp op) {
   SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue(),
                                  op.getResult()};
@@ -34,7 +35,7 @@ bool suitsKernel(tc::AttentionOp op) {
     operands.push_back(op.getMask());
   for (Value v : operands) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape())
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0)
       return false;
   }
   auto query = cast<RankedTensorType>(op.getQuery().getType());

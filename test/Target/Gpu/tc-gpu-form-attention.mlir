@@ -30,21 +30,24 @@ func.func @bf16(%q: tensor<4x7x128xbf16>, %k: tensor<1x9x128xbf16>,
 // -----
 
 // The others keep tc.attention's general lowering: f32 (the kernel
-// multiplies 16-bit operands), dynamic extents, and heads beyond 128
-// (whose tiles would not fit 48 KiB of shared memory).
+// multiplies 16-bit operands), dynamic extents, heads beyond 128 (whose
+// tiles would not fit 48 KiB of shared memory), and no keys.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT: tc_gpu.attention
-// CHECK-COUNT-3: tc.attention
+// CHECK-COUNT-4: tc.attention
 func.func @kept(%q: tensor<4x7x64xf32>, %qd: tensor<?x7x64xf16>,
-                %qw: tensor<4x7x160xf16>, %vw: tensor<4x9x160xf16>)
-    -> (tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>) {
+                %qw: tensor<4x7x160xf16>, %vw: tensor<4x9x160xf16>,
+                %qe: tensor<4x7x64xf16>, %ke: tensor<4x0x64xf16>)
+    -> (tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>, tensor<4x7x64xf16>) {
   %a = tc.attention %q, %q, %q {scale = 1.0 : f32}
       : (tensor<4x7x64xf32>, tensor<4x7x64xf32>, tensor<4x7x64xf32>) -> tensor<4x7x64xf32>
   %b = tc.attention %qd, %qd, %qd {scale = 1.0 : f32}
       : (tensor<?x7x64xf16>, tensor<?x7x64xf16>, tensor<?x7x64xf16>) -> tensor<?x7x64xf16>
   %c = tc.attention %qw, %vw, %vw {scale = 1.0 : f32}
       : (tensor<4x7x160xf16>, tensor<4x9x160xf16>, tensor<4x9x160xf16>) -> tensor<4x7x160xf16>
-  return %a, %b, %c : tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>
+  %d = tc.attention %qe, %ke, %ke {scale = 1.0 : f32}
+      : (tensor<4x7x64xf16>, tensor<4x0x64xf16>, tensor<4x0x64xf16>) -> tensor<4x7x64xf16>
+  return %a, %b, %c, %d : tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>, tensor<4x7x64xf16>
 }
 
 // -----
