@@ -76,19 +76,22 @@ def cosine(a, b):
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-30))
 
 
-def measure(name, path, workdir, samples, runs, threads):
+def measure(name, path, workdir, samples, runs, threads, precisions, target):
+    """The fp32 CPU compile is the reference; the other precisions compile
+    for `target` (cpu, or gpu-emulation: the GPU kernels run on the CPU)."""
     model = onnx.load(path, load_external_data=False)
     models = {}
-    for precision in PRECISIONS:
-        so = os.path.join(workdir, f"{name}-{precision}.so")
-        flags = [] if precision == "fp32" else [f"--precision={precision}"]
+    for precision in ["fp32"] + precisions:
+        so = os.path.join(workdir, f"{name}-{precision}-{target}.so")
+        flags = [] if precision == "fp32" else [f"--precision={precision}",
+                                                 f"--target={target}"]
         tc.compile_onnx(path, so, flags)
         models[precision] = tc.Model(so, threads=threads)
     rng = np.random.default_rng(0)
     inputs = [random_inputs(name, model, rng) for _ in range(samples)]
     results = {p: [m(**x) for x in inputs] for p, m in models.items()}
     rows = []
-    for precision in PRECISIONS[1:]:
+    for precision in precisions:
         row = {"model": name, "precision": precision, "outputs": []}
         for o, spec in enumerate(models["fp32"].outputs):
             ref = [r[o] for r in results["fp32"]]
@@ -137,6 +140,11 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "tc-bench"))
+    ap.add_argument("--precisions", default=",".join(PRECISIONS[1:]),
+                    help="the precisions compared with fp32")
+    ap.add_argument("--target", default="cpu",
+                    help="where they run: cpu, or gpu-emulation (the GPU kernels on "
+                         "the CPU; its latencies mean nothing)")
     ap.add_argument("--write", action="store_true",
                     help="write docs/precision-results.md")
     args = ap.parse_args()
@@ -145,7 +153,8 @@ def main():
     rows = []
     for name in names:
         rows += measure(name, os.path.join(models_dir, name, "model.onnx"), args.workdir,
-                        args.samples, args.runs, args.threads)
+                        args.samples, args.runs, args.threads,
+                        args.precisions.split(","), args.target)
     text = table(rows)
     print(text)
     failed = [f"{r['model']} {r['precision']}" for r in rows if not passes(r)]

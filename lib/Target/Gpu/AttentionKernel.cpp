@@ -234,18 +234,22 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     return indicesOf(e, o.shape, o.permutation, batch, batchIndex, row, column);
   };
 
+  // A guard that may be statically true (null).
+  auto all = [&](Value a, Value b) { return !a ? b : !b ? a : e.both(a, b); };
+  auto below = [&](Value v, int64_t bound, int64_t padded) {
+    return bound == padded ? Value() : e.less(v, bound);
+  };
+  auto guarded = [&](Value guard, function_ref<Value()> compute) {
+    return guard ? e.orZero(element, guard, compute) : compute();
+  };
+
   // Q^T[d][r] = Q[q0 + r][d], zero past the rows and the head.
   e.forEachOfBlock(thread, Br * Dp, [&](Value i) {
     Value r = e.div(i, Dp), d = e.rem(i, Dp);
     Value row = e.add(q0, r);
     Value rowInside = Lq % Br == 0 ? Value() : e.less(row, Lq);
-    Value headInside = D == Dp ? Value() : e.less(d, D);
-    Value guard = !rowInside    ? headInside
-                  : !headInside ? rowInside
-                                : e.both(rowInside, headInside);
-    Value x = guard ? e.orZero(element, guard,
-                               [&] { return e.load(q.buffer, at(q, row, d)); })
-                    : e.load(q.buffer, at(q, row, d));
+    Value x = guarded(all(rowInside, below(d, D, Dp)),
+                      [&] { return e.load(q.buffer, at(q, row, d)); });
     e.store(x, qTile, {d, r});
   });
 
@@ -275,14 +279,6 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   Value zeroS = arith::ConstantOp::create(rewriter, loc, sAcc,
                                           rewriter.getZeroAttr(sAcc));
   Value minusInf = e.negativeInfinity();
-  // A guard that may be statically true (null).
-  auto all = [&](Value a, Value b) { return !a ? b : !b ? a : e.both(a, b); };
-  auto below = [&](Value v, int64_t bound, int64_t padded) {
-    return bound == padded ? Value() : e.less(v, bound);
-  };
-  auto guarded = [&](Value guard, function_ref<Value()> compute) {
-    return guard ? e.orZero(element, guard, compute) : compute();
-  };
   // One step over keys k0 .. k0 + Bc: with `tail`, the last, partial one
   // whose keys past Lk are left out (the full steps need no key guards,
   // which cost ViT-B/16's kernel 40 registers and a spill).

@@ -16,6 +16,7 @@
 #include "tc/Dialect/Tc/IR/TcOps.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 namespace mlir::tc::gpu {
 #define GEN_PASS_DEF_GPUFORMATTENTIONPASS
@@ -54,22 +55,17 @@ std::pair<Value, SmallVector<int64_t>> throughTransposes(Value value) {
       llvm::seq<int64_t>(0, cast<RankedTensorType>(value.getType()).getRank()));
   while (auto transpose = value.getDefiningOp<tc::TransposeOp>()) {
     // The transpose's dim i is its input's dim permutation[i].
-    ArrayRef<int64_t> step = transpose.getPermutation();
-    for (int64_t &d : permutation)
-      d = step[d];
+    permutation = applyPermutation(transpose.getPermutation(), permutation);
     value = transpose.getInput();
   }
   return {value, permutation};
 }
 
-bool isIdentity(ArrayRef<int64_t> permutation) {
-  return llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size()));
-}
-
 /// The permutation as the op's attribute, none for the identity.
 DenseI64ArrayAttr permutationAttr(OpBuilder &b, ArrayRef<int64_t> permutation) {
-  return isIdentity(permutation) ? DenseI64ArrayAttr()
-                                 : b.getDenseI64ArrayAttr(permutation);
+  return isIdentityPermutation(permutation)
+             ? DenseI64ArrayAttr()
+             : b.getDenseI64ArrayAttr(permutation);
 }
 
 struct GpuFormAttentionPass
@@ -104,8 +100,7 @@ struct GpuFormAttentionPass
         if (auto after =
                 dyn_cast<tc::TransposeOp>(*op.getResult().getUsers().begin())) {
           // The stored result's dim j is the logical dim p[j].
-          for (auto [j, p] : llvm::enumerate(after.getPermutation()))
-            initPermutation[p] = j;
+          initPermutation = invertPermutationVector(after.getPermutation());
           type = cast<RankedTensorType>(after.getResult().getType());
           replaced = after;
         }

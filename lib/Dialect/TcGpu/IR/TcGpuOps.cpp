@@ -2,6 +2,7 @@
 
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -133,9 +134,8 @@ LogicalResult AttentionOp::verify() {
         getInitPermutation()}) {
     if (!permutation)
       continue;
-    SmallVector<int64_t> sorted(*permutation);
-    llvm::sort(sorted);
-    if (!llvm::equal(sorted, llvm::seq<int64_t>(0, rank)))
+    if (static_cast<int64_t>(permutation->size()) != rank ||
+        !isPermutationVector(*permutation))
       return emitOpError("expects permutations of the operands' ")
              << rank << " dimensions";
   }
