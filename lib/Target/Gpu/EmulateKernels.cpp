@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -37,6 +38,24 @@ Value idAt(OpBuilder &b, Location loc, Value iv, Value extent, bool reverse) {
   Value last = arith::SubIOp::create(b, loc, extent,
                                      arith::ConstantIndexOp::create(b, loc, 1));
   return arith::SubIOp::create(b, loc, last, iv);
+}
+
+/// Shared memory is host memory here, without the workgroup address space:
+/// a cloned op whose memref result follows its operands' types (an
+/// arith.select between two shared tiles) takes its operands' type.
+void retypeMemRefResults(Operation *root) {
+  root->walk([](InferTypeOpInterface op) {
+    if (llvm::none_of(op->getResultTypes(), llvm::IsaPred<MemRefType>))
+      return;
+    SmallVector<Type> types;
+    if (failed(op.inferReturnTypes(
+            op->getContext(), op->getLoc(), op->getOperands(),
+            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+            op->getRegions(), types)))
+      return;
+    for (auto [result, type] : llvm::zip_equal(op->getResults(), types))
+      result.setType(type);
+  });
 }
 
 /// Whether `op` is or contains a barrier.
@@ -86,7 +105,7 @@ struct BlockEmitter {
     for (Value operand : def->getOperands())
       if (failed(materialize(operand, mapping)))
         return FailureOr<Value>(LogicalResult::failure());
-    b.clone(*def, mapping);
+    retypeMemRefResults(b.clone(*def, mapping));
     return mapping.lookup(value);
   }
 
@@ -103,6 +122,7 @@ struct BlockEmitter {
         return fail(&op, "uses a value computed before a barrier that cannot "
                          "be recomputed");
     Operation *clone = b.clone(op, mapping);
+    retypeMemRefResults(clone);
     bool nestedGpu = false;
     clone->walk([&](Operation *inner) {
       if (inner->getDialect() && inner->getDialect()->getNamespace() == "gpu")

@@ -11,6 +11,10 @@
 // for R x R multiply-adds. Global traffic drops by a factor of RT. An
 // operand whose buffer runs contiguously along K or along its own side is
 // copied in 16-byte vectors instead (Staging), four times fewer loads.
+// The copies are pipelined: with two pairs of tiles, a step loads the
+// next step's elements into registers before its products and stores
+// them after, so the global loads' latency overlaps the products, and one
+// barrier per step suffices.
 //
 // M, N and K may each be several loops, linearized: a convolution is the
 // same kernel (implicit GEMM) with M the output channels, N the batch and
@@ -285,7 +289,10 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   // registers, in the target's layout; the block writes them to a shared
   // E x E tile once, and the fused epilogue reads its outputs from there.
   const bool matrixCores = suitsMatrixCores(op, r);
-  SmallVector<Type> sharedTiles{shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E)};
+  // Two pairs of A and B tiles, used by the steps of K in turn (below).
+  SmallVector<Type> sharedTiles{
+      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E),
+      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E)};
   if (matrixCores)
     sharedTiles.push_back(MemRefType::get({E, E}, rewriter.getF32Type(), AffineMap(),
                                            workgroup));
@@ -296,7 +303,8 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
   ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
-  Value aTile = attributions[0], bTile = attributions[1];
+  SmallVector<Value> aTiles = {attributions[0], attributions[2]};
+  SmallVector<Value> bTiles = {attributions[1], attributions[3]};
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   Value bx = launch.getBlockIds().x, by = launch.getBlockIds().y;
   Value bz = launch.getBlockIds().z;
@@ -355,57 +363,125 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
       return loadFusedInput(rewriter, loc, op, fusion, operand, loops);
     });
   };
+  // One step of K's staging comes in two halves: loadStep reads the step's
+  // elements from global memory into registers, storeStep writes them into
+  // a pair of shared tiles. The kernel issues the next step's loads before
+  // this step's products (below), so their latency overlaps the products.
+  //
+  // Scalars: for A's tile, thread (ty, tx) loads rows ty + T i at K offset
+  // tx; for B's, K offset ty at columns tx + T j.
   // Vectors: the tile's E T / L vectors go to the block's threads in order
   // of their linear id, consecutive threads taking consecutive vectors
-  // along the buffer's innermost dimension.
-  auto stageVectors = [&](const Staging &plan, bool isA, Value k0) {
+  // along the buffer's innermost dimension. Along K, vector v is at own
+  // position v / (T / L) and K offset (v % (T / L)) L; along the own role,
+  // at K offset v / (E / L) and own position (v % (E / L)) L. A thread's
+  // positions do not depend on the step.
+  struct VectorSlot {
+    Value valid; // null when every thread has a vector of this round
+    Value ownLocal, kLocal;
+  };
+  auto vectorSlots = [&](const Staging &plan) {
+    SmallVector<VectorSlot> slots;
+    if (plan.lanes == 1)
+      return slots;
     const int64_t L = plan.lanes, count = E * T / L, threads = T * T;
     const int64_t perOwn = plan.alongK ? T / L : E / L;
     Value linear = mulAdd(ty, T, tx);
-    Value ownBase = arith::MulIOp::create(rewriter, loc, isA ? by : bx, index(E));
-    Value ownSize = isA ? mSize : nSize;
-    Type elementType = cast<MemRefType>(plan.buffer.getType()).getElementType();
-    auto vectorType = VectorType::get({L}, elementType);
     for (int64_t round = 0; round * threads < count; ++round) {
-      OpBuilder::InsertionGuard g(rewriter);
       Value v = add(linear, round * threads);
-      if ((round + 1) * threads > count) {
-        auto some = scf::IfOp::create(rewriter, loc, TypeRange{},
-                                      less(v, index(count)), /*withElseRegion=*/false);
-        rewriter.setInsertionPointToStart(&some.getThenRegion().front());
-      }
-      // Along K: vector v is at own position v / (T / L), K offset
-      // (v % (T / L)) L; along the own role, at K offset v / (E / L), own
-      // position (v % (E / L)) L.
+      VectorSlot slot;
+      if ((round + 1) * threads > count)
+        slot.valid = less(v, index(count));
       Value major = arith::DivUIOp::create(rewriter, loc, v, index(perOwn));
       Value minor = arith::MulIOp::create(
           rewriter, loc, arith::RemUIOp::create(rewriter, loc, v, index(perOwn)),
           index(L));
-      Value ownLocal = plan.alongK ? major : minor;
-      Value kLocal = plan.alongK ? minor : major;
-      Value ownAt = arith::AddIOp::create(rewriter, loc, ownBase, ownLocal);
-      Value kAt = arith::AddIOp::create(rewriter, loc, k0, kLocal);
+      slot.ownLocal = plan.alongK ? major : minor;
+      slot.kLocal = plan.alongK ? minor : major;
+      slots.push_back(slot);
+    }
+    return slots;
+  };
+  SmallVector<VectorSlot> aSlots = vectorSlots(aStaging);
+  SmallVector<VectorSlot> bSlots = vectorSlots(bStaging);
+  auto loadVectors = [&](const Staging &plan, ArrayRef<VectorSlot> slots,
+                         bool isA, Value k0) {
+    SmallVector<Value> vectors;
+    if (slots.empty())
+      return vectors;
+    const int64_t L = plan.lanes;
+    Value ownBase =
+        arith::MulIOp::create(rewriter, loc, isA ? by : bx, index(E));
+    Value ownSize = isA ? mSize : nSize;
+    Type elementType = cast<MemRefType>(plan.buffer.getType()).getElementType();
+    auto vectorType = VectorType::get({L}, elementType);
+    for (const VectorSlot &slot : slots) {
+      Value ownAt =
+          arith::AddIOp::create(rewriter, loc, ownBase, slot.ownLocal);
+      Value kAt = arith::AddIOp::create(rewriter, loc, k0, slot.kLocal);
       SmallVector<Value> loops =
           isA ? loopsAt(ownAt, nullptr, kAt) : loopsAt(nullptr, ownAt, kAt);
-      Value vector = orZero(vectorType, both(less(ownAt, ownSize), less(kAt, kSize)), [&] {
+      Value guard = both(less(ownAt, ownSize), less(kAt, kSize));
+      if (slot.valid)
+        guard = both(slot.valid, guard);
+      vectors.push_back(orZero(vectorType, guard, [&] {
         return vector::LoadOp::create(rewriter, loc, vectorType, plan.buffer,
                                       indicesAt(rewriter, loc, plan.map, loops),
                                       /*nontemporal=*/false,
                                       llvm::MaybeAlign(L * elementBytes(elementType)))
             .getResult();
-      });
-      for (int64_t l = 0; l < L; ++l) {
+      }));
+    }
+    return vectors;
+  };
+  auto storeVectors = [&](const Staging &plan, ArrayRef<VectorSlot> slots,
+                          ArrayRef<Value> vectors, Value sharedTile) {
+    for (auto [slot, vector] : llvm::zip_equal(slots, vectors)) {
+      OpBuilder::InsertionGuard g(rewriter);
+      if (slot.valid) {
+        auto some = scf::IfOp::create(rewriter, loc, TypeRange{}, slot.valid,
+                                      /*withElseRegion=*/false);
+        rewriter.setInsertionPointToStart(&some.getThenRegion().front());
+      }
+      for (int64_t l = 0; l < plan.lanes; ++l) {
         Value element = vector::ExtractOp::create(rewriter, loc, vector, l);
-        Value ownAtLane = plan.alongK ? ownLocal : add(ownLocal, l);
-        Value kAtLane = plan.alongK ? add(kLocal, l) : kLocal;
-        if (isA)
-          memref::StoreOp::create(rewriter, loc, element, aTile,
-                                  ValueRange{kAtLane, ownAtLane});
-        else
-          memref::StoreOp::create(rewriter, loc, element, bTile,
-                                  ValueRange{kAtLane, ownAtLane});
+        Value ownAtLane = plan.alongK ? slot.ownLocal : add(slot.ownLocal, l);
+        Value kAtLane = plan.alongK ? add(slot.kLocal, l) : slot.kLocal;
+        memref::StoreOp::create(rewriter, loc, element, sharedTile,
+                                ValueRange{kAtLane, ownAtLane});
       }
     }
+  };
+  struct Staged {
+    SmallVector<Value> aScalars, bScalars, aVectors, bVectors;
+  };
+  auto loadStep = [&](Value k0) {
+    Staged staged;
+    Value kA = arith::AddIOp::create(rewriter, loc, k0, tx);
+    Value kB = arith::AddIOp::create(rewriter, loc, k0, ty);
+    for (int64_t i = 0; i < R; ++i) {
+      if (aStaging.lanes == 1)
+        staged.aScalars.push_back(
+            guardedLoad(r.a, loopsAt(stageRows[i], nullptr, kA),
+                        both(less(stageRows[i], mSize), less(kA, kSize))));
+      if (bStaging.lanes == 1)
+        staged.bScalars.push_back(
+            guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
+                        both(less(columns[i], nSize), less(kB, kSize))));
+    }
+    staged.aVectors = loadVectors(aStaging, aSlots, /*isA=*/true, k0);
+    staged.bVectors = loadVectors(bStaging, bSlots, /*isA=*/false, k0);
+    return staged;
+  };
+  auto storeStep = [&](const Staged &staged, Value aTile, Value bTile) {
+    for (auto [i, a] : llvm::enumerate(staged.aScalars))
+      memref::StoreOp::create(rewriter, loc, a, aTile,
+                              ValueRange{tx, stageLocalRows[i]});
+    for (auto [i, b] : llvm::enumerate(staged.bScalars))
+      memref::StoreOp::create(rewriter, loc, b, bTile,
+                              ValueRange{ty, localColumns[i]});
+    storeVectors(aStaging, aSlots, staged.aVectors, aTile);
+    storeVectors(bStaging, bSlots, staged.bVectors, bTile);
   };
   // Whether output (i, j) of this thread is inside the result.
   SmallVector<Value> inside;
@@ -433,46 +509,43 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     for (int64_t i = 0; i < R; ++i)
       for (int64_t j = 0; j < R; ++j)
         starts.push_back(startAt(i, j));
+  // Two pairs of shared tiles, used in turn: step s multiplies pair s % 2
+  // while its threads stage step s + 1 into the other pair. One barrier
+  // per step then orders both the stores before their reads (at the next
+  // step) and the reads before the stores that overwrite the pair (two
+  // steps later). Past the last step the loads are all guarded off and
+  // store zeros nobody reads.
+  storeStep(loadStep(index(0)), aTiles[0], bTiles[0]);
+  mlir::gpu::BarrierOp::create(rewriter, loc);
   auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k0 = steps.getInductionVar();
-    // Scalars: A's tile, thread (ty, tx) copies rows ty + T i at K offset
-    // tx; B's, K offset ty at columns tx + T j.
-    Value kA = arith::AddIOp::create(rewriter, loc, k0, tx);
-    Value kB = arith::AddIOp::create(rewriter, loc, k0, ty);
-    for (int64_t i = 0; i < R; ++i) {
-      if (aStaging.lanes == 1) {
-        Value a = guardedLoad(r.a, loopsAt(stageRows[i], nullptr, kA),
-                              both(less(stageRows[i], mSize), less(kA, kSize)));
-        memref::StoreOp::create(rewriter, loc, a, aTile, ValueRange{tx, stageLocalRows[i]});
-      }
-      if (bStaging.lanes == 1) {
-        Value b = guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
-                              both(less(columns[i], nSize), less(kB, kSize)));
-        memref::StoreOp::create(rewriter, loc, b, bTile, ValueRange{ty, localColumns[i]});
-      }
-    }
-    if (aStaging.lanes > 1)
-      stageVectors(aStaging, /*isA=*/true, k0);
-    if (bStaging.lanes > 1)
-      stageVectors(bStaging, /*isA=*/false, k0);
-    mlir::gpu::BarrierOp::create(rewriter, loc);
+    Value stepIndex = arith::DivUIOp::create(rewriter, loc, k0, tile);
+    Value odd = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(rewriter, loc, stepIndex, index(2)), index(0));
+    auto pick = [&](ArrayRef<Value> pair, bool current) {
+      return arith::SelectOp::create(rewriter, loc, odd, pair[current ? 1 : 0],
+                                     pair[current ? 0 : 1])
+          .getResult();
+    };
+    Value aTile = pick(aTiles, true), bTile = pick(bTiles, true);
+    Staged next = loadStep(add(k0, T));
+    SmallVector<Value> products;
     if (matrixCores) {
-      Value product =
+      products.push_back(
           tc_gpu::BlockMmaOp::create(rewriter, loc, accumulator, aTile, bTile,
                                      steps.getRegionIterArgs()[0],
-                                     rewriter.getDenseI64ArrayAttr({E, E, T}));
-      mlir::gpu::BarrierOp::create(rewriter, loc);
-      scf::YieldOp::create(rewriter, loc, product);
+                                     rewriter.getDenseI64ArrayAttr({E, E, T})));
     } else {
-      auto products = scf::ForOp::create(rewriter, loc, index(0), tile, one,
-                                         steps.getRegionIterArgs());
+      auto inner = scf::ForOp::create(rewriter, loc, index(0), tile, one,
+                                      steps.getRegionIterArgs());
       {
-        OpBuilder::InsertionGuard inner(rewriter);
-        rewriter.setInsertionPointToStart(products.getBody());
-        Value kk = products.getInductionVar();
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(inner.getBody());
+        Value kk = inner.getInductionVar();
         SmallVector<Value> as, bs;
         // A's R values are adjacent (and aligned: the tile's rows start at
         // multiples of 16 bytes, the thread's rows at a multiple of R): LLVM's
@@ -486,7 +559,7 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
         // The op's body, once per owned output: block arguments follow the
         // operands.
         Block &combine = *op.getBlock();
-        SmallVector<Value> next;
+        SmallVector<Value> sums;
         for (int64_t i = 0; i < R; ++i)
           for (int64_t j = 0; j < R; ++j) {
             IRMapping mapping;
@@ -494,23 +567,23 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
             mapping.map(combine.getArgument(r.b->getOperandNumber()), bs[j]);
             mapping.map(combine.getArgument(
                             op.getDpsInitOperand(0)->getOperandNumber()),
-                        products.getRegionIterArgs()[i * R + j]);
-            for (Operation &inner : combine.without_terminator())
-              rewriter.clone(inner, mapping);
-            next.push_back(
+                        inner.getRegionIterArgs()[i * R + j]);
+            for (Operation &inst : combine.without_terminator())
+              rewriter.clone(inst, mapping);
+            sums.push_back(
                 mapping.lookup(combine.getTerminator()->getOperand(0)));
           }
-        scf::YieldOp::create(rewriter, loc, next);
+        scf::YieldOp::create(rewriter, loc, sums);
       }
-      // The tiles are overwritten at the next step only once every thread
-      // is done with them.
-      mlir::gpu::BarrierOp::create(rewriter, loc);
-      scf::YieldOp::create(rewriter, loc, products.getResults());
+      llvm::append_range(products, inner.getResults());
     }
+    storeStep(next, pick(aTiles, false), pick(bTiles, false));
+    mlir::gpu::BarrierOp::create(rewriter, loc);
+    scf::YieldOp::create(rewriter, loc, products);
   }
   Value cTile;
   if (matrixCores) {
-    cTile = launch.getWorkgroupAttributions()[2];
+    cTile = launch.getWorkgroupAttributions()[4];
     tc_gpu::BlockMmaStoreOp::create(rewriter, loc, steps.getResult(0), cTile,
                                     rewriter.getDenseI64ArrayAttr({E, E, T}),
                                     TypeAttr::get(getElementTypeOrSelf(r.a->get().getType())));

@@ -109,6 +109,52 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Two shared buffers used in turn (the pipelined contraction's pairs of
+// tiles): the arith.select between them, recomputed in each stretch that
+// uses it, selects between the host buffers and takes their type (no
+// workgroup address space).
+// CHECK-LABEL: func.func private @__tc_emulated_turns
+// CHECK: %[[S0:.*]] = memref.alloc() {alignment = {{.*}}} : memref<64xf32>
+// CHECK: %[[S1:.*]] = memref.alloc() {alignment = {{.*}}} : memref<64xf32>
+// CHECK: arith.select %{{.*}}, %[[S1]], %[[S0]] : memref<64xf32>
+// CHECK-NOT: address_space
+// CHECK: return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @turns(%x: memref<64xf32>) workgroup(%s0: memref<64xf32, #gpu.address_space<workgroup>>, %s1: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %v = memref.load %x[%t] : memref<64xf32>
+      memref.store %v, %s0[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      scf.for %i = %c0 to %c4 step %c1 {
+        %parity = arith.remui %i, %c2 : index
+        %odd = arith.cmpi ne, %parity, %c0 : index
+        %cur = arith.select %odd, %s1, %s0 : memref<64xf32, #gpu.address_space<workgroup>>
+        %next = arith.select %odd, %s0, %s1 : memref<64xf32, #gpu.address_space<workgroup>>
+        %w = memref.load %cur[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+        %d = arith.addf %w, %w : f32
+        memref.store %d, %next[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+        gpu.barrier
+      }
+      %r = memref.load %s0[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %r, %x[%t] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@turns blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+}
+
+// -----
+
 // A barrier under a condition cannot be emulated stretch by stretch.
 module attributes {gpu.container_module} {
   gpu.module @kernels {

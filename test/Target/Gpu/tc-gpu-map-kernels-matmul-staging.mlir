@@ -7,31 +7,48 @@
 // four, one for each of threads 0 to 127 (thread v: row v / 4, column
 // (v % 4) 4). Row-major B (64 x 128) runs along N: 16 rows of 8 vectors.
 // Each vector is guarded as a whole and its lanes are stored to the tile
-// (A's transposed: K, then M).
+// (A's transposed: K, then M). A thread's positions in the tiles are the
+// same at every step. The block stages step 0 into the first pair of
+// tiles; step s multiplies pair s % 2 and stages step s + 1 into the
+// other pair, loading before the products and storing after them, with
+// one barrier per step.
 // CHECK-LABEL: func.func @row_major
 // CHECK-SAME: (%[[A:.*]]: memref<96x64xf32>, %[[B:.*]]: memref<64x128xf32>
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in
-// CHECK-SAME: workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK-SAME: workgroup(%[[AS0:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS0:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[AS1:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS1:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT: memref.load %[[A]][
-// CHECK:   %[[SCALED:.*]] = arith.muli %[[TY]], %c16
-// CHECK:   %[[LINEAR:.*]] = arith.addi %[[SCALED]], %[[TX]]
-// CHECK:   %[[SOME:.*]] = arith.cmpi ult, %[[LINEAR]], %c128
-// CHECK:   scf.if %[[SOME]] {
-// CHECK:     %[[ROW:.*]] = arith.divui %[[LINEAR]], %c4
-// CHECK:     %[[CHUNK:.*]] = arith.remui %[[LINEAR]], %c4
-// CHECK:     %[[COLUMN:.*]] = arith.muli %[[CHUNK]], %c4
-// CHECK:     %[[V:.*]] = scf.if %{{.*}} -> (vector<4xf32>) {
-// CHECK:       vector.load %[[A]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<96x64xf32>, vector<4xf32>
-// CHECK:     } else {
-// CHECK:       arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK:     %[[E0:.*]] = vector.extract %[[V]][0]
-// CHECK:     memref.store %[[E0]], %[[AS]][%[[COLUMN]], %[[ROW]]]
-// CHECK:     vector.extract %[[V]][3]
+// CHECK: %[[SCALED:.*]] = arith.muli %[[TY]], %c16
+// CHECK: %[[LINEAR:.*]] = arith.addi %[[SCALED]], %[[TX]]
+// CHECK: %[[SOME:.*]] = arith.cmpi ult, %[[LINEAR]], %c128
+// CHECK: %[[ROW:.*]] = arith.divui %[[LINEAR]], %c4
+// CHECK: %[[CHUNK:.*]] = arith.remui %[[LINEAR]], %c4
+// CHECK: %[[COLUMN:.*]] = arith.muli %[[CHUNK]], %c4
+// CHECK: vector.load %[[A]]
+// CHECK: vector.load %[[B]]
+// CHECK: scf.if %[[SOME]] {
+// CHECK:   memref.store %{{.*}}, %[[AS0]][%[[COLUMN]], %[[ROW]]]
+// CHECK: gpu.barrier
+// CHECK: scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK:   %[[ODD:.*]] = arith.cmpi ne
+// CHECK:   %[[AC:.*]] = arith.select %[[ODD]], %[[AS1]], %[[AS0]]
+// CHECK:   %[[BC:.*]] = arith.select %[[ODD]], %[[BS1]], %[[BS0]]
+// CHECK:   %[[NEXT:.*]] = arith.addi %[[K0]], %c16
+// CHECK:   %[[V:.*]] = scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK:     vector.load %[[A]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<96x64xf32>, vector<4xf32>
+// CHECK:   } else {
 // CHECK:   scf.if
 // CHECK:     vector.load %[[B]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// CHECK:   scf.for
+// CHECK:     memref.load %[[AC]]
+// CHECK:     memref.load %[[BC]]
+// CHECK:   %[[AN:.*]] = arith.select %[[ODD]], %[[AS0]], %[[AS1]]
+// CHECK:   scf.if %[[SOME]] {
+// CHECK:     %[[E0:.*]] = vector.extract %[[V]][0]
+// CHECK:     memref.store %[[E0]], %[[AN]][%[[COLUMN]], %[[ROW]]]
+// CHECK:     vector.extract %[[V]][3]
 // CHECK:   gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-NOT: memref.load %[[B]][
 // CHECK: return
 func.func @row_major(%a: memref<96x64xf32>, %b: memref<64x128xf32>, %c: memref<96x128xf32>) {

@@ -177,26 +177,36 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 // block, a block per 32 x 32 output tile (grid ceil(N/32) x ceil(M/32)),
 // each thread 2 x 2 outputs (rows 2 ty, 2 ty + 1; columns tx, tx + 16). At
 // each 16-step of K the 32 x 16 tile of A and the 16 x 32 tile of B are
-// staged in shared memory between barriers (two elements of each per
-// thread), every read guarded, A's transposed (K, then M, padded to 36)
-// so that a thread's two rows (2 ty, 2 ty + 1) are adjacent (one vector
-// read once LLVM's load-store vectorizer has merged them); the four
-// accumulators start from the output and are carried by the K loop and
-// its inner loop (registers): two reads of A and two of B for four
-// multiply-adds. (Odd extents: the tiles are staged by scalars;
+// staged in shared memory (two elements of each per thread), every read
+// guarded, A's transposed (K, then M, padded to 36) so that a thread's two
+// rows (2 ty, 2 ty + 1) are adjacent (one vector read once LLVM's
+// load-store vectorizer has merged them). Two pairs of tiles are used in
+// turn: step 0 is staged before the loop; each step loads the next one's
+// elements before its products and stores them into the other pair after
+// them, then waits at the step's one barrier. The four accumulators start
+// from the output and are carried by the K loop and its inner loop
+// (registers): two reads of A and two of B for four multiply-adds. (Odd
+// extents: the tiles are staged by scalars;
 // tc-gpu-map-kernels-matmul-staging.mlir has the vectors.)
 // CHECK-LABEL: func.func @matmul
 // CHECK: %[[M:.*]] = memref.dim %arg0, %c0
-// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS0:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS0:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[AS1:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS1:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4: memref.load %arg2
+// CHECK: memref.load %arg0
+// CHECK: memref.load %arg1
+// CHECK: memref.load %arg0
+// CHECK: memref.load %arg1
+// CHECK: memref.store %{{.*}}, %[[AS0]][%[[TX]], %[[TY]]]
+// CHECK: memref.store %{{.*}}, %[[BS0]][%[[TY]], %[[TX]]]
+// CHECK: gpu.barrier
 // CHECK: %[[ACC:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %c41{{.*}} step %c16 iter_args(
-// CHECK:   memref.load %arg0
-// CHECK:   memref.store %{{.*}}, %[[AS]][%[[TX]], %[[TY]]]
-// CHECK:   memref.load %arg1
-// CHECK:   memref.store %{{.*}}, %[[BS]][%[[TY]], %[[TX]]]
+// CHECK:   %[[AS:.*]] = arith.select %[[ODD:.*]], %[[AS1]], %[[AS0]]
+// CHECK:   %[[BS:.*]] = arith.select %[[ODD]], %[[BS1]], %[[BS0]]
 // CHECK:   memref.load %arg0
 // CHECK:   memref.load %arg1
-// CHECK:   gpu.barrier
+// CHECK:   memref.load %arg0
+// CHECK:   memref.load %arg1
+// CHECK-NOT: gpu.barrier
 // CHECK:   %[[PRODUCTS:.*]]:4 = scf.for %[[KK:[a-z0-9_]+]] = {{.*}} -> (f32, f32, f32, f32)
 // CHECK:     memref.load %[[AS]][%[[KK]], %[[ROW:.*]]] : memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK:     memref.load %[[BS]]
@@ -204,6 +214,10 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 // CHECK:     memref.load %[[AS]][%[[KK]], %[[NEXT]]]
 // CHECK:     memref.load %[[BS]]
 // CHECK-COUNT-4: arith.mulf
+// CHECK:   %[[AN:.*]] = arith.select %[[ODD]], %[[AS0]], %[[AS1]]
+// CHECK:   %[[BN:.*]] = arith.select %[[ODD]], %[[BS0]], %[[BS1]]
+// CHECK:   memref.store %{{.*}}, %[[AN]][%[[TX]], %[[TY]]]
+// CHECK:   memref.store %{{.*}}, %[[BN]][%[[TY]], %[[TX]]]
 // CHECK:   gpu.barrier
 // CHECK:   scf.yield %[[PRODUCTS]]#0, %[[PRODUCTS]]#1, %[[PRODUCTS]]#2, %[[PRODUCTS]]#3
 // CHECK: memref.store %[[ACC]]#0, %arg2
@@ -225,12 +239,15 @@ func.func @matmul(%a: memref<?x41xf32>, %b: memref<41x71xf32>, %c: memref<?x71xf
 // tile is read through the op's own indexing, oh + kh and ow + kw.
 // CHECK-LABEL: func.func @conv
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.load %arg1
+// CHECK: arith.addi
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %[[AS]]
+// CHECK: memref.store %{{.*}}, %[[BS]]
+// CHECK: gpu.barrier
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c27{{.*}} step %c16
 // CHECK:   memref.load %arg1
-// CHECK:   memref.store %{{.*}}, %[[AS]]
-// CHECK:   arith.addi
 // CHECK:   memref.load %arg0
-// CHECK:   memref.store %{{.*}}, %[[BS]]
 // CHECK:   gpu.barrier
 // CHECK-NOT: linalg.conv
 func.func @conv(%x: memref<2x3x8x8xf32>, %w: memref<16x3x3x3xf32>, %y: memref<2x16x6x6xf32>) {

@@ -70,8 +70,11 @@ FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op);
 /// kMatmulTile threads computes an output tile kMatmulRegisterTile times
 /// as wide and high (each thread kMatmulRegisterTile^2 outputs), staging
 /// kMatmulTile-deep tiles of A and B in shared memory (workgroup
-/// attributions) between barriers, so each element read from global
-/// memory serves kMatmulTile kMatmulRegisterTile multiply-adds; an
+/// attributions), so each element read from global memory serves
+/// kMatmulTile kMatmulRegisterTile multiply-adds. Two pairs of tiles are
+/// used in turn: a step's loads of the next step's elements are issued
+/// before its products and stored into the other pair after them, one
+/// barrier per step (software pipelining in two stages); an
 /// operand read along its contiguous, aligned innermost dimension (by K's
 /// or its own side's last loop) is staged in vectors of up to
 /// kVectorBytes. Other parallel loops
