@@ -7,9 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Gpu/Utils/BackendUtils.h"
 #include "tc/Target/Cuda/CudaTarget.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/GpuTarget.h"
+#include "tc/Target/Gpu/Utils/BackendUtils.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
@@ -92,7 +94,52 @@ public:
     mma.k = 16;
     mma.aLayout = map(g + (i.floorDiv(2) % 2) * 8, t * 2 + i % 2 + i.floorDiv(4) * 8);
     mma.bLayout = map(t * 2 + i % 2 + i.floorDiv(2) * 8, g);
+    // ldmatrix .trans gives each lane pairs along K from K-major tiles:
+    // A's fragment is four 8 x 8 matrices, B's two.
+    mma.transposedLoads = true;
     return mma;
+  }
+
+  /// ldmatrix with .trans (sm_75 and later): lane l gives the address of
+  /// row l % 8 of matrix (l / 8) % n (with fewer than four matrices the
+  /// instruction ignores the later lanes' addresses, which repeat the
+  /// first ones'), and receives a 32-bit pair from each matrix.
+  LogicalResult lowerSubgroupLoadTransposed(RewriterBase &rewriter,
+                                            tc_gpu::SubgroupLoadTransposedOp op,
+                                            StringRef) const override {
+    Location loc = op.getLoc();
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    auto add = [&](Value a, Value b) -> Value {
+      return arith::AddIOp::create(rewriter, loc, a, b);
+    };
+    int64_t n = op.getNumMatrices();
+    Value lane = arith::RemUIOp::create(
+        rewriter, loc, linearThreadId(rewriter, loc).first, index(32));
+    Value matrix = arith::RemUIOp::create(
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, lane, index(8)),
+        index(n));
+    ArrayRef<int64_t> offsets = op.getOffsets();
+    Value rowOffset = index(offsets[0]), columnOffset = index(offsets[1]);
+    for (int64_t i = 1; i < n; ++i) {
+      Value is = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       matrix, index(i));
+      rowOffset = arith::SelectOp::create(rewriter, loc, is,
+                                          index(offsets[2 * i]), rowOffset);
+      columnOffset = arith::SelectOp::create(
+          rewriter, loc, is, index(offsets[2 * i + 1]), columnOffset);
+    }
+    Value rowInMatrix = arith::RemUIOp::create(rewriter, loc, lane, index(8));
+    Value row = add(op.getRow(), add(rowOffset, rowInMatrix));
+    Value column = add(op.getColumn(), columnOffset);
+    VectorType result = op.getResult().getType();
+    auto pairs = VectorType::get({n, 2}, result.getElementType());
+    Value loaded = nvgpu::LdMatrixOp::create(rewriter, loc, pairs, op.getTile(),
+                                             ValueRange{row, column},
+                                             /*transpose=*/true, n);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, result, loaded);
+    return success();
   }
 
   /// nvvm.mma.sync reads A and B in 32-bit registers (f16 pairs as
@@ -163,6 +210,8 @@ public:
   }
 
   void addDeviceLowering(OpPassManager &pm, StringRef) const override {
+    // nvgpu.ldmatrix (tc_gpu.subgroup_load_transposed's lowering) first.
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   }
 

@@ -21,14 +21,12 @@ namespace mlir::tc::gpu {
 namespace {
 
 /// Shared memory of buildTiledContraction's block with `registerTile`
-/// outputs per thread and side: two pairs of A's tile (padded by a vector)
-/// and B's, and with matrix cores the f32 result tile.
+/// outputs per thread and side: two pairs of A's and B's tiles (each row
+/// padded by a vector).
 int64_t sharedBytes(int64_t registerTile, int64_t factorBytes) {
   int64_t e = kMatmulTile * registerTile;
   int64_t pad = std::max<int64_t>(1, kVectorBytes / factorBytes);
-  return 2 * (kMatmulTile * (e + pad) * factorBytes +
-              kMatmulTile * e * factorBytes) +
-         e * e * 4;
+  return 2 * 2 * kMatmulTile * (e + pad) * factorBytes;
 }
 
 struct GpuConfigureKernelsPass

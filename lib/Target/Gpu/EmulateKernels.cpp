@@ -401,6 +401,32 @@ LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
 
 /// A matrix instruction (tc_gpu.subgroup_mma) is its subgroup's, each
 /// lane holding elements of A, B and C in the layouts its attributes give.
+/// Emulated as its definition reads: each lane loads its own elements
+/// (two of each 8 x 8 matrix, along the tile's rows) from the tile.
+void rewriteTransposedLoads(mlir::gpu::GPUFuncOp kernel) {
+  SmallVector<tc_gpu::SubgroupLoadTransposedOp> ops;
+  kernel.walk([&](tc_gpu::SubgroupLoadTransposedOp op) { ops.push_back(op); });
+  for (tc_gpu::SubgroupLoadTransposedOp op : ops) {
+    OpBuilder b(op);
+    KernelBuilder e{b, op.getLoc()};
+    Value lane = e.rem(linearThreadId(b, op.getLoc()).first, 32);
+    Value pairRow = e.mul(e.rem(lane, 4), 2), column = e.div(lane, 4);
+    ArrayRef<int64_t> offsets = op.getOffsets();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < op.getNumMatrices(); ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        elements.push_back(memref::LoadOp::create(
+            b, op.getLoc(), op.getTile(),
+            ValueRange{
+                e.add(e.add(op.getRow(), pairRow), offsets[2 * i] + j),
+                e.add(e.add(op.getColumn(), column), offsets[2 * i + 1])}));
+    Value result = vector::FromElementsOp::create(
+        b, op.getLoc(), op.getResult().getType(), elements);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
 /// Emulated: each lane stores its A and B elements at their places in
 /// shared copies of its subgroup's A and B, a barrier, then it computes its
 /// C elements from the copies (f32 multiply-adds over k), and a barrier
@@ -492,8 +518,10 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
                                 bool reverse, InstructionFor instructionFor) {
   if (!kernel.getBody().hasOneBlock())
     return kernel.emitError("cannot emulate a kernel with several blocks");
-  if (failed(expandBlockMmas(kernel, instructionFor)) ||
-      failed(rewriteSubgroupMmas(kernel)) || failed(rewriteShuffles(kernel)))
+  if (failed(expandBlockMmas(kernel, instructionFor)))
+    return failure();
+  rewriteTransposedLoads(kernel);
+  if (failed(rewriteSubgroupMmas(kernel)) || failed(rewriteShuffles(kernel)))
     return failure();
   demoteAcrossBarriers(kernel);
   if (!kernel.getPrivateAttributions().empty())

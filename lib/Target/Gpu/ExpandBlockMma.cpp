@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tc::gpu {
@@ -103,6 +104,23 @@ Share shareOf(Builder &e, const MatrixInstruction &mma,
   return share;
 }
 
+/// The offsets of tc_gpu.subgroup_load_transposed's matrices for the
+/// fragments of one operand, when the target has the load, the fragments
+/// are its, and `tile` (K-major) keeps each matrix row 16-byte aligned:
+/// identity layout, rows a multiple of 16 bytes, and subgroup tiles
+/// starting at multiples of 8 columns (`sideStep`, the instruction's m or
+/// n).
+std::optional<SmallVector<int64_t>>
+transposedLoadOffsets(const MatrixInstruction &mma, MemRefType tile,
+                      AffineMap layout, int64_t count, unsigned kMajorRow,
+                      int64_t sideStep) {
+  if (!mma.transposedLoads || tile.getElementTypeBitWidth() != 16 ||
+      !tile.hasStaticShape() || !tile.getLayout().isIdentity() ||
+      tile.getDimSize(1) * 2 % 16 != 0 || sideStep % 8 != 0)
+    return std::nullopt;
+  return fragmentAsTransposedLoads(layout, count, mma.subgroupSize, kMajorRow);
+}
+
 void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
                            const SubgroupGrid &grid) {
   OpBuilder b(op);
@@ -120,21 +138,42 @@ void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
                b, loc, VectorType::get({count}, element), values)
         .getResult();
   };
+  // Both tiles are K-major: lhs is A transposed (A[row][k] is
+  // lhs[k][row]), rhs is B (B[k][column]).
+  std::optional<SmallVector<int64_t>> aLoads = transposedLoadOffsets(
+      mma, op.getLhs().getType(), mma.aLayout, mma.aElements(),
+      /*kMajorRow=*/1, mma.m);
+  std::optional<SmallVector<int64_t>> bLoads = transposedLoadOffsets(
+      mma, op.getRhs().getType(), mma.bLayout, mma.bElements(),
+      /*kMajorRow=*/0, mma.n);
+  auto loadTransposed = [&](Value tile, int64_t k0, Value origin,
+                            ArrayRef<int64_t> offsets) -> Value {
+    auto type =
+        VectorType::get({static_cast<int64_t>(offsets.size())}, element);
+    return tc_gpu::SubgroupLoadTransposedOp::create(
+        b, loc, type, tile, e.index(k0), origin,
+        b.getDenseI64ArrayAttr(offsets));
+  };
   for (int64_t k0 = 0; k0 < op.getK(); k0 += mma.k) {
-    // lhs is A transposed: A[row][k] is lhs[k][row].
     SmallVector<Value> as, bs;
     for (Value row : share.rows)
-      as.push_back(fragment(mma.aElements(), [&](int64_t i) {
-        return e.load(op.getLhs(),
-                      e.add(e.at(mma.aLayout, 1, share.lane, i), k0),
-                      e.add(row, e.at(mma.aLayout, 0, share.lane, i)));
-      }));
+      as.push_back(aLoads
+                       ? loadTransposed(op.getLhs(), k0, row, *aLoads)
+                       : fragment(mma.aElements(), [&](int64_t i) {
+                           return e.load(
+                               op.getLhs(),
+                               e.add(e.at(mma.aLayout, 1, share.lane, i), k0),
+                               e.add(row, e.at(mma.aLayout, 0, share.lane, i)));
+                         }));
     for (Value column : share.columns)
-      bs.push_back(fragment(mma.bElements(), [&](int64_t i) {
-        return e.load(op.getRhs(),
-                      e.add(e.at(mma.bLayout, 0, share.lane, i), k0),
-                      e.add(column, e.at(mma.bLayout, 1, share.lane, i)));
-      }));
+      bs.push_back(
+          bLoads ? loadTransposed(op.getRhs(), k0, column, *bLoads)
+                 : fragment(mma.bElements(), [&](int64_t i) {
+                     return e.load(
+                         op.getRhs(),
+                         e.add(e.at(mma.bLayout, 0, share.lane, i), k0),
+                         e.add(column, e.at(mma.bLayout, 1, share.lane, i)));
+                   }));
     for (int64_t i = 0; i < grid.tm; ++i)
       for (int64_t j = 0; j < grid.tn; ++j) {
         int64_t offset = (i * grid.tn + j) * cCount;
@@ -309,6 +348,28 @@ LogicalResult scaleRows(tc_gpu::BlockMmaScaleRowsOp op,
   return success();
 }
 
+LogicalResult forEach(tc_gpu::BlockMmaForEachOp op,
+                      InstructionFor instructionFor) {
+  OpBuilder b(op);
+  Builder e{{b, op.getLoc()}};
+  FailureOr<SmallVector<std::pair<Value, Value>>> positions =
+      positionsOf(e, op, instructionFor);
+  if (failed(positions))
+    return failure();
+  Block &body = op.getBody().front();
+  for (auto [i, position] : llvm::enumerate(*positions)) {
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), position.first);
+    mapping.map(body.getArgument(1), position.second);
+    mapping.map(body.getArgument(2),
+                vector::ExtractOp::create(b, op.getLoc(), op.getAcc(), i));
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+  }
+  op.erase();
+  return success();
+}
+
 } // namespace
 
 Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
@@ -320,11 +381,45 @@ Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
                                        lane);
 }
 
+std::optional<SmallVector<int64_t>>
+fragmentAsTransposedLoads(AffineMap layout, int64_t count, int64_t subgroupSize,
+                          unsigned kMajorRow) {
+  int64_t matrices = count / 2;
+  if (subgroupSize != 32 || count % 2 != 0 ||
+      !(matrices == 1 || matrices == 2 || matrices == 4) ||
+      layout.getNumDims() != 2 || layout.getNumSymbols() != 0 ||
+      layout.getNumResults() != 2)
+    return std::nullopt;
+  // Element i of lane l at (tile row, tile column).
+  auto at = [&](int64_t lane, int64_t i) {
+    SmallVector<int64_t, 4> place = layout.compose({lane, i});
+    return std::make_pair(place[kMajorRow], place[1 - kMajorRow]);
+  };
+  // Lane 0 holds the first two elements of each matrix's first column.
+  SmallVector<int64_t> offsets;
+  for (int64_t m = 0; m < matrices; ++m) {
+    auto [row, column] = at(0, 2 * m);
+    if (row < 0 || column < 0 || column % 8 != 0)
+      return std::nullopt;
+    offsets.append({row, column});
+  }
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t m = i / 2;
+      if (at(lane, i) != std::make_pair(offsets[2 * m] + 2 * (lane % 4) + i % 2,
+                                        offsets[2 * m + 1] + lane / 4))
+        return std::nullopt;
+    }
+  return offsets;
+}
+
 LogicalResult expandBlockMmas(Operation *root, InstructionFor instructionFor) {
   SmallVector<tc_gpu::BlockMmaOp> products;
   SmallVector<tc_gpu::BlockMmaStoreOp> stores;
   SmallVector<tc_gpu::BlockMmaScaleRowsOp> scales;
+  SmallVector<tc_gpu::BlockMmaForEachOp> epilogues;
   root->walk([&](tc_gpu::BlockMmaOp op) { products.push_back(op); });
+  root->walk([&](tc_gpu::BlockMmaForEachOp op) { epilogues.push_back(op); });
   root->walk([&](tc_gpu::BlockMmaStoreOp op) { stores.push_back(op); });
   root->walk([&](tc_gpu::BlockMmaScaleRowsOp op) { scales.push_back(op); });
   bool ok = true;
@@ -340,6 +435,8 @@ LogicalResult expandBlockMmas(Operation *root, InstructionFor instructionFor) {
     ok &= succeeded(store(op, instructionFor));
   for (tc_gpu::BlockMmaScaleRowsOp op : scales)
     ok &= succeeded(scaleRows(op, instructionFor));
+  for (tc_gpu::BlockMmaForEachOp op : epilogues)
+    ok &= succeeded(forEach(op, instructionFor));
   return success(ok);
 }
 

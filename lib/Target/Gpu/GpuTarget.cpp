@@ -1,8 +1,9 @@
 //===- GpuTarget.cpp - target names and per-target kernel compilation -----===//
 
 #include "tc/Target/Gpu/GpuTarget.h"
-#include "tc/Target/Gpu/Passes.h"
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -11,6 +12,11 @@
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tc::gpu {
+
+LogicalResult GpuBackend::lowerSubgroupLoadTransposed(
+    RewriterBase &, tc_gpu::SubgroupLoadTransposedOp op, StringRef chip) const {
+  return op.emitOpError("has no lowering for ") << prefix() << ":" << chip;
+}
 
 std::string GpuTarget::name() const {
   return (backend->prefix() + ":" + chip).str();

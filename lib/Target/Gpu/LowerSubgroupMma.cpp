@@ -24,8 +24,14 @@ struct GpuLowerSubgroupMmaPass
   using Base::Base;
   void runOnOperation() override {
     SmallVector<tc_gpu::SubgroupMmaOp> ops;
-    getOperation()->walk([&](tc_gpu::SubgroupMmaOp op) { ops.push_back(op); });
-    if (ops.empty())
+    SmallVector<tc_gpu::SubgroupLoadTransposedOp> loads;
+    getOperation()->walk([&](Operation *op) {
+      if (auto mma = dyn_cast<tc_gpu::SubgroupMmaOp>(op))
+        ops.push_back(mma);
+      else if (auto load = dyn_cast<tc_gpu::SubgroupLoadTransposedOp>(op))
+        loads.push_back(load);
+    });
+    if (ops.empty() && loads.empty())
       return;
     std::string error;
     FailureOr<GpuTarget> gpu = parseGpuTarget(target, error);
@@ -48,6 +54,17 @@ struct GpuLowerSubgroupMmaPass
       }
       rewriter.setInsertionPoint(op);
       if (failed(backend.lowerSubgroupMma(rewriter, op, gpu->chip)))
+        return signalPassFailure();
+    }
+    for (tc_gpu::SubgroupLoadTransposedOp op : loads) {
+      std::optional<MatrixInstruction> mma = backend.matrixInstruction(
+          &getContext(), gpu->chip, op.getResult().getType().getElementType());
+      if (!mma || !mma->transposedLoads) {
+        op.emitOpError("is not a load of ") << target;
+        return signalPassFailure();
+      }
+      rewriter.setInsertionPoint(op);
+      if (failed(backend.lowerSubgroupLoadTransposed(rewriter, op, gpu->chip)))
         return signalPassFailure();
     }
   }

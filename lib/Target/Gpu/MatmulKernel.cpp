@@ -277,25 +277,26 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   Value output = op.getDpsInitOperand(0)->get();
   Type element = getElementTypeOrSelf(output.getType());
   // Shared tiles: A transposed, [T of K][E rows of M, then padding], B
-  // [T of K][E columns of N]. A thread's R rows are consecutive in a row of
-  // A's tile: one vector read per step of K. The padding (16 bytes) keeps
-  // those rows 16-byte aligned and spreads a column's elements over the
-  // memory banks for the staging stores. The accumulators are the K loop's
-  // carried values (registers).
-  int64_t aBytes = std::max<int64_t>(
-      1, elementBytes(getElementTypeOrSelf(r.a->get().getType())));
-  const int64_t pad = std::max<int64_t>(1, kVectorBytes / aBytes);
+  // [T of K][E columns of N, then padding]. A thread's R rows are
+  // consecutive in a row of A's tile: one vector read per step of K. The
+  // padding (16 bytes) keeps the rows 16-byte aligned and spreads a
+  // column's elements over the memory banks, for the staging stores and
+  // for matrix loads that read 8 rows at once (ldmatrix). The accumulators
+  // are the K loop's carried values (registers).
+  auto padOf = [&](OpOperand *operand) {
+    int64_t bytes = std::max<int64_t>(
+        1, elementBytes(getElementTypeOrSelf(operand->get().getType())));
+    return std::max<int64_t>(1, kVectorBytes / bytes);
+  };
+  const int64_t pad = padOf(r.a), bPad = padOf(r.b);
   // With matrix cores the products accumulate in tc_gpu.block_mma's
-  // registers, in the target's layout; the block writes them to a shared
-  // E x E tile once, and the fused epilogue reads its outputs from there.
+  // registers, in the target's layout, and the fused epilogue runs on them
+  // there (tc_gpu.block_mma_for_each).
   const bool matrixCores = suitsMatrixCores(op, r);
   // Two pairs of A and B tiles, used by the steps of K in turn (below).
   SmallVector<Type> sharedTiles{
-      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E),
-      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E)};
-  if (matrixCores)
-    sharedTiles.push_back(MemRefType::get({E, E}, rewriter.getF32Type(), AffineMap(),
-                                           workgroup));
+      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E + bPad),
+      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E + bPad)};
   auto launch = mlir::gpu::LaunchOp::create(
       rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile, tile, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
@@ -581,35 +582,52 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     mlir::gpu::BarrierOp::create(rewriter, loc);
     scf::YieldOp::create(rewriter, loc, products);
   }
-  Value cTile;
   if (matrixCores) {
-    cTile = launch.getWorkgroupAttributions()[4];
-    tc_gpu::BlockMmaStoreOp::create(rewriter, loc, steps.getResult(0), cTile,
-                                    rewriter.getDenseI64ArrayAttr({E, E, T}),
-                                    TypeAttr::get(getElementTypeOrSelf(r.a->get().getType())));
-    mlir::gpu::BarrierOp::create(rewriter, loc);
-  }
-  for (int64_t i = 0; i < R; ++i)
-    for (int64_t j = 0; j < R; ++j) {
-      auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside[i * R + j],
-                                     /*withElseRegion=*/false);
+    // Each thread runs the epilogue on its accumulator elements where the
+    // target's layout puts them (tc_gpu.block_mma_for_each, expanded per
+    // target): the results go from registers to the output, without a
+    // shared tile of them or a barrier.
+    auto each = tc_gpu::BlockMmaForEachOp::create(
+        rewriter, loc, steps.getResult(0),
+        rewriter.getDenseI64ArrayAttr({E, E, T}),
+        TypeAttr::get(getElementTypeOrSelf(r.a->get().getType())));
+    Type indexType = rewriter.getIndexType();
+    Block *block = rewriter.createBlock(
+        &each.getBody(), {}, {indexType, indexType, rewriter.getF32Type()},
+        {loc, loc, loc});
+    rewriter.setInsertionPointToStart(block);
+    Value row =
+        arith::AddIOp::create(rewriter, loc, blockRow, block->getArgument(0));
+    Value column = mulAdd(bx, E, block->getArgument(1));
+    auto store = scf::IfOp::create(rewriter, loc, TypeRange{},
+                                   both(less(row, mSize), less(column, nSize)),
+                                   /*withElseRegion=*/false);
+    {
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(&store.getThenRegion().front());
-      Value result;
-      if (matrixCores) {
-        Value sum = memref::LoadOp::create(rewriter, loc, cTile,
-                                           ValueRange{add(localRow, i), localColumns[j]});
-        Value start = fusedStartValue(
-            rewriter, loc, op, fusion,
-            indicesAt(rewriter, loc, outMap, loopsAt(rows[i], columns[j], nullptr)));
-        result = arith::AddFOp::create(rewriter, loc, start, sum);
-      } else {
-        result = steps.getResult(i * R + j);
-      }
-      storeFusedResult(rewriter, loc, op, fusion, result,
-                       indicesAt(rewriter, loc, outMap,
-                                 loopsAt(rows[i], columns[j], nullptr)));
+      SmallVector<Value> indices =
+          indicesAt(rewriter, loc, outMap, loopsAt(row, column, nullptr));
+      Value start = fusedStartValue(rewriter, loc, op, fusion, indices);
+      storeFusedResult(
+          rewriter, loc, op, fusion,
+          arith::AddFOp::create(rewriter, loc, start, block->getArgument(2)),
+          indices);
     }
+    tc_gpu::YieldOp::create(rewriter, loc);
+    rewriter.setInsertionPointAfter(each);
+  } else {
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < R; ++j) {
+        auto store =
+            scf::IfOp::create(rewriter, loc, TypeRange{}, inside[i * R + j],
+                              /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+        storeFusedResult(rewriter, loc, op, fusion, steps.getResult(i * R + j),
+                         indicesAt(rewriter, loc, outMap,
+                                   loopsAt(rows[i], columns[j], nullptr)));
+      }
+  }
   mlir::gpu::TerminatorOp::create(rewriter, loc);
 }
 

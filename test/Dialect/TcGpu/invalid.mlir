@@ -96,3 +96,47 @@ func.func @attention_result(%q: tensor<8x16xf16>, %k: tensor<9x16xf16>, %v: tens
   tc_gpu.attention %q, %k, %v into %o {scale = 1.0 : f32} : tensor<8x16xf16>, tensor<9x16xf16>, tensor<9x16xf16>, tensor<8x16xf16>
   return
 }
+
+// -----
+
+func.func @load_three_matrices(%t: memref<16x72xf16, 3>, %i: index) {
+  // expected-error @+1 {{expects offsets of 1, 2 or 4 matrices}}
+  %v = tc_gpu.subgroup_load_transposed %t[%i, %i] {offsets = array<i64: 0, 0, 8, 0, 0, 8>} : memref<16x72xf16, 3> -> vector<6xf16>
+  return
+}
+
+// -----
+
+func.func @load_elements(%t: memref<16x72xf16, 3>, %i: index) {
+  // expected-error @+1 {{expects 4 elements, two of each matrix}}
+  %v = tc_gpu.subgroup_load_transposed %t[%i, %i] {offsets = array<i64: 0, 0, 8, 0>} : memref<16x72xf16, 3> -> vector<8xf16>
+  return
+}
+
+// -----
+
+func.func @load_type(%t: memref<16x72xf16, 3>, %i: index) {
+  // expected-error @+1 {{expects the tile's element type}}
+  %v = tc_gpu.subgroup_load_transposed %t[%i, %i] {offsets = array<i64: 0, 0>} : memref<16x72xf16, 3> -> vector<2xbf16>
+  return
+}
+
+// -----
+
+func.func @for_each_body(%acc: vector<16xf32>) {
+  // expected-error @+1 {{expects a body of (row: index, column: index, value: f32)}}
+  tc_gpu.block_mma_for_each %acc {tile = array<i64: 64, 64, 16>, operand_type = f16} : vector<16xf32> {
+  ^bb0(%r: index, %v: f32):
+  }
+  return
+}
+
+// -----
+
+func.func @for_each_tile(%acc: vector<24xf32>) {
+  // expected-error @+1 {{accumulator of 24 elements does not divide the 64x64 tile among threads}}
+  tc_gpu.block_mma_for_each %acc {tile = array<i64: 64, 64, 16>, operand_type = f16} : vector<24xf32> {
+  ^bb0(%r: index, %c: index, %v: f32):
+  }
+  return
+}

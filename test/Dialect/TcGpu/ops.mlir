@@ -71,3 +71,27 @@ func.func @attention(%q: tensor<2x3x70x40xf16>, %k: tensor<2x3x40x45xf16>, %v: t
       : memref<4x8x16xbf16>, memref<1x9x16xbf16>, memref<4x9x24xbf16>, memref<4x8x24xbf16>
   return %r : tensor<2x3x70x40xf16>
 }
+
+// A subgroup's transposed 8 x 8 matrix loads: two elements of each matrix.
+// CHECK-LABEL: func.func @load_transposed
+// CHECK: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xf16, 3> -> vector<8xf16>
+// CHECK: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0>} : memref<16x72xbf16, 3> -> vector<2xbf16>
+func.func @load_transposed(%t: memref<16x72xf16, 3>, %u: memref<16x72xbf16, 3>, %k: index, %m: index) -> (vector<8xf16>, vector<2xbf16>) {
+  %a = tc_gpu.subgroup_load_transposed %t[%k, %m] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xf16, 3> -> vector<8xf16>
+  %b = tc_gpu.subgroup_load_transposed %u[%k, %m] {offsets = array<i64: 0, 0>} : memref<16x72xbf16, 3> -> vector<2xbf16>
+  return %a, %b : vector<8xf16>, vector<2xbf16>
+}
+
+// An epilogue on each element of the block's accumulator tile.
+// CHECK-LABEL: func.func @for_each
+// CHECK: tc_gpu.block_mma_for_each %{{.*}} {operand_type = f16, tile = array<i64: 64, 64, 16>} : vector<16xf32> {
+// CHECK: ^bb0(%[[R:.*]]: index, %[[C:.*]]: index, %[[V:.*]]: f32):
+// CHECK:   memref.store %[[V]], %{{.*}}[%[[R]], %[[C]]]
+// CHECK-NEXT: }
+func.func @for_each(%acc: vector<16xf32>, %out: memref<64x64xf32>) {
+  tc_gpu.block_mma_for_each %acc {tile = array<i64: 64, 64, 16>, operand_type = f16} : vector<16xf32> {
+  ^bb0(%r: index, %c: index, %v: f32):
+    memref.store %v, %out[%r, %c] : memref<64x64xf32>
+  }
+  return
+}

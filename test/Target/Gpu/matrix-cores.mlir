@@ -82,7 +82,11 @@
 // RUN: FileCheck %s --check-prefix=PTX-F16 < %t/fp16/cuda-sm_90.ptx
 // RUN: FileCheck %s --check-prefix=PTX-F16 < %t/fp16/cuda-sm_80.ptx
 // RUN: FileCheck %s --check-prefix=PTX-BF16 < %t/bf16/cuda-sm_90.ptx
+// Their 16-bit fragments come from shared memory by ldmatrix, transposed
+// (TF32's f32 ones below by element loads).
+// PTX-F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // RUN: llvm-objdump -d --mcpu=gfx942 %t/fp16/rocm-gfx942.hsaco | FileCheck %s --check-prefix=MFMA-F16
 // RUN: llvm-objdump -d --mcpu=gfx90a %t/bf16/rocm-gfx90a.hsaco | FileCheck %s --check-prefix=MFMA-BF16-90A
@@ -96,6 +100,7 @@
 // GPU-TF32-COUNT-2: ok, {{[0-9]+}} kernels
 // RUN: FileCheck %s --check-prefix=PTX-TF32 < %t/tf32/cuda-sm_80.ptx
 // RUN: FileCheck %s --check-prefix=PTX-TF32 < %t/tf32/cuda-sm_90.ptx
+// PTX-TF32-NOT: ldmatrix
 // PTX-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/fp16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-F16
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/bf16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-BF16

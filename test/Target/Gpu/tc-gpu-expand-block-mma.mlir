@@ -3,15 +3,25 @@
 //
 // NVIDIA (mma.sync m16n8k16, 32 lanes): 8 warps, each 4 instructions per
 // k-step (a 2 x 2 grid of 16 x 8 tiles: the grid that loads the fewest
-// fragments), its accumulator 4 tiles of 4 elements.
+// fragments), its accumulator 4 tiles of 4 elements. Its fragments are
+// ldmatrix's: each A fragment four 8 x 8 matrices of the K-major A tile
+// (k, m offsets 0/8), each B fragment two (k offsets 0 and 8), loaded
+// transposed at the warp's rows and columns; no lane loads an element.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_90}))' | FileCheck %s --check-prefix=CUDA
+// CUDA-NOT: memref.load
+// CUDA-COUNT-2: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
+// CUDA-COUNT-2: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 8, 0>} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<4xbf16>
+// CUDA-NOT: memref.load
 // CUDA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 8, 16>, subgroup_size = 32 : i64} : vector<8xbf16>, vector<4xbf16>, vector<4xf32>
 // CUDA-NOT: tc_gpu.subgroup_mma
 // CUDA-COUNT-16: memref.store
 // CUDA-NOT: tc_gpu.block_mma
 //
-// AMD CDNA (MFMA 16x16x16, 64 lanes): 4 waves, each 4 instructions.
+// AMD CDNA (MFMA 16x16x16, 64 lanes): 4 waves, each 4 instructions, their
+// fragments loaded element by element.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx942}))' | FileCheck %s --check-prefix=CDNA
+// CDNA-NOT: tc_gpu.subgroup_load_transposed
+// CDNA: memref.load
 // CDNA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 // CDNA-NOT: tc_gpu.subgroup_mma
 //
@@ -34,6 +44,8 @@
 // Then the vendors' intrinsics: nvvm.mma.sync on bf16 pairs packed in i32,
 // amdgpu.mfma, amdgpu.wmma.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_80},tc-gpu-lower-subgroup-mma{target=cuda:sm_80}))' | FileCheck %s --check-prefix=NVVM
+// NVVM-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// NVVM-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // NVVM-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx90a},tc-gpu-lower-subgroup-mma{target=rocm:gfx90a}))' | FileCheck %s --check-prefix=MFMA
 // MFMA-COUNT-4: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>

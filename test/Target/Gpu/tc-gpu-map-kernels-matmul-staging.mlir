@@ -16,7 +16,7 @@
 // CHECK-SAME: (%[[A:.*]]: memref<96x64xf32>, %[[B:.*]]: memref<64x128xf32>
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in
-// CHECK-SAME: workgroup(%[[AS0:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS0:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[AS1:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS1:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[AS0:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS0:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[AS1:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS1:.*]] : memref<16x36xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT: memref.load %[[A]][
 // CHECK: %[[SCALED:.*]] = arith.muli %[[TY]], %c16
 // CHECK: %[[LINEAR:.*]] = arith.addi %[[SCALED]], %[[TX]]

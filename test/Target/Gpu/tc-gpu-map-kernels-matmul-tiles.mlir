@@ -2,11 +2,11 @@
 
 // Large enough for 64 x 64 tiles on both sides and 256 blocks of them
 // (1024 x 1024): the wide kernel, 4 x 4 outputs per thread, chosen at
-// compile time. Shared memory holds the A and B tiles only: the K loop
-// carries the 16 accumulators.
+// compile time. Shared memory holds two pairs of A and B tiles only (used
+// by the steps of K in turn): the K loop carries the 16 accumulators.
 // CHECK-LABEL: func.func @large
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%[[A0:[a-z0-9]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[B0:[a-z0-9]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[A1:[a-z0-9]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[B1:[a-z0-9]+]] : memref<16x68xf32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-NOT: gpu.launch
 #a = affine_map<(i, j, k) -> (i, k)>
@@ -69,10 +69,10 @@ func.func @dynamic_rows(%x: memref<?x8xf32>, %w: memref<8x1024xf32>, %y: memref<
 
 // -----
 
-// f64 takes the wide tile too: its A and B tiles are 16 KB.
+// f64 takes the wide tile too: its two pairs of A and B tiles are 33 KB.
 // CHECK-LABEL: func.func @large_f64
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x66xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xf64, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%[[A0:[a-z0-9]+]] : memref<16x66xf64, #gpu.address_space<workgroup>>, %[[B0:[a-z0-9]+]] : memref<16x66xf64, #gpu.address_space<workgroup>>, %[[A1:[a-z0-9]+]] : memref<16x66xf64, #gpu.address_space<workgroup>>, %[[B1:[a-z0-9]+]] : memref<16x66xf64, #gpu.address_space<workgroup>>)
 #a4 = affine_map<(i, j, k) -> (i, k)>
 #b4 = affine_map<(i, j, k) -> (k, j)>
 #c4 = affine_map<(i, j, k) -> (i, j)>

@@ -1,13 +1,15 @@
 // RUN: tc-opt %s --tc-gpu-map-kernels --split-input-file | FileCheck %s
 
 // f16 operands accumulated in f32: the block multiplies its shared tiles
-// by tc_gpu.block_mma (matrix cores where the target has them), carrying
-// one accumulator vector through the K loop, then writes it to a fifth
-// shared tile (after two pairs of A and B tiles, used by the steps in
-// turn), from which each thread adds its outputs' start values and stores
-// them. 128 x 96 gives 32 x 32 tiles: 4 accumulators per thread.
+// (two pairs of A and B tiles, used by the steps in turn) by
+// tc_gpu.block_mma (matrix cores where the target has them), carrying one
+// accumulator vector through the K loop; then each thread runs the
+// epilogue on its accumulator elements (tc_gpu.block_mma_for_each, at the
+// element's row and column of the block's tile): guarded by the extents,
+// it adds the output's start value and stores. No shared tile of results.
+// 128 x 96 gives 32 x 32 tiles: 4 accumulators per thread.
 // CHECK-LABEL: func.func @f16_matmul
-// CHECK: gpu.launch {{.*}} workgroup(%[[A0:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B0:.*]] : memref<16x32xf16, #gpu.address_space<workgroup>>, %[[A1:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<16x32xf16, #gpu.address_space<workgroup>>, %[[C:.*]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:[a-z0-9]+]], %[[BY:[a-z0-9]+]], %{{[a-z0-9]+}}) in {{.*}} workgroup(%[[A0:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B0:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[A1:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>)
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK: gpu.barrier
 // CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<4xf32>)
@@ -17,10 +19,18 @@
 // CHECK:   %[[P:.*]] = tc_gpu.block_mma %[[A]], %[[B]], %[[ACC]] {tile = array<i64: 32, 32, 16>}
 // CHECK:   gpu.barrier
 // CHECK:   scf.yield %[[P]]
-// CHECK: tc_gpu.block_mma_store %[[SUM]], %[[C]] {operand_type = f16, tile = array<i64: 32, 32, 16>}
-// CHECK: gpu.barrier
-// CHECK: memref.load %[[C]]
-// CHECK: arith.addf
+// CHECK-NOT: gpu.barrier
+// CHECK: tc_gpu.block_mma_for_each %[[SUM]] {operand_type = f16, tile = array<i64: 32, 32, 16>} : vector<4xf32> {
+// CHECK: ^bb0(%[[ROW:.*]]: index, %[[COLUMN:.*]]: index, %[[VALUE:.*]]: f32):
+// CHECK:   arith.addi %{{.*}}, %[[ROW]]
+// CHECK:   arith.muli %[[BX]], %c32{{.*}} : index
+// CHECK:   arith.addi %{{.*}}, %[[COLUMN]]
+// CHECK:   scf.if
+// CHECK:     %[[START:.*]] = memref.load %arg2
+// CHECK:     %[[OUT:.*]] = arith.addf %[[START]], %[[VALUE]]
+// CHECK:     memref.store %[[OUT]], %arg2
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
@@ -40,7 +50,7 @@ func.func @f16_matmul(%x: memref<128x40xf16>, %w: memref<40x96xf16>, %y: memref<
 
 // 256 blocks of 64 x 64: the wide tile, 16 accumulators per thread.
 // CHECK-LABEL: func.func @bf16_wide
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x64xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>)
 // CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 64, 64, 16>} : {{.*}} vector<16xf32>
 #a2 = affine_map<(i, j, k) -> (i, k)>
 #b2 = affine_map<(i, j, k) -> (k, j)>
@@ -85,9 +95,9 @@ func.func @mixed_operands(%x: memref<128x40xf32>, %w: memref<40x96xf16>, %y: mem
 // matrix-core kernel on f32 tiles. The same product unmarked is an f32
 // product and keeps the CUDA-core kernel.
 // CHECK-LABEL: func.func @tf32_factors
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x32xf32, #gpu.address_space<workgroup>>)
-// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 32, 16>} : memref<16x36xf32, #gpu.address_space<workgroup>>, memref<16x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK: tc_gpu.block_mma_store {{.*}} {operand_type = f32, tile = array<i64: 32, 32, 16>}
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>)
+// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 32, 16>} : memref<16x36xf32, #gpu.address_space<workgroup>>, memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: tc_gpu.block_mma_for_each {{.*}} {operand_type = f32, tile = array<i64: 32, 32, 16>}
 // CHECK-LABEL: func.func @f32_factors
 // CHECK-NOT: tc_gpu.block_mma
 #a4 = affine_map<(i, j, k) -> (i, k)>

@@ -190,7 +190,7 @@ func.func @count(%x: memref<64xi1>) -> memref<?xi64> {
 // tc-gpu-map-kernels-matmul-staging.mlir has the vectors.)
 // CHECK-LABEL: func.func @matmul
 // CHECK: %[[M:.*]] = memref.dim %arg0, %c0
-// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS0:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS0:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>, %[[AS1:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS1:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS0:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS0:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[AS1:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS1:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4: memref.load %arg2
 // CHECK: memref.load %arg0
 // CHECK: memref.load %arg1
@@ -238,7 +238,7 @@ func.func @matmul(%a: memref<?x41xf32>, %b: memref<41x71xf32>, %c: memref<?x71xf
 // input channels and window (3 x 3 x 3 = 27, two steps of 16). The input's
 // tile is read through the op's own indexing, oh + kh and ow + kw.
 // CHECK-LABEL: func.func @conv
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9]+]] : memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.load %arg1
 // CHECK: arith.addi
 // CHECK: memref.load %arg0

@@ -29,6 +29,7 @@ namespace mlir {
 class RewriterBase;
 namespace tc_gpu {
 class SubgroupMmaOp;
+class SubgroupLoadTransposedOp;
 } // namespace tc_gpu
 } // namespace mlir
 
@@ -100,6 +101,12 @@ public:
   virtual LogicalResult lowerSubgroupMma(RewriterBase &rewriter,
                                          tc_gpu::SubgroupMmaOp op,
                                          StringRef chip) const = 0;
+  /// Replaces `op` by the vendor's load; only called where
+  /// matrixInstruction gave `transposedLoads`.
+  virtual LogicalResult
+  lowerSubgroupLoadTransposed(RewriterBase &rewriter,
+                              tc_gpu::SubgroupLoadTransposedOp op,
+                              StringRef chip) const;
   /// Checks a binary offline, as far as a machine without the GPU can:
   /// the ELF's machine and ABI, its chip, and one symbol per kernel.
   virtual LogicalResult validate(const GpuImage &image,

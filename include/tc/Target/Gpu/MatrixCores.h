@@ -19,6 +19,8 @@
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/LogicalResult.h"
 
+#include <optional>
+
 namespace mlir::tc::gpu {
 
 /// One subgroup's D = A B + C for A m x k, B k x n (16-bit floats), C and D
@@ -31,6 +33,11 @@ struct MatrixInstruction {
   int64_t m = 0, n = 0, k = 0, subgroupSize = 0;
   AffineMap aLayout, bLayout, cLayout;
   int64_t aCopies = 1, bCopies = 1;
+  /// Whether the target has tc_gpu.subgroup_load_transposed (NVIDIA's
+  /// ldmatrix with .trans) for this instruction's 16-bit operands. The
+  /// expansion uses it for a fragment only where the fragment's layout is
+  /// the load's, checked lane by lane (fragmentAsTransposedLoads).
+  bool transposedLoads = false;
 
   int64_t aElements() const { return m * k * aCopies / subgroupSize; }
   int64_t bElements() const { return k * n * bCopies / subgroupSize; }
@@ -40,6 +47,18 @@ struct MatrixInstruction {
 /// Result `result` (0: row, 1: column) of a layout at (lane, element).
 Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
                Value lane, int64_t element);
+
+/// Where the elements of a fragment of `count` elements lie in a K-major
+/// shared tile, as `layout` (lane, element) -> (row, column) of the
+/// instruction's operand gives them: `kMajorRow` says which result of the
+/// layout indexes the tile's rows (K). Returns the offsets of
+/// tc_gpu.subgroup_load_transposed's matrices when, for every lane of a
+/// 32-lane subgroup, that load gives exactly these elements in this order
+/// (each matrix's columns starting at multiples of 8 elements); otherwise
+/// std::nullopt.
+std::optional<SmallVector<int64_t>>
+fragmentAsTransposedLoads(AffineMap layout, int64_t count, int64_t subgroupSize,
+                          unsigned kMajorRow);
 
 /// Rewrites every tc_gpu.block_mma and tc_gpu.block_mma_store under `root`:
 /// with `instruction` (for tiles it divides), into fragment loads from the

@@ -234,7 +234,10 @@ def GpuLowerSubgroupMmaPass
   let description = [{
     Replaces each `tc_gpu.subgroup_mma` by the intrinsic of `target`'s back
     end: `nvvm.mma.sync` (m16n8k16) for NVIDIA, `amdgpu.mfma` (16x16x16)
-    for AMD. An op whose layouts are not the target's is an error.
+    for AMD. An op whose layouts are not the target's is an error. Each
+    `tc_gpu.subgroup_load_transposed` becomes the back end's load
+    (`nvgpu.ldmatrix` with `transpose` for NVIDIA); on a target whose
+    instruction does not offer those loads it is an error.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"",
@@ -243,6 +246,7 @@ def GpuLowerSubgroupMmaPass
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::amdgpu::AMDGPUDialect"];
 }
 

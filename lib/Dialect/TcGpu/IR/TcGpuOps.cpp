@@ -68,6 +68,20 @@ LogicalResult BlockMmaStoreOp::verify() {
   return success();
 }
 
+LogicalResult BlockMmaForEachOp::verify() {
+  if (failed(verifyTile(*this, getTile(), getAcc().getType())))
+    return failure();
+  Block &body = getBody().front();
+  Builder b(getContext());
+  if (body.getNumArguments() != 3 ||
+      body.getArgument(0).getType() != b.getIndexType() ||
+      body.getArgument(1).getType() != b.getIndexType() ||
+      body.getArgument(2).getType() != b.getF32Type())
+    return emitOpError("expects a body of (row: index, column: index, value: "
+                       "f32)");
+  return success();
+}
+
 LogicalResult BlockMmaScaleRowsOp::verify() {
   ArrayRef<int64_t> tile = getTile();
   if (failed(verifyTile(*this, tile, getAcc().getType())))
@@ -175,6 +189,23 @@ void AttentionOp::getEffects(
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
   }
+}
+
+LogicalResult SubgroupLoadTransposedOp::verify() {
+  ArrayRef<int64_t> offsets = getOffsets();
+  int64_t matrices = getNumMatrices();
+  if (offsets.size() % 2 || !(matrices == 1 || matrices == 2 || matrices == 4))
+    return emitOpError("expects offsets of 1, 2 or 4 matrices (row, column "
+                       "pairs)");
+  if (llvm::any_of(offsets, [](int64_t v) { return v < 0; }))
+    return emitOpError("expects non-negative offsets");
+  VectorType result = getResult().getType();
+  if (result.getElementType() != getTile().getType().getElementType())
+    return emitOpError("expects the tile's element type");
+  if (result.getNumElements() != 2 * matrices)
+    return emitOpError("expects ")
+           << 2 * matrices << " elements, two of each matrix";
+  return success();
 }
 
 LogicalResult SubgroupMmaOp::verify() {

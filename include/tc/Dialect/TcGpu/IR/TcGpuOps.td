@@ -99,6 +99,41 @@ def TcGpu_BlockMmaStoreOp : TcGpu_Op<"block_mma_store"> {
   let hasVerifier = 1;
 }
 
+def TcGpu_BlockMmaForEachOp : TcGpu_Op<"block_mma_for_each", [
+    SingleBlockImplicitTerminator<"::mlir::tc_gpu::YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "Runs a body on each element of the block's accumulator tile";
+  let description = [{
+    Each thread runs `body` once for each of its elements of the M x N tile
+    that `acc` holds, with the element's row and column in the tile and its
+    value: a contraction's epilogue (start value, fused ops, the store)
+    straight from the registers, without writing the tile to shared memory
+    first. `tile` and `operand_type` are those of the `tc_gpu.block_mma`
+    that produced `acc`, as for `tc_gpu.block_mma_store`;
+    `--tc-gpu-expand-block-mma` inlines the body once per element at the
+    target's positions.
+
+        tc_gpu.block_mma_for_each %acc {tile = array<i64: 64, 64, 16>, operand_type = f16} : vector<16xf32> {
+        ^bb0(%row: index, %column: index, %value: f32):
+          ...
+        }
+  }];
+  let arguments = (ins TcGpu_Accumulator:$acc,
+                       DenseI64ArrayAttr:$tile,
+                       TypeAttr:$operand_type);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $acc attr-dict `:` type($acc) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def TcGpu_YieldOp : TcGpu_Op<"yield", [Pure, Terminator,
+    HasParent<"BlockMmaForEachOp">]> {
+  let summary = "Ends the body of tc_gpu.block_mma_for_each";
+  let assemblyFormat = "attr-dict";
+}
+
 def TcGpu_BlockMmaScaleRowsOp : TcGpu_Op<"block_mma_scale_rows", [
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "Multiplies each row of the block's accumulator tile by a factor";
@@ -149,6 +184,41 @@ def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
+}
+
+def TcGpu_SubgroupLoadTransposedOp : TcGpu_Op<"subgroup_load_transposed", [
+    MemoryEffects<[MemRead]>]> {
+  let summary = "A subgroup's load of 8 x 8 matrices of 16-bit elements, transposed";
+  let description = [{
+    The 32 lanes of a subgroup together load `offsets.size() / 2` (1, 2 or
+    4) matrices of 8 x 8 16-bit elements from `tile`, matrix `i` starting
+    at (`row` + `offsets[2 i]`, `column` + `offsets[2 i + 1]`), and each
+    lane takes two elements of each, transposed: lane `l`'s elements
+    `2 i` and `2 i + 1` are
+
+        tile[row + offsets[2 i] + 2 (l % 4) + j][column + offsets[2 i + 1] + l / 4]
+
+    for j = 0 and 1. So a matrix stored K-major (a row of 8 consecutive
+    elements per k) gives each lane the pairs along k that a matrix
+    instruction's fragment holds. Every lane of the subgroup must execute
+    it with the same `row` and `column`, and each matrix row (8 elements)
+    must be 16-byte aligned. `tc_gpu.block_mma`'s expansion emits it where
+    the target's instruction says it has such loads and the fragment's
+    layout is theirs; the target lowers it (NVIDIA: `ldmatrix` with
+    `.trans`), the emulation loads each lane's elements as written above.
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[F16, BF16], [2]>, "", [MemRead]>:$tile,
+                       Index:$row, Index:$column,
+                       DenseI64ArrayAttr:$offsets);
+  let results = (outs VectorOfRankAndType<[1], [F16, BF16]>:$result);
+  let assemblyFormat = [{
+    $tile `[` $row `,` $column `]` attr-dict `:` type($tile) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of 8 x 8 matrices.
+    int64_t getNumMatrices() { return getOffsets().size() / 2; }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
