@@ -70,9 +70,15 @@ struct GpuConfigureKernelsPass
       };
       if (small(shape->m) && small(shape->n))
         return;
-      int64_t bytes = sharedBytes(
-          kMatmulWideRegisterTile,
-          std::max<int64_t>(1, shape->matrixElement.getIntOrFloatBitWidth() / 8));
+      // The 128 x 128 tile where the heuristics take it (its threads hold
+      // 64 accumulators), else the 64 x 64 one.
+      int64_t registerTile = takesLargeTile(*shape) ? kMatmulLargeRegisterTile
+                                                    : kMatmulWideRegisterTile;
+      int64_t side = kMatmulTile * registerTile;
+      int64_t bytes =
+          sharedBytes(registerTile,
+                      std::max<int64_t>(
+                          1, shape->matrixElement.getIntOrFloatBitWidth() / 8));
       for (const GpuTarget &target : parsed) {
         GpuTargetInfo info = target.backend->targetInfo(target.chip);
         if (bytes > info.sharedMemoryBytes ||
@@ -80,9 +86,9 @@ struct GpuConfigureKernelsPass
           return;
       }
       op->setAttr(fusion::FusionDialect::kConfigAttr,
-                  fusion::KernelConfigAttr::get(
-                      ctx, kTiledContractionStrategy,
-                      {wide, wide, kMatmulTile}, /*workgroups=*/0));
+                  fusion::KernelConfigAttr::get(ctx, kTiledContractionStrategy,
+                                                {side, side, kMatmulTile},
+                                                /*workgroups=*/0));
     });
   }
 };

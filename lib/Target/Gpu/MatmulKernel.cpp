@@ -485,8 +485,9 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     storeVectors(bStaging, bSlots, staged.bVectors, bTile);
   };
   // Whether output (i, j) of this thread is inside the result.
+  // (On matrix cores the epilogue guards each element where it lies.)
   SmallVector<Value> inside;
-  for (int64_t i = 0; i < R; ++i)
+  for (int64_t i = 0; i < R && !matrixCores; ++i)
     for (int64_t j = 0; j < R; ++j)
       inside.push_back(both(less(rows[i], mSize), less(columns[j], nSize)));
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -650,9 +651,21 @@ std::optional<TiledContractionShape> tiledContractionShape(linalg::LinalgOp op) 
   TiledContractionShape shape;
   shape.m = extent(roles->m);
   shape.n = extent(roles->n);
+  shape.batches = extent(roles->batch);
   if (suitsMatrixCores(op, *roles))
     shape.matrixElement = getElementTypeOrSelf(roles->a->get().getType());
   return shape;
+}
+
+bool takesLargeTile(const TiledContractionShape &shape) {
+  const int64_t E = kMatmulTile * kMatmulLargeRegisterTile;
+  if (!shape.matrixElement || ShapedType::isDynamic(shape.m) ||
+      ShapedType::isDynamic(shape.n) || ShapedType::isDynamic(shape.batches) ||
+      shape.m < E || shape.n < E)
+    return false;
+  return llvm::divideCeil(shape.m, E) * llvm::divideCeil(shape.n, E) *
+             shape.batches >=
+         kMatmulWideBlocks;
 }
 
 FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op) {
@@ -661,13 +674,17 @@ FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op) {
   if (!config)
     return std::optional<int64_t>();
   ArrayRef<int64_t> tile = config.getTile();
+  std::optional<TiledContractionShape> shape = tiledContractionShape(op);
+  bool matrixCores = shape && shape->matrixElement;
   if (config.getStrategy() == kTiledContractionStrategy && tile.size() == 3 &&
       tile[0] == tile[1] && tile[2] == kMatmulTile &&
       (tile[0] == kMatmulTile * kMatmulRegisterTile ||
-       tile[0] == kMatmulTile * kMatmulWideRegisterTile))
+       tile[0] == kMatmulTile * kMatmulWideRegisterTile ||
+       (matrixCores && tile[0] == kMatmulTile * kMatmulLargeRegisterTile)))
     return std::optional<int64_t>(tile[0] / kMatmulTile);
   op.emitError() << "the GPU's tiled contraction builds tile = [32, 32, 16] or "
-                    "[64, 64, 16], not " << config;
+                    "[64, 64, 16] (and [128, 128, 16] on matrix cores), not "
+                 << config;
   return failure();
 }
 
@@ -689,39 +706,56 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   auto emit = [&](int64_t registerTile) {
     emitTiledKernel(rewriter, op, *roles, fusion, sizes, extents, registerTile);
   };
-  // Wide tiles where both sides fill them and the blocks still cover the
-  // GPU; decided at compile time for static extents, else at run time.
-  const int64_t E = kMatmulTile * kMatmulWideRegisterTile;
+  // A larger tile where both sides fill it and its blocks still cover the
+  // GPU: 128 x 128 on matrix cores, else 64 x 64, else 32 x 32. Decided at
+  // compile time for static extents, else by branches in the host code
+  // (each candidate's kernel is built).
   auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
-  auto tilesOf = [&](Value extent) {
-    Value up = rewriter.createOrFold<arith::AddIOp>(loc, extent, index(E - 1));
-    return rewriter.createOrFold<arith::DivUIOp>(loc, up, index(E));
-  };
   auto atLeast = [&](Value a, int64_t b) {
     return rewriter.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
                                                 a, index(b));
   };
-  Value blocks = rewriter.createOrFold<arith::MulIOp>(
-      loc, rewriter.createOrFold<arith::MulIOp>(loc, tilesOf(extents.m),
-                                                tilesOf(extents.n)),
-      extents.batches);
-  Value wide = rewriter.createOrFold<arith::AndIOp>(
-      loc,
-      rewriter.createOrFold<arith::AndIOp>(loc, atLeast(extents.m, E),
-                                           atLeast(extents.n, E)),
-      atLeast(blocks, kMatmulWideBlocks));
-  if (fixed) {
-    emit(*fixed);
-  } else if (std::optional<int64_t> known = getConstantIntValue(wide)) {
-    emit(*known ? kMatmulWideRegisterTile : kMatmulRegisterTile);
-  } else {
-    auto choice = scf::IfOp::create(rewriter, loc, TypeRange{}, wide,
+  auto fills = [&](int64_t registerTile) {
+    const int64_t E = kMatmulTile * registerTile;
+    auto tilesOf = [&](Value extent) {
+      Value up =
+          rewriter.createOrFold<arith::AddIOp>(loc, extent, index(E - 1));
+      return rewriter.createOrFold<arith::DivUIOp>(loc, up, index(E));
+    };
+    Value blocks = rewriter.createOrFold<arith::MulIOp>(
+        loc,
+        rewriter.createOrFold<arith::MulIOp>(loc, tilesOf(extents.m),
+                                             tilesOf(extents.n)),
+        extents.batches);
+    return rewriter.createOrFold<arith::AndIOp>(
+        loc,
+        rewriter.createOrFold<arith::AndIOp>(loc, atLeast(extents.m, E),
+                                             atLeast(extents.n, E)),
+        atLeast(blocks, kMatmulWideBlocks));
+  };
+  SmallVector<int64_t> candidates;
+  if (suitsMatrixCores(op, *roles))
+    candidates.push_back(kMatmulLargeRegisterTile);
+  candidates.push_back(kMatmulWideRegisterTile);
+  // The first candidate whose condition holds, else the small tile.
+  std::function<void(ArrayRef<int64_t>)> choose = [&](ArrayRef<int64_t> rest) {
+    if (rest.empty())
+      return emit(kMatmulRegisterTile);
+    Value condition = fills(rest.front());
+    if (std::optional<int64_t> known = getConstantIntValue(condition))
+      return *known ? emit(rest.front()) : choose(rest.drop_front());
+    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, condition,
                                     /*withElseRegion=*/true);
-    rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
-    emit(kMatmulWideRegisterTile);
-    rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
-    emit(kMatmulRegisterTile);
-  }
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+    emit(rest.front());
+    rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+    choose(rest.drop_front());
+  };
+  if (fixed)
+    emit(*fixed);
+  else
+    choose(candidates);
   rewriter.eraseOp(op);
   return success();
 }

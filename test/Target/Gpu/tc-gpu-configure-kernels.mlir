@@ -60,3 +60,26 @@ func.func @small_and_kept(%a: memref<48x64xf16>, %b: memref<64x32xf16>, %c: memr
   linalg.matmul ins(%d, %d : memref<128x128xf32>, memref<128x128xf32>) outs(%e : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// Large enough for the 128 x 128 matrix-core tile (256 of its blocks):
+// with an RDNA 3 target the configuration is that tile (64 accumulators a
+// thread, more than WMMA's 8).
+// RDNA-LABEL: func.func @f16_large
+// RDNA: linalg.generic {{.*}}fusion.config = #fusion.kernel_config<strategy = "tiled-contraction", tile = [128, 128, 16], workgroups = 0>
+// NONE-LABEL: func.func @f16_large
+// NONE-NOT: fusion.config
+// NONE: return
+func.func @f16_large(%a: memref<2048x64xf16>, %b: memref<64x2048xf16>, %c: memref<2048x2048xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2048x64xf16>, memref<64x2048xf16>) outs(%c : memref<2048x2048xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %m = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

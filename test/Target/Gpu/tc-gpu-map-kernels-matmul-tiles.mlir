@@ -85,3 +85,55 @@ func.func @large_f64(%x: memref<1024x8xf64>, %w: memref<8x1024xf64>, %y: memref<
   }
   return
 }
+
+// -----
+
+// On matrix cores (f16 factors, f32 sums) with 256 blocks of 128 x 128
+// (2048 x 2048): the large tile, 8 x 8 outputs per thread, its 64
+// accumulators in one vector.
+// CHECK-LABEL: func.func @large_f16
+// CHECK-NOT: scf.if
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: tc_gpu.block_mma {{.*}}tile = array<i64: 128, 128, 16>{{.*}}vector<64xf32>
+// CHECK-NOT: gpu.launch
+#a5 = affine_map<(i, j, k) -> (i, k)>
+#b5 = affine_map<(i, j, k) -> (k, j)>
+#c5 = affine_map<(i, j, k) -> (i, j)>
+func.func @large_f16(%x: memref<2048x40xf16>, %w: memref<40x2048xf16>, %y: memref<2048x2048xf32>) {
+  linalg.generic {indexing_maps = [#a5, #b5, #c5], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<2048x40xf16>, memref<40x2048xf16>) outs(%y : memref<2048x2048xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// The same with a dynamic number of rows: three kernels, the host taking
+// the largest tile that the rows fill with enough blocks.
+// CHECK-LABEL: func.func @dynamic_rows_f16
+// CHECK: scf.if %{{.*}} {
+// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>
+// CHECK: } else {
+// CHECK:   scf.if %{{.*}} {
+// CHECK:     gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xf16, #gpu.address_space<workgroup>>
+// CHECK:   } else {
+// CHECK:     gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x40xf16, #gpu.address_space<workgroup>>
+#a6 = affine_map<(i, j, k) -> (i, k)>
+#b6 = affine_map<(i, j, k) -> (k, j)>
+#c6 = affine_map<(i, j, k) -> (i, j)>
+func.func @dynamic_rows_f16(%x: memref<?x40xf16>, %w: memref<40x2048xf16>, %y: memref<?x2048xf32>) {
+  linalg.generic {indexing_maps = [#a6, #b6, #c6], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<?x40xf16>, memref<40x2048xf16>) outs(%y : memref<?x2048xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

@@ -32,11 +32,18 @@ constexpr int64_t kMatmulRegisterTile = 2;
 /// a branch in the host code otherwise (both kernels are built).
 constexpr int64_t kMatmulWideRegisterTile = 4;
 constexpr int64_t kMatmulWideBlocks = 256;
+/// On matrix cores, 8 x 8 outputs per thread, 128 x 128 per block: half
+/// the global (L2) traffic per multiply-add of the 64 x 64 tile, and warp
+/// tiles of 64 x 32 (mma.sync) that reuse each fragment four times. Taken
+/// for static extents that fill it with at least kMatmulWideBlocks blocks
+/// (takesLargeTile).
+constexpr int64_t kMatmulLargeRegisterTile = 8;
 
 /// #fusion.kernel_config's strategy name for buildTiledContraction's
 /// kernel: `tile = [M, N, K]`, the block's output tile and K step, one of
 /// [32, 32, 16] and [64, 64, 16] (kMatmulRegisterTile and
-/// kMatmulWideRegisterTile); `workgroups = 0` (as many blocks as the
+/// kMatmulWideRegisterTile), and on matrix cores [128, 128, 16]
+/// (kMatmulLargeRegisterTile); `workgroups = 0` (as many blocks as the
 /// extents need).
 inline constexpr llvm::StringLiteral kTiledContractionStrategy =
     "tiled-contraction";
@@ -44,14 +51,19 @@ inline constexpr llvm::StringLiteral kTiledContractionStrategy =
 /// What a kernel configuration needs to know of a contraction that
 /// buildTiledContraction takes.
 struct TiledContractionShape {
-  /// The linearized extents of M and N (ShapedType::kDynamic when not
-  /// static).
-  int64_t m = 0, n = 0;
+  /// The linearized extents of M, N and the batch loops
+  /// (ShapedType::kDynamic when not static).
+  int64_t m = 0, n = 0, batches = 1;
   /// The factors' element type when the block multiplies on matrix cores
   /// (f16, bf16, or f32 holding TF32 values); null otherwise.
   Type matrixElement;
 };
 std::optional<TiledContractionShape> tiledContractionShape(linalg::LinalgOp op);
+
+/// Whether a contraction of `shape` takes the 128 x 128 tile: on matrix
+/// cores, with static M and N of at least 128 and at least
+/// kMatmulWideBlocks blocks of it.
+bool takesLargeTile(const TiledContractionShape &shape);
 
 /// The register tile (outputs per thread along each side) that `op`'s
 /// configuration asks for: failure (with an error on `op`) for a
