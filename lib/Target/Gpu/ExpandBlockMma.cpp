@@ -165,7 +165,24 @@ void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
                                e.add(e.at(mma.aLayout, 1, share.lane, i), k0),
                                e.add(row, e.at(mma.aLayout, 0, share.lane, i)));
                          }));
-    for (Value column : share.columns)
+    // Two neighbouring B fragments of at most two matrices each (mma.sync's
+    // k16 x n8) in one load of four, the second's columns mma.n further.
+    bool pairs = bLoads && bLoads->size() <= 4 && mma.n % 8 == 0;
+    for (size_t j = 0; j < share.columns.size(); ++j) {
+      Value column = share.columns[j];
+      if (pairs && j + 1 < share.columns.size()) {
+        SmallVector<int64_t> offsets(*bLoads);
+        for (size_t o = 0; o < bLoads->size(); o += 2)
+          offsets.append({(*bLoads)[o], (*bLoads)[o + 1] + mma.n});
+        Value both = loadTransposed(op.getRhs(), k0, column, offsets);
+        int64_t half = bLoads->size();
+        for (int64_t at : {int64_t(0), half})
+          bs.push_back(vector::ExtractStridedSliceOp::create(
+              b, loc, both, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{half},
+              ArrayRef<int64_t>{1}));
+        ++j;
+        continue;
+      }
       bs.push_back(
           bLoads ? loadTransposed(op.getRhs(), k0, column, *bLoads)
                  : fragment(mma.bElements(), [&](int64_t i) {
@@ -174,6 +191,7 @@ void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
                          e.add(e.at(mma.bLayout, 0, share.lane, i), k0),
                          e.add(column, e.at(mma.bLayout, 1, share.lane, i)));
                    }));
+    }
     for (int64_t i = 0; i < grid.tm; ++i)
       for (int64_t j = 0; j < grid.tn; ++j) {
         int64_t offset = (i * grid.tn + j) * cCount;

@@ -6,12 +6,17 @@
 // fragments), its accumulator 4 tiles of 4 elements. Its fragments are
 // ldmatrix's: each A fragment four 8 x 8 matrices of the K-major A tile
 // (k, m offsets 0/8), each B fragment two (k offsets 0 and 8), loaded
-// transposed at the warp's rows and columns; no lane loads an element.
+// transposed at the warp's rows and columns; the warp's two neighbouring
+// B fragments (columns 8 apart) in one load of four, split. No lane loads
+// an element.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_90}))' | FileCheck %s --check-prefix=CUDA
 // CUDA-NOT: memref.load
 // CUDA-COUNT-2: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
-// CUDA-COUNT-2: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 8, 0>} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<4xbf16>
+// CUDA: %[[B:.*]] = tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 8, 0, 0, 8, 8, 8>} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
+// CUDA: vector.extract_strided_slice %[[B]] {offsets = [0], sizes = [4], strides = [1]}
+// CUDA: vector.extract_strided_slice %[[B]] {offsets = [4], sizes = [4], strides = [1]}
 // CUDA-NOT: memref.load
+// CUDA-NOT: tc_gpu.subgroup_load_transposed
 // CUDA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 8, 16>, subgroup_size = 32 : i64} : vector<8xbf16>, vector<4xbf16>, vector<4xf32>
 // CUDA-NOT: tc_gpu.subgroup_mma
 // CUDA-COUNT-16: memref.store
@@ -45,7 +50,7 @@
 // amdgpu.mfma, amdgpu.wmma.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_80},tc-gpu-lower-subgroup-mma{target=cuda:sm_80}))' | FileCheck %s --check-prefix=NVVM
 // NVVM-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// NVVM-COUNT-2: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// NVVM: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // NVVM-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx90a},tc-gpu-lower-subgroup-mma{target=rocm:gfx90a}))' | FileCheck %s --check-prefix=MFMA
 // MFMA-COUNT-4: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
