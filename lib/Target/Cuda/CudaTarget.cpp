@@ -195,6 +195,15 @@ public:
     return success();
   }
 
+  /// `.minnctapersm`: without it ptxas may keep fewer registers than a
+  /// kernel needs and spill a few bytes, for more blocks per
+  /// multiprocessor than the kernel was designed for.
+  void applyMinBlocksHint(Operation *kernel, int64_t blocks) const override {
+    Builder b(kernel->getContext());
+    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(blocks));
+  }
+
   void addAttachTarget(OpPassManager &pm, StringRef chip) const override {
     GpuNVVMAttachTargetOptions options;
     options.chip = chip.str();

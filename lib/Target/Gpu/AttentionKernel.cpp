@@ -25,12 +25,14 @@
 #include "tc/Target/Gpu/AttentionKernel.h"
 
 #include "tc/Target/Gpu/CooperativeKernels.h"
+#include "tc/Target/Gpu/ElementwiseKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::tc::gpu {
 
@@ -216,6 +218,10 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, tiles);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(&launch.getBody().front());
+  // Two blocks a multiprocessor at least (NVIDIA: .minnctapersm): told
+  // nothing, ptxas held BERT-base's kernels to 72 registers and spilled 4
+  // bytes for more; with it they take the 96 they need.
+  tc_gpu::MinBlocksHintOp::create(rewriter, loc, 2);
   ArrayRef<BlockArgument> a = launch.getWorkgroupAttributions();
   Value qTile = a[0], kTile = a[1], vTile = a[2], sTile = a[3], pTile = a[4],
         oTile = a[5], factors = a[6], partials = a[7];
@@ -242,16 +248,73 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   auto guarded = [&](Value guard, function_ref<Value()> compute) {
     return guard ? e.orZero(element, guard, compute) : compute();
   };
+  // Vectors of L elements along the head (16 bytes): where the operand
+  // stores its head dim innermost, contiguous and aligned (rowsAligned),
+  // the head is a multiple of L (a vector is wholly inside it or past it)
+  // and the rows' vectors share the block's threads evenly. 1 otherwise:
+  // elements.
+  const int64_t L =
+      kVectorBytes / std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  auto headLanes = [&](const Operand &o, int64_t head, int64_t paddedHead,
+                       int64_t rows, bool headFirst = false) -> int64_t {
+    auto type = cast<MemRefType>(o.buffer.getType());
+    int64_t headDim = o.permutation.size() - (headFirst ? 2 : 1);
+    if (o.permutation[headDim] != type.getRank() - 1 || head % L != 0 ||
+        paddedHead % L != 0 || (rows * paddedHead / L) % T != 0 ||
+        !rowsAligned(type, L))
+      return 1;
+    return L;
+  };
+  VectorType headVector = VectorType::get({L}, element);
+  // Operand `o`'s vector at (row, d) (at (d, row) with `headFirst`: a
+  // transposed key), zero where `guard` fails.
+  auto loadVector = [&](const Operand &o, Value guard, Value row, Value d,
+                        bool headFirst = false) {
+    auto load = [&]() -> Value {
+      return vector::LoadOp::create(rewriter, loc, headVector, o.buffer,
+                                    headFirst ? at(o, d, row) : at(o, row, d),
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(kVectorBytes));
+    };
+    return guard ? e.orZero(headVector, guard, load) : load();
+  };
+  // `body(row, d)` for each vector of a rows x paddedHead tile: consecutive
+  // threads, consecutive vectors along the head.
+  auto forEachVector = [&](int64_t rows, int64_t paddedHead,
+                           function_ref<void(Value, Value)> body) {
+    int64_t perRow = paddedHead / L;
+    e.forEachOfBlock(thread, rows * perRow, [&](Value i) {
+      body(e.div(i, perRow), e.mul(e.rem(i, perRow), L));
+    });
+  };
 
   // Q^T[d][r] = Q[q0 + r][d], zero past the rows and the head.
-  e.forEachOfBlock(thread, Br * Dp, [&](Value i) {
-    Value r = e.div(i, Dp), d = e.rem(i, Dp);
-    Value row = e.add(q0, r);
-    Value rowInside = Lq % Br == 0 ? Value() : e.less(row, Lq);
-    Value x = guarded(all(rowInside, below(d, D, Dp)),
-                      [&] { return e.load(q.buffer, at(q, row, d)); });
-    e.store(x, qTile, {d, r});
-  });
+  auto qRowInside = [&](Value row) {
+    return Lq % Br == 0 ? Value() : e.less(row, Lq);
+  };
+  if (headLanes(q, D, Dp, Br) > 1) {
+    forEachVector(Br, Dp, [&](Value r, Value d) {
+      Value row = e.add(q0, r);
+      Value x = loadVector(q, all(qRowInside(row), below(d, D, Dp)), row, d);
+      for (int64_t l = 0; l < L; ++l)
+        e.store(vector::ExtractOp::create(rewriter, loc, x, l), qTile,
+                {e.add(d, l), r});
+    });
+  } else {
+    e.forEachOfBlock(thread, Br * Dp, [&](Value i) {
+      Value r = e.div(i, Dp), d = e.rem(i, Dp);
+      Value row = e.add(q0, r);
+      Value x = guarded(all(qRowInside(row), below(d, D, Dp)),
+                        [&] { return e.load(q.buffer, at(q, row, d)); });
+      e.store(x, qTile, {d, r});
+    });
+  }
+  // K and V are read along their heads in vectors where they can be
+  // (decided once: the same at every step); a transposed key too, where
+  // its head dim is still the one stored innermost (a transpose the
+  // formation absorbed).
+  const bool kVectors = headLanes(k, D, Dp, Bc, transposed) > 1;
+  const bool vVectors = headLanes(v, Dv, Dvp, Bc) > 1;
 
   VectorType sAcc = VectorType::get({Br * Bc / T}, f32);
   VectorType oAcc = VectorType::get({Br * Dvp / T}, f32);
@@ -286,23 +349,44 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     Value acc = carried[0], runningMax = carried[1], runningSum = carried[2];
     auto keyInside = [&](Value key) { return tail ? e.less(key, Lk) : Value(); };
     // K^T[d][c] = K[k0 + c][d]; read along the key's contiguous dim.
-    e.forEachOfBlock(thread, Bc * Dp, [&](Value i) {
-      Value c = transposed ? e.rem(i, Bc) : e.div(i, Dp);
-      Value d = transposed ? e.div(i, Bc) : e.rem(i, Dp);
-      Value key = e.add(k0, c);
-      Value x = guarded(all(keyInside(key), below(d, D, Dp)), [&] {
-        return e.load(k.buffer, transposed ? at(k, d, key) : at(k, key, d));
+    if (kVectors) {
+      forEachVector(Bc, Dp, [&](Value c, Value d) {
+        Value key = e.add(k0, c);
+        Value x = loadVector(k, all(keyInside(key), below(d, D, Dp)), key, d,
+                             transposed);
+        for (int64_t l = 0; l < L; ++l)
+          e.store(vector::ExtractOp::create(rewriter, loc, x, l), kTile,
+                  {e.add(d, l), c});
       });
-      e.store(x, kTile, {d, c});
-    });
-    // V[c][d] = V[k0 + c][d].
-    e.forEachOfBlock(thread, Bc * Dvp, [&](Value i) {
-      Value c = e.div(i, Dvp), d = e.rem(i, Dvp);
-      Value key = e.add(k0, c);
-      Value x = guarded(all(keyInside(key), below(d, Dv, Dvp)),
-                        [&] { return e.load(v.buffer, at(v, key, d)); });
-      e.store(x, vTile, {c, d});
-    });
+    } else {
+      e.forEachOfBlock(thread, Bc * Dp, [&](Value i) {
+        Value c = transposed ? e.rem(i, Bc) : e.div(i, Dp);
+        Value d = transposed ? e.div(i, Bc) : e.rem(i, Dp);
+        Value key = e.add(k0, c);
+        Value x = guarded(all(keyInside(key), below(d, D, Dp)), [&] {
+          return e.load(k.buffer, transposed ? at(k, d, key) : at(k, key, d));
+        });
+        e.store(x, kTile, {d, c});
+      });
+    }
+    // V[c][d] = V[k0 + c][d], a vector a row's stretch of the tile.
+    if (vVectors) {
+      forEachVector(Bc, Dvp, [&](Value c, Value d) {
+        Value key = e.add(k0, c);
+        Value x = loadVector(v, all(keyInside(key), below(d, Dv, Dvp)), key, d);
+        vector::StoreOp::create(rewriter, loc, x, vTile, ValueRange{c, d},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(kVectorBytes));
+      });
+    } else {
+      e.forEachOfBlock(thread, Bc * Dvp, [&](Value i) {
+        Value c = e.div(i, Dvp), d = e.rem(i, Dvp);
+        Value key = e.add(k0, c);
+        Value x = guarded(all(keyInside(key), below(d, Dv, Dvp)),
+                          [&] { return e.load(v.buffer, at(v, key, d)); });
+        e.store(x, vTile, {c, d});
+      });
+    }
     e.barrier();
     Value scores = tc_gpu::BlockMmaOp::create(rewriter, loc, sAcc, qTile, kTile,
                                               zeroS, sTileShape);

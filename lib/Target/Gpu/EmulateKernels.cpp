@@ -518,6 +518,8 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
                                 bool reverse, InstructionFor instructionFor) {
   if (!kernel.getBody().hasOneBlock())
     return kernel.emitError("cannot emulate a kernel with several blocks");
+  // Occupancy means nothing here.
+  kernel.walk([](tc_gpu::MinBlocksHintOp hint) { hint.erase(); });
   if (failed(expandBlockMmas(kernel, instructionFor)))
     return failure();
   rewriteTransposedLoads(kernel);

@@ -25,13 +25,16 @@ struct GpuLowerSubgroupMmaPass
   void runOnOperation() override {
     SmallVector<tc_gpu::SubgroupMmaOp> ops;
     SmallVector<tc_gpu::SubgroupLoadTransposedOp> loads;
+    SmallVector<tc_gpu::MinBlocksHintOp> hints;
     getOperation()->walk([&](Operation *op) {
       if (auto mma = dyn_cast<tc_gpu::SubgroupMmaOp>(op))
         ops.push_back(mma);
       else if (auto load = dyn_cast<tc_gpu::SubgroupLoadTransposedOp>(op))
         loads.push_back(load);
+      else if (auto hint = dyn_cast<tc_gpu::MinBlocksHintOp>(op))
+        hints.push_back(hint);
     });
-    if (ops.empty() && loads.empty())
+    if (ops.empty() && loads.empty() && hints.empty())
       return;
     std::string error;
     FailureOr<GpuTarget> gpu = parseGpuTarget(target, error);
@@ -55,6 +58,11 @@ struct GpuLowerSubgroupMmaPass
       rewriter.setInsertionPoint(op);
       if (failed(backend.lowerSubgroupMma(rewriter, op, gpu->chip)))
         return signalPassFailure();
+    }
+    for (tc_gpu::MinBlocksHintOp hint : hints) {
+      if (auto kernel = hint->getParentOfType<mlir::gpu::GPUFuncOp>())
+        backend.applyMinBlocksHint(kernel, hint.getBlocks());
+      hint.erase();
     }
     for (tc_gpu::SubgroupLoadTransposedOp op : loads) {
       std::optional<MatrixInstruction> mma = backend.matrixInstruction(

@@ -140,3 +140,21 @@ func.func @for_each_tile(%acc: vector<24xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @hint_outside() {
+  // expected-error @+1 {{expects to be in a kernel}}
+  tc_gpu.min_blocks_hint {blocks = 2}
+  return
+}
+
+// -----
+
+gpu.module @hints {
+  gpu.func @hint_zero() kernel {
+    // expected-error @+1 {{expects a positive number of blocks}}
+    tc_gpu.min_blocks_hint {blocks = 0}
+    gpu.return
+  }
+}

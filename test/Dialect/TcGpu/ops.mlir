@@ -95,3 +95,13 @@ func.func @for_each(%acc: vector<16xf32>, %out: memref<64x64xf32>) {
   }
   return
 }
+
+// An occupancy hint in a kernel.
+// CHECK-LABEL: gpu.func @hinted
+// CHECK: tc_gpu.min_blocks_hint {blocks = 2 : i64}
+gpu.module @hints {
+  gpu.func @hinted() kernel {
+    tc_gpu.min_blocks_hint {blocks = 2}
+    gpu.return
+  }
+}

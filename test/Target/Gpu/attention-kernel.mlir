@@ -52,6 +52,7 @@
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx942,rocm:gfx1100 --emit=gpu-kernels -o %t/kernels | FileCheck %s --check-prefix=GPU
 // GPU-COUNT-4: ok, {{[0-9]+}} kernels
 // RUN: FileCheck %s --check-prefix=PTX < %t/kernels/cuda-sm_90.ptx
+// PTX: .minnctapersm 2
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/kernels/cuda-sm_90.ptx -o %t/sm90.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}

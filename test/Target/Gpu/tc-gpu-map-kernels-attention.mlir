@@ -7,6 +7,11 @@
 // CHECK-LABEL: func.func @attention
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3, {{.*}} = %c6, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c128, {{.*}} = %c1, {{.*}} = %c1)
 // CHECK-SAME: workgroup({{.*}} : memref<48x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<48x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x48xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32x32xf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x48xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<32xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
+// Two blocks a multiprocessor at least (the back end's occupancy hint).
+// CHECK: tc_gpu.min_blocks_hint {blocks = 2 : i64}
+// A head of 40 padded to 48 is 6 vectors a row, 192 a tile: not an even
+// share of the 128 threads, so Q, K and V are read element by element.
+// CHECK-NOT: vector.load
 //
 // One whole step of 32 keys in a loop carrying the output's accumulator
 // and the row's maximum and sum, without key guards...
@@ -45,12 +50,22 @@ func.func @attention(%q: memref<2x3x70x40xf16>, %kt: memref<2x3x40x45xf16>, %v: 
   return
 }
 
-// A head of 96 and a value head of 80, padded to 96.
+// A head of 96 and a value head of 80, padded to 96. Q, K and V store
+// their heads innermost, contiguous and in whole 16-byte vectors: they are
+// read 8 elements at a time (12 vectors a row of 96, 384 a tile of 32
+// rows: three a thread), guarded as wholes (V's rows past its 80, keys
+// past 37); V's vectors go to its tile as they are, Q's and K's lanes to
+// their transposed tiles.
 // CHECK-LABEL: func.func @wide_head
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c4{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
 // CHECK-SAME: workgroup({{.*}} : memref<96x32xbf16, #gpu.address_space<workgroup>>
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<4x19x96xbf16>, vector<8xbf16>
+// CHECK: vector.extract
 // CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 32, 96>}
 // CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 96, 32>}
+// CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<1x37x96xbf16>, vector<8xbf16>
+// CHECK: vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<4x37x80xbf16>, vector<8xbf16>
+// CHECK: vector.store %{{.*}}, %{{.*}}[{{.*}}] {alignment = 16 : i64} : memref<32x96xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 func.func @wide_head(%q: memref<4x19x96xbf16>, %k: memref<1x37x96xbf16>, %v: memref<4x37x80xbf16>,
                      %o: memref<4x19x80xbf16>) {
   tc_gpu.attention %q, %k, %v into %o {scale = 0.1 : f32}

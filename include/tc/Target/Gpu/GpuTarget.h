@@ -107,6 +107,9 @@ public:
   lowerSubgroupLoadTransposed(RewriterBase &rewriter,
                               tc_gpu::SubgroupLoadTransposedOp op,
                               StringRef chip) const;
+  /// Applies tc_gpu.min_blocks_hint's `blocks` to `kernel` (a gpu.func);
+  /// by default, nothing.
+  virtual void applyMinBlocksHint(Operation *kernel, int64_t blocks) const {}
   /// Checks a binary offline, as far as a machine without the GPU can:
   /// the ELF's machine and ABI, its chip, and one symbol per kernel.
   virtual LogicalResult validate(const GpuImage &image,

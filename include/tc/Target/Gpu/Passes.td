@@ -237,7 +237,9 @@ def GpuLowerSubgroupMmaPass
     for AMD. An op whose layouts are not the target's is an error. Each
     `tc_gpu.subgroup_load_transposed` becomes the back end's load
     (`nvgpu.ldmatrix` with `transpose` for NVIDIA); on a target whose
-    instruction does not offer those loads it is an error.
+    instruction does not offer those loads it is an error. Each
+    `tc_gpu.min_blocks_hint` is applied to its kernel by the back end
+    (NVIDIA: `nvvm.minctasm`) and erased.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"",

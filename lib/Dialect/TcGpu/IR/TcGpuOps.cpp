@@ -2,6 +2,7 @@
 
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 
@@ -205,6 +206,15 @@ LogicalResult SubgroupLoadTransposedOp::verify() {
   if (result.getNumElements() != 2 * matrices)
     return emitOpError("expects ")
            << 2 * matrices << " elements, two of each matrix";
+  return success();
+}
+
+LogicalResult MinBlocksHintOp::verify() {
+  if (getBlocks() <= 0)
+    return emitOpError("expects a positive number of blocks");
+  if (!(*this)->getParentOfType<mlir::gpu::GPUFuncOp>() &&
+      !(*this)->getParentOfType<mlir::gpu::LaunchOp>())
+    return emitOpError("expects to be in a kernel");
   return success();
 }
 

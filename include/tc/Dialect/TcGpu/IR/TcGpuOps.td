@@ -221,6 +221,21 @@ def TcGpu_SubgroupLoadTransposedOp : TcGpu_Op<"subgroup_load_transposed", [
   }];
 }
 
+def TcGpu_MinBlocksHintOp : TcGpu_Op<"min_blocks_hint"> {
+  let summary = "Asks that a kernel's blocks fit several to a multiprocessor";
+  let description = [{
+    In a kernel's body: compile the kernel so that at least `blocks` of its
+    blocks can run on one multiprocessor at a time. NVIDIA's back end makes
+    it the kernel's `.minnctapersm` (`nvvm.minctasm`): told nothing, ptxas
+    may trade a few bytes of spills for more blocks than that; other
+    targets and the emulation drop it. `--tc-gpu-lower-subgroup-mma`
+    applies and erases it.
+  }];
+  let arguments = (ins I64Attr:$blocks);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Fused kernels
 //===----------------------------------------------------------------------===//
