@@ -374,9 +374,12 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       forEachVector(Bc, Dvp, [&](Value c, Value d) {
         Value key = e.add(k0, c);
         Value x = loadVector(v, all(keyInside(key), below(d, Dv, Dvp)), key, d);
-        vector::StoreOp::create(rewriter, loc, x, vTile, ValueRange{c, d},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(kVectorBytes));
+        // Its lanes one by one (LLVM merges the stores): NVIDIA's device
+        // lowering reports an error on a vector.store to shared memory
+        // (the workgroup address space has no mapping there).
+        for (int64_t l = 0; l < L; ++l)
+          e.store(vector::ExtractOp::create(rewriter, loc, x, l), vTile,
+                  {c, e.add(d, l)});
       });
     } else {
       e.forEachOfBlock(thread, Bc * Dvp, [&](Value i) {

@@ -54,8 +54,9 @@ func.func @attention(%q: memref<2x3x70x40xf16>, %kt: memref<2x3x40x45xf16>, %v: 
 // their heads innermost, contiguous and in whole 16-byte vectors: they are
 // read 8 elements at a time (12 vectors a row of 96, 384 a tile of 32
 // rows: three a thread), guarded as wholes (V's rows past its 80, keys
-// past 37); V's vectors go to its tile as they are, Q's and K's lanes to
-// their transposed tiles.
+// past 37); their lanes go to the tiles one by one (V's along a row of
+// its tile, which LLVM merges into one store; Q's and K's down a column
+// of their transposed tiles).
 // CHECK-LABEL: func.func @wide_head
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c4{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
 // CHECK-SAME: workgroup({{.*}} : memref<96x32xbf16, #gpu.address_space<workgroup>>
@@ -65,7 +66,8 @@ func.func @attention(%q: memref<2x3x70x40xf16>, %kt: memref<2x3x40x45xf16>, %v: 
 // CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 96, 32>}
 // CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<1x37x96xbf16>, vector<8xbf16>
 // CHECK: vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<4x37x80xbf16>, vector<8xbf16>
-// CHECK: vector.store %{{.*}}, %{{.*}}[{{.*}}] {alignment = 16 : i64} : memref<32x96xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: vector.extract
+// CHECK: memref.store %{{.*}}, %{{.*}}[{{.*}}] : memref<32x96xbf16, #gpu.address_space<workgroup>>
 func.func @wide_head(%q: memref<4x19x96xbf16>, %k: memref<1x37x96xbf16>, %v: memref<4x37x80xbf16>,
                      %o: memref<4x19x80xbf16>) {
   tc_gpu.attention %q, %k, %v into %o {scale = 0.1 : f32}
