@@ -287,6 +287,13 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       body(e.div(i, perRow), e.mul(e.rem(i, perRow), L));
     });
   };
+  // The same for each element.
+  auto forEachElement = [&](int64_t rows, int64_t paddedHead,
+                            function_ref<void(Value, Value)> body) {
+    e.forEachOfBlock(thread, rows * paddedHead, [&](Value i) {
+      body(e.div(i, paddedHead), e.rem(i, paddedHead));
+    });
+  };
 
   // Q^T[d][r] = Q[q0 + r][d], zero past the rows and the head.
   auto qRowInside = [&](Value row) {
@@ -301,8 +308,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
                 {e.add(d, l), r});
     });
   } else {
-    e.forEachOfBlock(thread, Br * Dp, [&](Value i) {
-      Value r = e.div(i, Dp), d = e.rem(i, Dp);
+    forEachElement(Br, Dp, [&](Value r, Value d) {
       Value row = e.add(q0, r);
       Value x = guarded(all(qRowInside(row), below(d, D, Dp)),
                         [&] { return e.load(q.buffer, at(q, row, d)); });
@@ -382,8 +388,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
                   {c, e.add(d, l)});
       });
     } else {
-      e.forEachOfBlock(thread, Bc * Dvp, [&](Value i) {
-        Value c = e.div(i, Dvp), d = e.rem(i, Dvp);
+      forEachElement(Bc, Dvp, [&](Value c, Value d) {
         Value key = e.add(k0, c);
         Value x = guarded(all(keyInside(key), below(d, Dv, Dvp)),
                           [&] { return e.load(v.buffer, at(v, key, d)); });

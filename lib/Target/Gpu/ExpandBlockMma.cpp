@@ -328,39 +328,50 @@ positionsOf(Builder &e, OpTy op, InstructionFor instructionFor) {
                               op.getAcc().getType().getNumElements());
 }
 
-LogicalResult store(tc_gpu::BlockMmaStoreOp op, InstructionFor instructionFor) {
+/// Calls `body` at `op` for each element of its accumulator, with the
+/// element's index and its row and column in the block's tile.
+template <typename OpTy>
+LogicalResult
+forEachElement(OpTy op, InstructionFor instructionFor,
+               function_ref<void(OpBuilder &, int64_t, Value, Value)> body) {
   OpBuilder b(op);
   Builder e{{b, op.getLoc()}};
   FailureOr<SmallVector<std::pair<Value, Value>>> positions =
       positionsOf(e, op, instructionFor);
   if (failed(positions))
     return failure();
-  for (auto [i, position] : llvm::enumerate(*positions)) {
-    Value value = vector::ExtractOp::create(b, op.getLoc(), op.getAcc(), i);
-    memref::StoreOp::create(b, op.getLoc(), value, op.getDest(),
-                            ValueRange{position.first, position.second});
-  }
+  for (auto [i, position] : llvm::enumerate(*positions))
+    body(b, i, position.first, position.second);
+  return success();
+}
+
+LogicalResult store(tc_gpu::BlockMmaStoreOp op, InstructionFor instructionFor) {
+  Location loc = op.getLoc();
+  if (failed(forEachElement(
+          op, instructionFor,
+          [&](OpBuilder &b, int64_t i, Value row, Value column) {
+            Value value = vector::ExtractOp::create(b, loc, op.getAcc(), i);
+            memref::StoreOp::create(b, loc, value, op.getDest(),
+                                    ValueRange{row, column});
+          })))
+    return failure();
   op.erase();
   return success();
 }
 
 LogicalResult scaleRows(tc_gpu::BlockMmaScaleRowsOp op,
                         InstructionFor instructionFor) {
-  OpBuilder b(op);
-  Builder e{{b, op.getLoc()}};
   Location loc = op.getLoc();
-  FailureOr<SmallVector<std::pair<Value, Value>>> positions =
-      positionsOf(e, op, instructionFor);
-  if (failed(positions))
-    return failure();
   Value acc = op.getAcc();
-  for (auto [i, position] : llvm::enumerate(*positions)) {
-    Value factor = memref::LoadOp::create(b, loc, op.getFactors(),
-                                          ValueRange{position.first});
-    Value scaled = arith::MulFOp::create(
-        b, loc, vector::ExtractOp::create(b, loc, acc, i), factor);
-    acc = vector::InsertOp::create(b, loc, scaled, acc, i);
-  }
+  if (failed(forEachElement(
+          op, instructionFor, [&](OpBuilder &b, int64_t i, Value row, Value) {
+            Value factor = memref::LoadOp::create(b, loc, op.getFactors(),
+                                                  ValueRange{row});
+            Value scaled = arith::MulFOp::create(
+                b, loc, vector::ExtractOp::create(b, loc, acc, i), factor);
+            acc = vector::InsertOp::create(b, loc, scaled, acc, i);
+          })))
+    return failure();
   op.replaceAllUsesWith(acc);
   op.erase();
   return success();
@@ -368,22 +379,20 @@ LogicalResult scaleRows(tc_gpu::BlockMmaScaleRowsOp op,
 
 LogicalResult forEach(tc_gpu::BlockMmaForEachOp op,
                       InstructionFor instructionFor) {
-  OpBuilder b(op);
-  Builder e{{b, op.getLoc()}};
-  FailureOr<SmallVector<std::pair<Value, Value>>> positions =
-      positionsOf(e, op, instructionFor);
-  if (failed(positions))
-    return failure();
   Block &body = op.getBody().front();
-  for (auto [i, position] : llvm::enumerate(*positions)) {
-    IRMapping mapping;
-    mapping.map(body.getArgument(0), position.first);
-    mapping.map(body.getArgument(1), position.second);
-    mapping.map(body.getArgument(2),
-                vector::ExtractOp::create(b, op.getLoc(), op.getAcc(), i));
-    for (Operation &inner : body.without_terminator())
-      b.clone(inner, mapping);
-  }
+  if (failed(
+          forEachElement(op, instructionFor,
+                         [&](OpBuilder &b, int64_t i, Value row, Value column) {
+                           IRMapping mapping;
+                           mapping.map(body.getArgument(0), row);
+                           mapping.map(body.getArgument(1), column);
+                           mapping.map(body.getArgument(2),
+                                       vector::ExtractOp::create(
+                                           b, op.getLoc(), op.getAcc(), i));
+                           for (Operation &inner : body.without_terminator())
+                             b.clone(inner, mapping);
+                         })))
+    return failure();
   op.erase();
   return success();
 }
