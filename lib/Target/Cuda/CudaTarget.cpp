@@ -54,10 +54,42 @@ public:
   }
 
   /// 32-lane warps; 48 KB of static shared memory per block (more needs
-  /// an opt-in attribute at launch).
+  /// an opt-in attribute at launch); cp.async (sm_80 and later: every
+  /// chip here).
   GpuTargetInfo targetInfo(StringRef) const override {
     return {/*subgroupSize=*/32, /*sharedMemoryBytes=*/48 * 1024,
-            /*maxThreadsPerBlock=*/1024};
+            /*maxThreadsPerBlock=*/1024, /*asyncCopies=*/true};
+  }
+
+  /// cp.async through nvgpu.device_async_copy (its source size 0 where the
+  /// copy is not valid: zeros, nothing read; .cg, past L1, for 16 bytes),
+  /// and its groups as cp.async.commit_group and cp.async.wait_group.
+  LogicalResult lowerAsyncCopy(RewriterBase &rewriter, Operation *op,
+                               StringRef) const override {
+    Location loc = op->getLoc();
+    if (auto copy = dyn_cast<tc_gpu::AsyncCopyOp>(op)) {
+      auto element =
+          cast<MemRefType>(copy.getSource().getType()).getElementType();
+      int64_t bytes = copy.getElements() * element.getIntOrFloatBitWidth() / 8;
+      Value all =
+          arith::ConstantIndexOp::create(rewriter, loc, copy.getElements());
+      Value none = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value count =
+          arith::SelectOp::create(rewriter, loc, copy.getValid(), all, none);
+      nvgpu::DeviceAsyncCopyOp::create(
+          rewriter, loc,
+          nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+          copy.getDest(), copy.getDestIndices(), copy.getSource(),
+          copy.getSourceIndices(), rewriter.getIndexAttr(copy.getElements()),
+          count, bytes == 16 ? rewriter.getUnitAttr() : UnitAttr());
+    } else if (isa<tc_gpu::AsyncCommitOp>(op)) {
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    } else {
+      NVVM::CpAsyncWaitGroupOp::create(
+          rewriter, loc, cast<tc_gpu::AsyncWaitOp>(op).getPending());
+    }
+    rewriter.eraseOp(op);
+    return success();
   }
 
   /// mma.sync (sm_80 and later) with f32 accumulation; PTX's fragment
@@ -94,19 +126,19 @@ public:
     mma.k = 16;
     mma.aLayout = map(g + (i.floorDiv(2) % 2) * 8, t * 2 + i % 2 + i.floorDiv(4) * 8);
     mma.bLayout = map(t * 2 + i % 2 + i.floorDiv(2) * 8, g);
-    // ldmatrix .trans gives each lane pairs along K from K-major tiles:
-    // A's fragment is four 8 x 8 matrices, B's two.
-    mma.transposedLoads = true;
+    // ldmatrix gives each lane pairs along K, with .trans from K-major
+    // tiles: A's fragment is four 8 x 8 matrices, B's two.
+    mma.matrixLoads = true;
     return mma;
   }
 
-  /// ldmatrix with .trans (sm_75 and later): lane l gives the address of
-  /// row l % 8 of matrix (l / 8) % n (with fewer than four matrices the
-  /// instruction ignores the later lanes' addresses, which repeat the
-  /// first ones'), and receives a 32-bit pair from each matrix.
-  LogicalResult lowerSubgroupLoadTransposed(RewriterBase &rewriter,
-                                            tc_gpu::SubgroupLoadTransposedOp op,
-                                            StringRef) const override {
+  /// ldmatrix, with .trans for `transpose` (sm_75 and later): lane l gives the
+  /// address of row l % 8 of matrix (l / 8) % n (with fewer than four matrices
+  /// the instruction ignores the later lanes' addresses, which repeat the first
+  /// ones'), and receives a 32-bit pair from each matrix.
+  LogicalResult lowerSubgroupLoadMatrices(RewriterBase &rewriter,
+                                          tc_gpu::SubgroupLoadMatricesOp op,
+                                          StringRef) const override {
     Location loc = op.getLoc();
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
@@ -137,7 +169,7 @@ public:
     auto pairs = VectorType::get({n, 2}, result.getElementType());
     Value loaded = nvgpu::LdMatrixOp::create(rewriter, loc, pairs, op.getTile(),
                                              ValueRange{row, column},
-                                             /*transpose=*/true, n);
+                                             op.getTranspose(), n);
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, result, loaded);
     return success();
   }
@@ -219,7 +251,7 @@ public:
   }
 
   void addDeviceLowering(OpPassManager &pm, StringRef) const override {
-    // nvgpu.ldmatrix (tc_gpu.subgroup_load_transposed's lowering) first.
+    // nvgpu.ldmatrix (tc_gpu.subgroup_load_matrices's lowering) first.
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   }

@@ -21,12 +21,14 @@ namespace mlir::tc::gpu {
 namespace {
 
 /// Shared memory of buildTiledContraction's block with `registerTile`
-/// outputs per thread and side: two pairs of A's and B's tiles (each row
-/// padded by a vector).
+/// outputs per thread and side, at most: two pairs of A's and B's tiles,
+/// each row padded by a vector, whether a tile keeps K along its rows
+/// (T x (E + pad)) or its columns (E x (T + pad)).
 int64_t sharedBytes(int64_t registerTile, int64_t factorBytes) {
   int64_t e = kMatmulTile * registerTile;
   int64_t pad = std::max<int64_t>(1, kVectorBytes / factorBytes);
-  return 2 * 2 * kMatmulTile * (e + pad) * factorBytes;
+  int64_t tile = std::max(kMatmulTile * (e + pad), e * (kMatmulTile + pad));
+  return 2 * 2 * tile * factorBytes;
 }
 
 struct GpuConfigureKernelsPass

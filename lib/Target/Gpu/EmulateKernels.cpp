@@ -9,10 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tc/Target/Gpu/Passes.h"
-#include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
+#include "tc/Target/Gpu/GpuTarget.h"
 #include "tc/Target/Gpu/MatrixCores.h"
+#include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -402,24 +403,30 @@ LogicalResult rewriteShuffles(mlir::gpu::GPUFuncOp kernel) {
 /// A matrix instruction (tc_gpu.subgroup_mma) is its subgroup's, each
 /// lane holding elements of A, B and C in the layouts its attributes give.
 /// Emulated as its definition reads: each lane loads its own elements
-/// (two of each 8 x 8 matrix, along the tile's rows) from the tile.
-void rewriteTransposedLoads(mlir::gpu::GPUFuncOp kernel) {
-  SmallVector<tc_gpu::SubgroupLoadTransposedOp> ops;
-  kernel.walk([&](tc_gpu::SubgroupLoadTransposedOp op) { ops.push_back(op); });
-  for (tc_gpu::SubgroupLoadTransposedOp op : ops) {
+/// (two of each 8 x 8 matrix, along the tile's columns, or with
+/// `transpose` along its rows) from the tile.
+void rewriteMatrixLoads(mlir::gpu::GPUFuncOp kernel) {
+  SmallVector<tc_gpu::SubgroupLoadMatricesOp> ops;
+  kernel.walk([&](tc_gpu::SubgroupLoadMatricesOp op) { ops.push_back(op); });
+  for (tc_gpu::SubgroupLoadMatricesOp op : ops) {
     OpBuilder b(op);
     KernelBuilder e{b, op.getLoc()};
     Value lane = e.rem(linearThreadId(b, op.getLoc()).first, 32);
-    Value pairRow = e.mul(e.rem(lane, 4), 2), column = e.div(lane, 4);
+    // The pair's first element and the lane's line across the pairs.
+    Value pair = e.mul(e.rem(lane, 4), 2), line = e.div(lane, 4);
+    bool transpose = op.getTranspose();
     ArrayRef<int64_t> offsets = op.getOffsets();
     SmallVector<Value> elements;
     for (int64_t i = 0; i < op.getNumMatrices(); ++i)
-      for (int64_t j = 0; j < 2; ++j)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value row = e.add(op.getRow(), transpose ? pair : line);
+        Value column = e.add(op.getColumn(), transpose ? line : pair);
         elements.push_back(memref::LoadOp::create(
             b, op.getLoc(), op.getTile(),
             ValueRange{
-                e.add(e.add(op.getRow(), pairRow), offsets[2 * i] + j),
-                e.add(e.add(op.getColumn(), column), offsets[2 * i + 1])}));
+                e.add(row, offsets[2 * i] + (transpose ? j : 0)),
+                e.add(column, offsets[2 * i + 1] + (transpose ? 0 : j))}));
+      }
     Value result = vector::FromElementsOp::create(
         b, op.getLoc(), op.getResult().getType(), elements);
     op.replaceAllUsesWith(result);
@@ -522,7 +529,18 @@ FailureOr<func::FuncOp> emulate(ModuleOp module, mlir::gpu::GPUFuncOp kernel,
   kernel.walk([](tc_gpu::MinBlocksHintOp hint) { hint.erase(); });
   if (failed(expandBlockMmas(kernel, instructionFor)))
     return failure();
-  rewriteTransposedLoads(kernel);
+  rewriteMatrixLoads(kernel);
+  // Copies are done when they start: what a wait and a barrier guarantee
+  // holds all the more.
+  SmallVector<Operation *> copies;
+  kernel.walk([&](Operation *op) {
+    if (isa<tc_gpu::AsyncCopyOp, tc_gpu::AsyncCommitOp, tc_gpu::AsyncWaitOp>(
+            op))
+      copies.push_back(op);
+  });
+  IRRewriter rewriter(kernel.getContext());
+  for (Operation *op : copies)
+    lowerAsyncCopyInPlace(rewriter, op);
   if (failed(rewriteSubgroupMmas(kernel)) || failed(rewriteShuffles(kernel)))
     return failure();
   demoteAcrossBarriers(kernel);

@@ -104,21 +104,43 @@ Share shareOf(Builder &e, const MatrixInstruction &mma,
   return share;
 }
 
-/// The offsets of tc_gpu.subgroup_load_transposed's matrices for the
-/// fragments of one operand, when the target has the load, the fragments
-/// are its, and `tile` (K-major) keeps each matrix row 16-byte aligned:
-/// identity layout, rows a multiple of 16 bytes, and subgroup tiles
-/// starting at multiples of 8 columns (`sideStep`, the instruction's m or
-/// n).
-std::optional<SmallVector<int64_t>>
-transposedLoadOffsets(const MatrixInstruction &mma, MemRefType tile,
-                      AffineMap layout, int64_t count, unsigned kMajorRow,
-                      int64_t sideStep) {
-  if (!mma.transposedLoads || tile.getElementTypeBitWidth() != 16 ||
+/// One operand's shared tile as block_mma reads it: K along its rows
+/// (`tile[k][own]`) or, `kInner`, along its columns (`tile[own][k]`).
+struct OperandTile {
+  Value tile;
+  bool kInner;
+  /// The layout result (of the instruction's operand layout) that gives
+  /// the position along K: 1 for A (m x k), 0 for B (k x n).
+  unsigned kResult;
+
+  MemRefType type() const { return cast<MemRefType>(tile.getType()); }
+  /// The layout result that indexes the tile's rows.
+  unsigned rowResult() const { return kInner ? 1 - kResult : kResult; }
+  /// (row, column) of the tile at position `k` along K and `own` along
+  /// the operand's side.
+  std::pair<Value, Value> at(Value k, Value own) const {
+    return kInner ? std::make_pair(own, k) : std::make_pair(k, own);
+  }
+};
+
+/// The matrices of tc_gpu.subgroup_load_matrices for the fragments of one
+/// operand, when the target has the load, the fragments are its, and the
+/// tile keeps each matrix row 16-byte aligned: identity layout, rows a
+/// multiple of 16 bytes, and the loads' column origin a multiple of 8
+/// elements (`columnStep`: the instruction's m or n for a K-major tile,
+/// its k for a K-inner one).
+std::optional<MatrixLoads> matrixLoadsFor(const MatrixInstruction &mma,
+                                          const OperandTile &operand,
+                                          AffineMap layout, int64_t count,
+                                          int64_t sideStep) {
+  MemRefType tile = operand.type();
+  int64_t columnStep = operand.kInner ? mma.k : sideStep;
+  if (!mma.matrixLoads || tile.getElementTypeBitWidth() != 16 ||
       !tile.hasStaticShape() || !tile.getLayout().isIdentity() ||
-      tile.getDimSize(1) * 2 % 16 != 0 || sideStep % 8 != 0)
+      tile.getDimSize(1) * 2 % 16 != 0 || columnStep % 8 != 0)
     return std::nullopt;
-  return fragmentAsTransposedLoads(layout, count, mma.subgroupSize, kMajorRow);
+  return fragmentAsMatrixLoads(layout, count, mma.subgroupSize,
+                               operand.rowResult());
 }
 
 void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
@@ -138,59 +160,65 @@ void expandWithInstruction(tc_gpu::BlockMmaOp op, const MatrixInstruction &mma,
                b, loc, VectorType::get({count}, element), values)
         .getResult();
   };
-  // Both tiles are K-major: lhs is A transposed (A[row][k] is
-  // lhs[k][row]), rhs is B (B[k][column]).
-  std::optional<SmallVector<int64_t>> aLoads = transposedLoadOffsets(
-      mma, op.getLhs().getType(), mma.aLayout, mma.aElements(),
-      /*kMajorRow=*/1, mma.m);
-  std::optional<SmallVector<int64_t>> bLoads = transposedLoadOffsets(
-      mma, op.getRhs().getType(), mma.bLayout, mma.bElements(),
-      /*kMajorRow=*/0, mma.n);
-  auto loadTransposed = [&](Value tile, int64_t k0, Value origin,
-                            ArrayRef<int64_t> offsets) -> Value {
-    auto type =
-        VectorType::get({static_cast<int64_t>(offsets.size())}, element);
-    return tc_gpu::SubgroupLoadTransposedOp::create(
-        b, loc, type, tile, e.index(k0), origin,
-        b.getDenseI64ArrayAttr(offsets));
+  // lhs holds A (A[row][k] at lhs[k][row], or lhs[row][k] K-inner), rhs
+  // holds B (B[k][column] at rhs[k][column], or rhs[column][k]).
+  OperandTile lhs{op.getLhs(), op.getLhsKInner(), /*kResult=*/1};
+  OperandTile rhs{op.getRhs(), op.getRhsKInner(), /*kResult=*/0};
+  std::optional<MatrixLoads> aLoads =
+      matrixLoadsFor(mma, lhs, mma.aLayout, mma.aElements(), mma.m);
+  std::optional<MatrixLoads> bLoads =
+      matrixLoadsFor(mma, rhs, mma.bLayout, mma.bElements(), mma.n);
+  // The fragment of `operand` at (k0, own) along K and its side: by matrix
+  // loads, or element by element where its layout puts them.
+  auto fragmentAt = [&](const OperandTile &operand, AffineMap layout,
+                        int64_t count, const std::optional<MatrixLoads> &loads,
+                        int64_t k0, Value own) -> Value {
+    if (loads) {
+      auto [row, column] = operand.at(e.index(k0), own);
+      auto type = VectorType::get({static_cast<int64_t>(loads->offsets.size())},
+                                  element);
+      return tc_gpu::SubgroupLoadMatricesOp::create(
+          b, loc, type, operand.tile, row, column,
+          b.getDenseI64ArrayAttr(loads->offsets), loads->transpose);
+    }
+    unsigned ownResult = 1 - operand.kResult;
+    return fragment(count, [&](int64_t i) {
+      auto [row, column] =
+          operand.at(e.add(e.at(layout, operand.kResult, share.lane, i), k0),
+                     e.add(own, e.at(layout, ownResult, share.lane, i)));
+      return e.load(operand.tile, row, column);
+    });
   };
   for (int64_t k0 = 0; k0 < op.getK(); k0 += mma.k) {
     SmallVector<Value> as, bs;
     for (Value row : share.rows)
-      as.push_back(aLoads
-                       ? loadTransposed(op.getLhs(), k0, row, *aLoads)
-                       : fragment(mma.aElements(), [&](int64_t i) {
-                           return e.load(
-                               op.getLhs(),
-                               e.add(e.at(mma.aLayout, 1, share.lane, i), k0),
-                               e.add(row, e.at(mma.aLayout, 0, share.lane, i)));
-                         }));
+      as.push_back(
+          fragmentAt(lhs, mma.aLayout, mma.aElements(), aLoads, k0, row));
     // Two neighbouring B fragments of at most two matrices each (mma.sync's
-    // k16 x n8) in one load of four, the second's columns mma.n further.
-    bool pairs = bLoads && bLoads->size() <= 4 && mma.n % 8 == 0;
+    // k16 x n8) in one load of four, the second's mma.n further along N.
+    bool pairs = bLoads && bLoads->offsets.size() <= 4 && mma.n % 8 == 0;
     for (size_t j = 0; j < share.columns.size(); ++j) {
       Value column = share.columns[j];
       if (pairs && j + 1 < share.columns.size()) {
-        SmallVector<int64_t> offsets(*bLoads);
-        for (size_t o = 0; o < bLoads->size(); o += 2)
-          offsets.append({(*bLoads)[o], (*bLoads)[o + 1] + mma.n});
-        Value both = loadTransposed(op.getRhs(), k0, column, offsets);
-        int64_t half = bLoads->size();
+        MatrixLoads both = *bLoads;
+        unsigned own = rhs.kInner ? 0 : 1;
+        for (size_t o = 0; o < bLoads->offsets.size(); o += 2) {
+          int64_t next[2] = {bLoads->offsets[o], bLoads->offsets[o + 1]};
+          next[own] += mma.n;
+          both.offsets.append({next[0], next[1]});
+        }
+        Value loaded =
+            fragmentAt(rhs, mma.bLayout, 2 * mma.bElements(), both, k0, column);
+        int64_t half = bLoads->offsets.size();
         for (int64_t at : {int64_t(0), half})
           bs.push_back(vector::ExtractStridedSliceOp::create(
-              b, loc, both, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{half},
+              b, loc, loaded, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{half},
               ArrayRef<int64_t>{1}));
         ++j;
         continue;
       }
       bs.push_back(
-          bLoads ? loadTransposed(op.getRhs(), k0, column, *bLoads)
-                 : fragment(mma.bElements(), [&](int64_t i) {
-                     return e.load(
-                         op.getRhs(),
-                         e.add(e.at(mma.bLayout, 0, share.lane, i), k0),
-                         e.add(column, e.at(mma.bLayout, 1, share.lane, i)));
-                   }));
+          fragmentAt(rhs, mma.bLayout, mma.bElements(), bLoads, k0, column));
     }
     for (int64_t i = 0; i < grid.tm; ++i)
       for (int64_t j = 0; j < grid.tn; ++j) {
@@ -254,11 +282,14 @@ LogicalResult expandScalar(tc_gpu::BlockMmaOp op) {
     Value k = loop.getInductionVar();
     Value acc = loop.getRegionIterArgs()[0];
     SmallVector<Value> as, bs;
+    auto load = [&](Value tile, bool kInner, Value own) {
+      return e.widen(kInner ? e.load(tile, own, k) : e.load(tile, k, own));
+    };
     for (int64_t i = 0; i < t->rm; ++i)
-      as.push_back(e.widen(e.load(op.getLhs(), k, e.add(t->row, i))));
+      as.push_back(load(op.getLhs(), op.getLhsKInner(), e.add(t->row, i)));
     for (int64_t j = 0; j < t->rn; ++j)
-      bs.push_back(
-          e.widen(e.load(op.getRhs(), k, e.add(t->column, t->stride * j))));
+      bs.push_back(load(op.getRhs(), op.getRhsKInner(),
+                        e.add(t->column, t->stride * j)));
     for (int64_t i = 0; i < t->rm; ++i)
       for (int64_t j = 0; j < t->rn; ++j) {
         int64_t at = i * t->rn + j;
@@ -408,9 +439,10 @@ Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
                                        lane);
 }
 
-std::optional<SmallVector<int64_t>>
-fragmentAsTransposedLoads(AffineMap layout, int64_t count, int64_t subgroupSize,
-                          unsigned kMajorRow) {
+std::optional<MatrixLoads> fragmentAsMatrixLoads(AffineMap layout,
+                                                 int64_t count,
+                                                 int64_t subgroupSize,
+                                                 unsigned rowResult) {
   int64_t matrices = count / 2;
   if (subgroupSize != 32 || count % 2 != 0 ||
       !(matrices == 1 || matrices == 2 || matrices == 4) ||
@@ -420,24 +452,35 @@ fragmentAsTransposedLoads(AffineMap layout, int64_t count, int64_t subgroupSize,
   // Element i of lane l at (tile row, tile column).
   auto at = [&](int64_t lane, int64_t i) {
     SmallVector<int64_t, 4> place = layout.compose({lane, i});
-    return std::make_pair(place[kMajorRow], place[1 - kMajorRow]);
+    return std::make_pair(place[rowResult], place[1 - rowResult]);
   };
-  // Lane 0 holds the first two elements of each matrix's first column.
-  SmallVector<int64_t> offsets;
+  // Lane 0 holds the first two elements of each matrix; its first row
+  // starts a 16-byte line.
+  MatrixLoads loads;
   for (int64_t m = 0; m < matrices; ++m) {
     auto [row, column] = at(0, 2 * m);
     if (row < 0 || column < 0 || column % 8 != 0)
       return std::nullopt;
-    offsets.append({row, column});
+    loads.offsets.append({row, column});
   }
-  for (int64_t lane = 0; lane < 32; ++lane)
-    for (int64_t i = 0; i < count; ++i) {
-      int64_t m = i / 2;
-      if (at(lane, i) != std::make_pair(offsets[2 * m] + 2 * (lane % 4) + i % 2,
-                                        offsets[2 * m + 1] + lane / 4))
-        return std::nullopt;
+  // Lane l's pair j of matrix m, as the load gives it.
+  auto loaded = [&](bool transpose, int64_t lane, int64_t i) {
+    int64_t m = i / 2, pair = 2 * (lane % 4) + i % 2, line = lane / 4;
+    int64_t row = loads.offsets[2 * m], column = loads.offsets[2 * m + 1];
+    return transpose ? std::make_pair(row + pair, column + line)
+                     : std::make_pair(row + line, column + pair);
+  };
+  for (bool transpose : {false, true}) {
+    bool all = true;
+    for (int64_t lane = 0; lane < 32 && all; ++lane)
+      for (int64_t i = 0; i < count && all; ++i)
+        all = at(lane, i) == loaded(transpose, lane, i);
+    if (all) {
+      loads.transpose = transpose;
+      return loads;
     }
-  return offsets;
+  }
+  return std::nullopt;
 }
 
 LogicalResult expandBlockMmas(Operation *root, InstructionFor instructionFor) {

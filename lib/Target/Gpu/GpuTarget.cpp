@@ -3,19 +3,59 @@
 #include "tc/Target/Gpu/GpuTarget.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tc::gpu {
 
-LogicalResult GpuBackend::lowerSubgroupLoadTransposed(
-    RewriterBase &, tc_gpu::SubgroupLoadTransposedOp op, StringRef chip) const {
+LogicalResult GpuBackend::lowerSubgroupLoadMatrices(
+    RewriterBase &, tc_gpu::SubgroupLoadMatricesOp op, StringRef chip) const {
   return op.emitOpError("has no lowering for ") << prefix() << ":" << chip;
+}
+
+LogicalResult GpuBackend::lowerAsyncCopy(RewriterBase &rewriter, Operation *op,
+                                         StringRef) const {
+  lowerAsyncCopyInPlace(rewriter, op);
+  return success();
+}
+
+void lowerAsyncCopyInPlace(RewriterBase &rewriter, Operation *op) {
+  rewriter.setInsertionPoint(op);
+  if (auto copy = dyn_cast<tc_gpu::AsyncCopyOp>(op)) {
+    Location loc = copy.getLoc();
+    auto source = cast<MemRefType>(copy.getSource().getType());
+    auto type = VectorType::get({static_cast<int64_t>(copy.getElements())},
+                                source.getElementType());
+    Value value =
+        KernelBuilder{rewriter, loc}.orZero(type, copy.getValid(), [&] {
+          return vector::LoadOp::create(rewriter, loc, type, copy.getSource(),
+                                        copy.getSourceIndices())
+              .getResult();
+        });
+    vector::StoreOp::create(rewriter, loc, value, copy.getDest(),
+                            copy.getDestIndices());
+  }
+  rewriter.eraseOp(op);
+}
+
+bool copyAsynchronously(StringRef targets) {
+  SmallVector<StringRef> specs;
+  targets.split(specs, ',', -1, /*KeepEmpty=*/false);
+  if (specs.empty())
+    return false;
+  return llvm::all_of(specs, [](StringRef spec) {
+    std::string error;
+    FailureOr<GpuTarget> target = parseGpuTarget(spec.trim(), error);
+    return succeeded(target) &&
+           target->backend->targetInfo(target->chip).asyncCopies;
+  });
 }
 
 std::string GpuTarget::name() const {

@@ -24,17 +24,21 @@ struct GpuLowerSubgroupMmaPass
   using Base::Base;
   void runOnOperation() override {
     SmallVector<tc_gpu::SubgroupMmaOp> ops;
-    SmallVector<tc_gpu::SubgroupLoadTransposedOp> loads;
+    SmallVector<tc_gpu::SubgroupLoadMatricesOp> loads;
     SmallVector<tc_gpu::MinBlocksHintOp> hints;
+    SmallVector<Operation *> copies;
     getOperation()->walk([&](Operation *op) {
+      if (isa<tc_gpu::AsyncCopyOp, tc_gpu::AsyncCommitOp, tc_gpu::AsyncWaitOp>(
+              op))
+        copies.push_back(op);
       if (auto mma = dyn_cast<tc_gpu::SubgroupMmaOp>(op))
         ops.push_back(mma);
-      else if (auto load = dyn_cast<tc_gpu::SubgroupLoadTransposedOp>(op))
+      else if (auto load = dyn_cast<tc_gpu::SubgroupLoadMatricesOp>(op))
         loads.push_back(load);
       else if (auto hint = dyn_cast<tc_gpu::MinBlocksHintOp>(op))
         hints.push_back(hint);
     });
-    if (ops.empty() && loads.empty() && hints.empty())
+    if (ops.empty() && loads.empty() && hints.empty() && copies.empty())
       return;
     std::string error;
     FailureOr<GpuTarget> gpu = parseGpuTarget(target, error);
@@ -64,15 +68,24 @@ struct GpuLowerSubgroupMmaPass
         backend.applyMinBlocksHint(kernel, hint.getBlocks());
       hint.erase();
     }
-    for (tc_gpu::SubgroupLoadTransposedOp op : loads) {
+    for (Operation *op : copies) {
+      if (!backend.targetInfo(gpu->chip).asyncCopies) {
+        op->emitOpError("is not a copy of ") << target;
+        return signalPassFailure();
+      }
+      rewriter.setInsertionPoint(op);
+      if (failed(backend.lowerAsyncCopy(rewriter, op, gpu->chip)))
+        return signalPassFailure();
+    }
+    for (tc_gpu::SubgroupLoadMatricesOp op : loads) {
       std::optional<MatrixInstruction> mma = backend.matrixInstruction(
           &getContext(), gpu->chip, op.getResult().getType().getElementType());
-      if (!mma || !mma->transposedLoads) {
+      if (!mma || !mma->matrixLoads) {
         op.emitOpError("is not a load of ") << target;
         return signalPassFailure();
       }
       rewriter.setInsertionPoint(op);
-      if (failed(backend.lowerSubgroupLoadTransposed(rewriter, op, gpu->chip)))
+      if (failed(backend.lowerSubgroupLoadMatrices(rewriter, op, gpu->chip)))
         return signalPassFailure();
     }
   }

@@ -308,7 +308,8 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
         return signalPassFailure();
       ContractionFusion fusion = findContractionFusion(op, fused);
       hoistEpilogueOperands(rewriter, op, fusion);
-      bool built = succeeded(buildTiledContraction(rewriter, op, fusion));
+      bool built =
+          succeeded(buildTiledContraction(rewriter, op, fusion, asyncCopies));
       if (!built) {
         // A block reduction reads its inputs in vectors: their producers
         // stay. The reductions and the elementwise op after them that

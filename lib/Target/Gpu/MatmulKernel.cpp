@@ -252,9 +252,10 @@ bool suitsMatrixCores(linalg::LinalgOp op, const Roles &r) {
 
 /// The kernel for `op` with R x R outputs per thread, at the insertion
 /// point (`op` stays).
-void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r,
-                     const ContractionFusion &fusion, ArrayRef<Value> sizes,
-                     const Extents &extents, int64_t R) {
+void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op,
+                     const Roles &r, const ContractionFusion &fusion,
+                     ArrayRef<Value> sizes, const Extents &extents, int64_t R,
+                     bool asyncCopies) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   const int64_t T = kMatmulTile, E = T * R;
@@ -293,10 +294,39 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   // registers, in the target's layout, and the fused epilogue runs on them
   // there (tc_gpu.block_mma_for_each).
   const bool matrixCores = suitsMatrixCores(op, r);
-  // Two pairs of A and B tiles, used by the steps of K in turn (below).
-  SmallVector<Type> sharedTiles{
-      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E + bPad),
-      shared(r.a->get(), T, E + pad), shared(r.b->get(), T, E + bPad)};
+  // block_mma also reads tiles that keep K along their columns
+  // ([E of the own side][T of K, then padding]): an operand copied in
+  // vectors along K then lands in shared memory as it lies in global
+  // memory, each vector in consecutive elements, and the matrix loads
+  // read it without transposing.
+  const bool aKInner = matrixCores && aStaging.lanes > 1 && aStaging.alongK;
+  const bool bKInner = matrixCores && bStaging.lanes > 1 && bStaging.alongK;
+  auto tileType = [&](OpOperand *operand, bool kInner, int64_t operandPad) {
+    return kInner ? shared(operand->get(), E, T + operandPad)
+                  : shared(operand->get(), T, E + operandPad);
+  };
+  MemRefType aTileType = tileType(r.a, aKInner, pad);
+  MemRefType bTileType = tileType(r.b, bKInner, bPad);
+  // Operands staged in vectors that lie in their tile as in memory
+  // (along the tile's rows) go by asynchronous copies where every target
+  // has them; then three sets of A and B tiles, where they fit (else two,
+  // and no asynchronous copies). Otherwise two pairs. The steps of K use
+  // the sets in turn (below).
+  auto bytesOf = [](MemRefType type) {
+    return type.getNumElements() * elementBytes(type.getElementType());
+  };
+  bool aAsync = asyncCopies && aStaging.lanes > 1 && aStaging.alongK == aKInner;
+  bool bAsync = asyncCopies && bStaging.lanes > 1 && bStaging.alongK == bKInner;
+  const int64_t stages =
+      (aAsync || bAsync) && 3 * (bytesOf(aTileType) + bytesOf(bTileType)) <=
+                                kPipelineSharedBytes
+          ? 3
+          : 2;
+  if (stages == 2)
+    aAsync = bAsync = false;
+  SmallVector<Type> sharedTiles;
+  for (int64_t set = 0; set < stages; ++set)
+    sharedTiles.append({aTileType, bTileType});
   auto launch = mlir::gpu::LaunchOp::create(
       rewriter, loc, ceilDiv(nSize), ceilDiv(mSize), batches, tile, tile, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
@@ -304,8 +334,11 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
   ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
-  SmallVector<Value> aTiles = {attributions[0], attributions[2]};
-  SmallVector<Value> bTiles = {attributions[1], attributions[3]};
+  SmallVector<Value> aTiles, bTiles;
+  for (int64_t set = 0; set < stages; ++set) {
+    aTiles.push_back(attributions[2 * set]);
+    bTiles.push_back(attributions[2 * set + 1]);
+  }
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   Value bx = launch.getBlockIds().x, by = launch.getBlockIds().y;
   Value bz = launch.getBlockIds().z;
@@ -405,53 +438,89 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
   };
   SmallVector<VectorSlot> aSlots = vectorSlots(aStaging);
   SmallVector<VectorSlot> bSlots = vectorSlots(bStaging);
+  // Where a slot's vector lies in the operand's buffer at step k0, and
+  // whether it is inside the operand (else it reads as zeros).
+  struct VectorSource {
+    SmallVector<Value> indices;
+    Value inside;
+  };
+  auto sourceOf = [&](const Staging &plan, const VectorSlot &slot, bool isA,
+                      Value k0) {
+    Value ownBase =
+        arith::MulIOp::create(rewriter, loc, isA ? by : bx, index(E));
+    Value ownAt = arith::AddIOp::create(rewriter, loc, ownBase, slot.ownLocal);
+    Value kAt = arith::AddIOp::create(rewriter, loc, k0, slot.kLocal);
+    SmallVector<Value> loops =
+        isA ? loopsAt(ownAt, nullptr, kAt) : loopsAt(nullptr, ownAt, kAt);
+    return VectorSource{
+        indicesAt(rewriter, loc, plan.map, loops),
+        both(less(ownAt, isA ? mSize : nSize), less(kAt, kSize))};
+  };
   auto loadVectors = [&](const Staging &plan, ArrayRef<VectorSlot> slots,
                          bool isA, Value k0) {
     SmallVector<Value> vectors;
-    if (slots.empty())
-      return vectors;
     const int64_t L = plan.lanes;
-    Value ownBase =
-        arith::MulIOp::create(rewriter, loc, isA ? by : bx, index(E));
-    Value ownSize = isA ? mSize : nSize;
-    Type elementType = cast<MemRefType>(plan.buffer.getType()).getElementType();
-    auto vectorType = VectorType::get({L}, elementType);
     for (const VectorSlot &slot : slots) {
-      Value ownAt =
-          arith::AddIOp::create(rewriter, loc, ownBase, slot.ownLocal);
-      Value kAt = arith::AddIOp::create(rewriter, loc, k0, slot.kLocal);
-      SmallVector<Value> loops =
-          isA ? loopsAt(ownAt, nullptr, kAt) : loopsAt(nullptr, ownAt, kAt);
-      Value guard = both(less(ownAt, ownSize), less(kAt, kSize));
+      Type elementType =
+          cast<MemRefType>(plan.buffer.getType()).getElementType();
+      auto vectorType = VectorType::get({L}, elementType);
+      VectorSource source = sourceOf(plan, slot, isA, k0);
+      Value guard = source.inside;
       if (slot.valid)
         guard = both(slot.valid, guard);
       vectors.push_back(orZero(vectorType, guard, [&] {
-        return vector::LoadOp::create(rewriter, loc, vectorType, plan.buffer,
-                                      indicesAt(rewriter, loc, plan.map, loops),
-                                      /*nontemporal=*/false,
-                                      llvm::MaybeAlign(L * elementBytes(elementType)))
+        return vector::LoadOp::create(
+                   rewriter, loc, vectorType, plan.buffer, source.indices,
+                   /*nontemporal=*/false,
+                   llvm::MaybeAlign(L * elementBytes(elementType)))
             .getResult();
       }));
     }
     return vectors;
   };
-  auto storeVectors = [&](const Staging &plan, ArrayRef<VectorSlot> slots,
-                          ArrayRef<Value> vectors, Value sharedTile) {
-    for (auto [slot, vector] : llvm::zip_equal(slots, vectors)) {
-      OpBuilder::InsertionGuard g(rewriter);
-      if (slot.valid) {
-        auto some = scf::IfOp::create(rewriter, loc, TypeRange{}, slot.valid,
-                                      /*withElseRegion=*/false);
-        rewriter.setInsertionPointToStart(&some.getThenRegion().front());
-      }
-      for (int64_t l = 0; l < plan.lanes; ++l) {
-        Value element = vector::ExtractOp::create(rewriter, loc, vector, l);
-        Value ownAtLane = plan.alongK ? slot.ownLocal : add(slot.ownLocal, l);
-        Value kAtLane = plan.alongK ? add(slot.kLocal, l) : slot.kLocal;
-        memref::StoreOp::create(rewriter, loc, element, sharedTile,
-                                ValueRange{kAtLane, ownAtLane});
-      }
+  // The shared tile's indices of element `l` of a slot's vector.
+  auto destinationOf = [&](const Staging &plan, const VectorSlot &slot,
+                           int64_t l, bool kInner) {
+    Value ownAtLane = plan.alongK ? slot.ownLocal : add(slot.ownLocal, l);
+    Value kAtLane = plan.alongK ? add(slot.kLocal, l) : slot.kLocal;
+    return kInner ? SmallVector<Value>{ownAtLane, kAtLane}
+                  : SmallVector<Value>{kAtLane, ownAtLane};
+  };
+  // A slot's guard (the last round's threads past the tile's vectors
+  // have none) around what `body` builds.
+  auto ifSlot = [&](const VectorSlot &slot, function_ref<void()> body) {
+    OpBuilder::InsertionGuard g(rewriter);
+    if (slot.valid) {
+      auto some = scf::IfOp::create(rewriter, loc, TypeRange{}, slot.valid,
+                                    /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(&some.getThenRegion().front());
     }
+    body();
+  };
+  // Asynchronous copies of a step's vectors straight into a set's tile:
+  // each vector's elements are consecutive there too (along K in a K-inner
+  // tile, along the own side in a K-major one).
+  auto copyVectors = [&](const Staging &plan, ArrayRef<VectorSlot> slots,
+                         bool isA, Value k0, Value sharedTile, bool kInner) {
+    for (const VectorSlot &slot : slots)
+      ifSlot(slot, [&] {
+        VectorSource source = sourceOf(plan, slot, isA, k0);
+        tc_gpu::AsyncCopyOp::create(
+            rewriter, loc, plan.buffer, source.indices, sharedTile,
+            destinationOf(plan, slot, 0, kInner), source.inside, plan.lanes);
+      });
+  };
+  auto storeVectors = [&](const Staging &plan, ArrayRef<VectorSlot> slots,
+                          ArrayRef<Value> vectors, Value sharedTile,
+                          bool kInner) {
+    for (auto [slot, vector] : llvm::zip_equal(slots, vectors))
+      ifSlot(slot, [&] {
+        for (int64_t l = 0; l < plan.lanes; ++l) {
+          Value element = vector::ExtractOp::create(rewriter, loc, vector, l);
+          memref::StoreOp::create(rewriter, loc, element, sharedTile,
+                                  destinationOf(plan, slot, l, kInner));
+        }
+      });
   };
   struct Staged {
     SmallVector<Value> aScalars, bScalars, aVectors, bVectors;
@@ -470,8 +539,11 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
             guardedLoad(r.b, loopsAt(nullptr, columns[i], kB),
                         both(less(columns[i], nSize), less(kB, kSize))));
     }
-    staged.aVectors = loadVectors(aStaging, aSlots, /*isA=*/true, k0);
-    staged.bVectors = loadVectors(bStaging, bSlots, /*isA=*/false, k0);
+    // (Asynchronously copied operands are not staged through registers.)
+    if (!aAsync)
+      staged.aVectors = loadVectors(aStaging, aSlots, /*isA=*/true, k0);
+    if (!bAsync)
+      staged.bVectors = loadVectors(bStaging, bSlots, /*isA=*/false, k0);
     return staged;
   };
   auto storeStep = [&](const Staged &staged, Value aTile, Value bTile) {
@@ -481,8 +553,10 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     for (auto [i, b] : llvm::enumerate(staged.bScalars))
       memref::StoreOp::create(rewriter, loc, b, bTile,
                               ValueRange{ty, localColumns[i]});
-    storeVectors(aStaging, aSlots, staged.aVectors, aTile);
-    storeVectors(bStaging, bSlots, staged.bVectors, bTile);
+    if (!aAsync)
+      storeVectors(aStaging, aSlots, staged.aVectors, aTile, aKInner);
+    if (!bAsync)
+      storeVectors(bStaging, bSlots, staged.bVectors, bTile, bKInner);
   };
   // Whether output (i, j) of this thread is inside the result.
   // (On matrix cores the epilogue guards each element where it lies.)
@@ -511,16 +585,64 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     for (int64_t i = 0; i < R; ++i)
       for (int64_t j = 0; j < R; ++j)
         starts.push_back(startAt(i, j));
-  // Two pairs of shared tiles, used in turn: step s multiplies pair s % 2
-  // while its threads stage step s + 1 into the other pair. One barrier
-  // per step then orders both the stores before their reads (at the next
-  // step) and the reads before the stores that overwrite the pair (two
-  // steps later). Past the last step the loads are all guarded off and
-  // store zeros nobody reads.
-  storeStep(loadStep(index(0)), aTiles[0], bTiles[0]);
-  mlir::gpu::BarrierOp::create(rewriter, loc);
-  auto steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
-  {
+  // The products of one step: the accumulators `accs` plus the product of
+  // the tiles.
+  auto multiply = [&](Value aTile, Value bTile, ValueRange accs) {
+    SmallVector<Value> products;
+    if (matrixCores) {
+      products.push_back(tc_gpu::BlockMmaOp::create(
+          rewriter, loc, accumulator, aTile, bTile, accs[0],
+          rewriter.getDenseI64ArrayAttr({E, E, T}), aKInner, bKInner));
+      return products;
+    }
+    auto inner = scf::ForOp::create(rewriter, loc, index(0), tile, one, accs);
+    {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(inner.getBody());
+      Value kk = inner.getInductionVar();
+      SmallVector<Value> as, bs;
+      // A's R values are adjacent (and aligned: the tile's rows start at
+      // multiples of 16 bytes, the thread's rows at a multiple of R): LLVM's
+      // load-store vectorizer makes one vector load of them.
+      for (int64_t i = 0; i < R; ++i) {
+        as.push_back(memref::LoadOp::create(rewriter, loc, aTile,
+                                            ValueRange{kk, add(localRow, i)}));
+        bs.push_back(memref::LoadOp::create(rewriter, loc, bTile,
+                                            ValueRange{kk, localColumns[i]}));
+      }
+      // The op's body, once per owned output: block arguments follow the
+      // operands.
+      Block &combine = *op.getBlock();
+      SmallVector<Value> sums;
+      for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < R; ++j) {
+          IRMapping mapping;
+          mapping.map(combine.getArgument(r.a->getOperandNumber()), as[i]);
+          mapping.map(combine.getArgument(r.b->getOperandNumber()), bs[j]);
+          mapping.map(
+              combine.getArgument(op.getDpsInitOperand(0)->getOperandNumber()),
+              inner.getRegionIterArgs()[i * R + j]);
+          for (Operation &inst : combine.without_terminator())
+            rewriter.clone(inst, mapping);
+          sums.push_back(
+              mapping.lookup(combine.getTerminator()->getOperand(0)));
+        }
+      scf::YieldOp::create(rewriter, loc, sums);
+    }
+    llvm::append_range(products, inner.getResults());
+    return products;
+  };
+  scf::ForOp steps;
+  if (stages == 2) {
+    // Two pairs of shared tiles, used in turn: step s multiplies pair s % 2
+    // while its threads stage step s + 1 into the other pair. One barrier
+    // per step then orders both the stores before their reads (at the next
+    // step) and the reads before the stores that overwrite the pair (two
+    // steps later). Past the last step the loads are all guarded off and
+    // store zeros nobody reads.
+    storeStep(loadStep(index(0)), aTiles[0], bTiles[0]);
+    mlir::gpu::BarrierOp::create(rewriter, loc);
+    steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(steps.getBody());
     Value k0 = steps.getInductionVar();
@@ -535,53 +657,63 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op, const Roles &r
     };
     Value aTile = pick(aTiles, true), bTile = pick(bTiles, true);
     Staged next = loadStep(add(k0, T));
-    SmallVector<Value> products;
-    if (matrixCores) {
-      products.push_back(
-          tc_gpu::BlockMmaOp::create(rewriter, loc, accumulator, aTile, bTile,
-                                     steps.getRegionIterArgs()[0],
-                                     rewriter.getDenseI64ArrayAttr({E, E, T})));
-    } else {
-      auto inner = scf::ForOp::create(rewriter, loc, index(0), tile, one,
-                                      steps.getRegionIterArgs());
-      {
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(inner.getBody());
-        Value kk = inner.getInductionVar();
-        SmallVector<Value> as, bs;
-        // A's R values are adjacent (and aligned: the tile's rows start at
-        // multiples of 16 bytes, the thread's rows at a multiple of R): LLVM's
-        // load-store vectorizer makes one vector load of them.
-        for (int64_t i = 0; i < R; ++i) {
-          as.push_back(memref::LoadOp::create(
-              rewriter, loc, aTile, ValueRange{kk, add(localRow, i)}));
-          bs.push_back(memref::LoadOp::create(rewriter, loc, bTile,
-                                              ValueRange{kk, localColumns[i]}));
-        }
-        // The op's body, once per owned output: block arguments follow the
-        // operands.
-        Block &combine = *op.getBlock();
-        SmallVector<Value> sums;
-        for (int64_t i = 0; i < R; ++i)
-          for (int64_t j = 0; j < R; ++j) {
-            IRMapping mapping;
-            mapping.map(combine.getArgument(r.a->getOperandNumber()), as[i]);
-            mapping.map(combine.getArgument(r.b->getOperandNumber()), bs[j]);
-            mapping.map(combine.getArgument(
-                            op.getDpsInitOperand(0)->getOperandNumber()),
-                        inner.getRegionIterArgs()[i * R + j]);
-            for (Operation &inst : combine.without_terminator())
-              rewriter.clone(inst, mapping);
-            sums.push_back(
-                mapping.lookup(combine.getTerminator()->getOperand(0)));
-          }
-        scf::YieldOp::create(rewriter, loc, sums);
-      }
-      llvm::append_range(products, inner.getResults());
-    }
+    SmallVector<Value> products =
+        multiply(aTile, bTile, steps.getRegionIterArgs());
     storeStep(next, pick(aTiles, false), pick(bTiles, false));
     mlir::gpu::BarrierOp::create(rewriter, loc);
     scf::YieldOp::create(rewriter, loc, products);
+  } else {
+    // Three sets of tiles: step s multiplies set s % 3 while the copies of
+    // steps s + 1 and s + 2 are in flight. Each step first waits for its
+    // own group of copies (at most one newer group pending), then a
+    // barrier makes every thread's copies visible and orders the previous
+    // step's reads of set (s + 2) % 3 before this step's copies into it.
+    // Operands staged through registers (scalars) still load one step
+    // ahead and store after the products into set (s + 1) % 3, which no
+    // thread reads until the next step's barrier. Copies past the last
+    // step write zeros into sets nobody reads; the kernel waits for them
+    // before it ends.
+    auto issue = [&](Value k0, Value aTile, Value bTile) {
+      if (aAsync)
+        copyVectors(aStaging, aSlots, /*isA=*/true, k0, aTile, aKInner);
+      if (bAsync)
+        copyVectors(bStaging, bSlots, /*isA=*/false, k0, bTile, bKInner);
+      tc_gpu::AsyncCommitOp::create(rewriter, loc);
+    };
+    for (int64_t set = 0; set + 1 < stages; ++set)
+      issue(index(set * T), aTiles[set], bTiles[set]);
+    storeStep(loadStep(index(0)), aTiles[0], bTiles[0]);
+    steps = scf::ForOp::create(rewriter, loc, index(0), kSize, tile, starts);
+    {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(steps.getBody());
+      Value k0 = steps.getInductionVar();
+      Value stepIndex = arith::DivUIOp::create(rewriter, loc, k0, tile);
+      // The tile of set (s + ahead) % stages.
+      auto setAt = [&](ArrayRef<Value> tiles, int64_t ahead) {
+        Value at = arith::RemUIOp::create(rewriter, loc, add(stepIndex, ahead),
+                                          index(stages));
+        Value chosen = tiles[0];
+        for (int64_t set = 1; set < stages; ++set)
+          chosen = arith::SelectOp::create(
+              rewriter, loc,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, at,
+                                    index(set)),
+              tiles[set], chosen);
+        return chosen;
+      };
+      tc_gpu::AsyncWaitOp::create(rewriter, loc, stages - 2);
+      mlir::gpu::BarrierOp::create(rewriter, loc);
+      issue(add(k0, (stages - 1) * T), setAt(aTiles, stages - 1),
+            setAt(bTiles, stages - 1));
+      Staged next = loadStep(add(k0, T));
+      SmallVector<Value> products = multiply(setAt(aTiles, 0), setAt(bTiles, 0),
+                                             steps.getRegionIterArgs());
+      if (!aAsync || !bAsync)
+        storeStep(next, setAt(aTiles, 1), setAt(bTiles, 1));
+      scf::YieldOp::create(rewriter, loc, products);
+    }
+    tc_gpu::AsyncWaitOp::create(rewriter, loc, 0);
   }
   if (matrixCores) {
     // Each thread runs the epilogue on its accumulator elements where the
@@ -689,7 +821,8 @@ FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op) {
 }
 
 LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                    const ContractionFusion &fusion) {
+                                    const ContractionFusion &fusion,
+                                    bool asyncCopies) {
   std::optional<Roles> roles = matchRoles(op);
   if (!roles)
     return failure();
@@ -704,7 +837,8 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
   Extents extents = extentsOf(rewriter, loc, *roles, sizes);
   auto emit = [&](int64_t registerTile) {
-    emitTiledKernel(rewriter, op, *roles, fusion, sizes, extents, registerTile);
+    emitTiledKernel(rewriter, op, *roles, fusion, sizes, extents, registerTile,
+                    asyncCopies);
   };
   // A larger tile where both sides fill it and its blocks still cover the
   // GPU: 128 x 128 on matrix cores, else 64 x 64, else 32 x 32. Decided at

@@ -60,6 +60,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGpuConfigureKernelsPass(configure));
   GpuMapKernelsPassOptions map;
   map.blockSize = options.blockSize;
+  map.asyncCopies = copyAsynchronously(options.targets);
   pm.addNestedPass<func::FuncOp>(createGpuMapKernelsPass(map));
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());

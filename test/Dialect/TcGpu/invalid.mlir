@@ -101,7 +101,7 @@ func.func @attention_result(%q: tensor<8x16xf16>, %k: tensor<9x16xf16>, %v: tens
 
 func.func @load_three_matrices(%t: memref<16x72xf16, 3>, %i: index) {
   // expected-error @+1 {{expects offsets of 1, 2 or 4 matrices}}
-  %v = tc_gpu.subgroup_load_transposed %t[%i, %i] {offsets = array<i64: 0, 0, 8, 0, 0, 8>} : memref<16x72xf16, 3> -> vector<6xf16>
+  %v = tc_gpu.subgroup_load_matrices %t[%i, %i] {offsets = array<i64: 0, 0, 8, 0, 0, 8>, transpose} : memref<16x72xf16, 3> -> vector<6xf16>
   return
 }
 
@@ -109,7 +109,7 @@ func.func @load_three_matrices(%t: memref<16x72xf16, 3>, %i: index) {
 
 func.func @load_elements(%t: memref<16x72xf16, 3>, %i: index) {
   // expected-error @+1 {{expects 4 elements, two of each matrix}}
-  %v = tc_gpu.subgroup_load_transposed %t[%i, %i] {offsets = array<i64: 0, 0, 8, 0>} : memref<16x72xf16, 3> -> vector<8xf16>
+  %v = tc_gpu.subgroup_load_matrices %t[%i, %i] {offsets = array<i64: 0, 0, 8, 0>, transpose} : memref<16x72xf16, 3> -> vector<8xf16>
   return
 }
 
@@ -117,7 +117,7 @@ func.func @load_elements(%t: memref<16x72xf16, 3>, %i: index) {
 
 func.func @load_type(%t: memref<16x72xf16, 3>, %i: index) {
   // expected-error @+1 {{expects the tile's element type}}
-  %v = tc_gpu.subgroup_load_transposed %t[%i, %i] {offsets = array<i64: 0, 0>} : memref<16x72xf16, 3> -> vector<2xbf16>
+  %v = tc_gpu.subgroup_load_matrices %t[%i, %i] {offsets = array<i64: 0, 0>, transpose} : memref<16x72xf16, 3> -> vector<2xbf16>
   return
 }
 
@@ -157,4 +157,44 @@ gpu.module @hints {
     tc_gpu.min_blocks_hint {blocks = 0}
     gpu.return
   }
+}
+
+// -----
+
+func.func @small_k_inner_rhs(%a: memref<16x64xf16, 3>, %b: memref<64x8xf16, 3>, %acc: vector<16xf32>) {
+  // expected-error @+1 {{expects rhs to hold at least 64x16 elements (N x K)}}
+  %p = tc_gpu.block_mma %a, %b, %acc {tile = array<i64: 64, 64, 16>, rhs_k_inner} : memref<16x64xf16, 3>, memref<64x8xf16, 3>, vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @copy_to_global(%x: memref<64x64xf16>, %y: memref<64x64xf16>, %i: index, %valid: i1) {
+  // expected-error @+1 {{expects dest in workgroup (shared) memory}}
+  tc_gpu.async_copy %x[%i, %i], %y[%i, %i], %valid {elements = 8} : memref<64x64xf16>, memref<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @copy_size(%x: memref<64x64xf16>, %t: memref<64x24xf16, #gpu.address_space<workgroup>>, %i: index, %valid: i1) {
+  // expected-error @+1 {{expects a copy of 4, 8 or 16 bytes, not 3 elements}}
+  tc_gpu.async_copy %x[%i, %i], %t[%i, %i], %valid {elements = 3} : memref<64x64xf16>, memref<64x24xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_types(%x: memref<64x64xf32>, %t: memref<64x24xf16, #gpu.address_space<workgroup>>, %i: index, %valid: i1) {
+  // expected-error @+1 {{expects both memrefs of one element type}}
+  tc_gpu.async_copy %x[%i, %i], %t[%i, %i], %valid {elements = 4} : memref<64x64xf32>, memref<64x24xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @wait_negative() {
+  // expected-error @+1 {{expects a non-negative number of pending groups}}
+  tc_gpu.async_wait {pending = -1}
+  return
 }

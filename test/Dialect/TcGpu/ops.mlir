@@ -72,13 +72,40 @@ func.func @attention(%q: tensor<2x3x70x40xf16>, %k: tensor<2x3x40x45xf16>, %v: t
   return %r : tensor<2x3x70x40xf16>
 }
 
-// A subgroup's transposed 8 x 8 matrix loads: two elements of each matrix.
+// Tiles that keep K along their columns: lhs[m][k], rhs[n][k].
+// CHECK-LABEL: func.func @k_inner
+// CHECK: tc_gpu.block_mma %{{.*}}, %{{.*}}, %{{.*}} {lhs_k_inner, rhs_k_inner, tile = array<i64: 64, 64, 16>} : memref<64x24xf16, 3>, memref<64x24xf16, 3>, vector<16xf32>
+func.func @k_inner(%a: memref<64x24xf16, 3>, %b: memref<64x24xf16, 3>, %acc: vector<16xf32>) -> vector<16xf32> {
+  %p = tc_gpu.block_mma %a, %b, %acc {tile = array<i64: 64, 64, 16>, lhs_k_inner, rhs_k_inner} : memref<64x24xf16, 3>, memref<64x24xf16, 3>, vector<16xf32>
+  return %p : vector<16xf32>
+}
+
+// A subgroup's 8 x 8 matrix loads, as stored and transposed.
+// CHECK-LABEL: func.func @load_rows
+// CHECK: tc_gpu.subgroup_load_matrices %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 8, 0, 0, 8, 8, 8>} : memref<64x24xf16, 3> -> vector<8xf16>
+func.func @load_rows(%t: memref<64x24xf16, 3>, %m: index, %k: index) -> vector<8xf16> {
+  %a = tc_gpu.subgroup_load_matrices %t[%m, %k] {offsets = array<i64: 0, 0, 8, 0, 0, 8, 8, 8>} : memref<64x24xf16, 3> -> vector<8xf16>
+  return %a : vector<8xf16>
+}
+
+// Asynchronous copies into shared memory, their groups, and the wait.
+// CHECK-LABEL: func.func @async_copies
+// CHECK: tc_gpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {elements = 8 : i64} : memref<64x64xf16>, memref<64x24xf16, #gpu.address_space<workgroup>>
+// CHECK: tc_gpu.async_commit
+// CHECK: tc_gpu.async_wait {pending = 1 : i64}
+func.func @async_copies(%x: memref<64x64xf16>, %t: memref<64x24xf16, #gpu.address_space<workgroup>>, %i: index, %valid: i1) {
+  tc_gpu.async_copy %x[%i, %i], %t[%i, %i], %valid {elements = 8} : memref<64x64xf16>, memref<64x24xf16, #gpu.address_space<workgroup>>
+  tc_gpu.async_commit
+  tc_gpu.async_wait {pending = 1}
+  return
+}
+
 // CHECK-LABEL: func.func @load_transposed
-// CHECK: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xf16, 3> -> vector<8xf16>
-// CHECK: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0>} : memref<16x72xbf16, 3> -> vector<2xbf16>
+// CHECK: tc_gpu.subgroup_load_matrices %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>, transpose} : memref<16x72xf16, 3> -> vector<8xf16>
+// CHECK: tc_gpu.subgroup_load_matrices %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0>, transpose} : memref<16x72xbf16, 3> -> vector<2xbf16>
 func.func @load_transposed(%t: memref<16x72xf16, 3>, %u: memref<16x72xbf16, 3>, %k: index, %m: index) -> (vector<8xf16>, vector<2xbf16>) {
-  %a = tc_gpu.subgroup_load_transposed %t[%k, %m] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xf16, 3> -> vector<8xf16>
-  %b = tc_gpu.subgroup_load_transposed %u[%k, %m] {offsets = array<i64: 0, 0>} : memref<16x72xbf16, 3> -> vector<2xbf16>
+  %a = tc_gpu.subgroup_load_matrices %t[%k, %m] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>, transpose} : memref<16x72xf16, 3> -> vector<8xf16>
+  %b = tc_gpu.subgroup_load_matrices %u[%k, %m] {offsets = array<i64: 0, 0>, transpose} : memref<16x72xbf16, 3> -> vector<2xbf16>
   return %a, %b : vector<8xf16>, vector<2xbf16>
 }
 

@@ -11,12 +11,12 @@
 // an element.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=cuda:sm_90}))' | FileCheck %s --check-prefix=CUDA
 // CUDA-NOT: memref.load
-// CUDA-COUNT-2: tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
-// CUDA: %[[B:.*]] = tc_gpu.subgroup_load_transposed %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 8, 0, 0, 8, 8, 8>} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
+// CUDA-COUNT-2: tc_gpu.subgroup_load_matrices %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 0, 8, 8, 0, 8, 8>, transpose} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
+// CUDA: %[[B:.*]] = tc_gpu.subgroup_load_matrices %{{.*}}[%{{.*}}, %{{.*}}] {offsets = array<i64: 0, 0, 8, 0, 0, 8, 8, 8>, transpose} : memref<16x64xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
 // CUDA: vector.extract_strided_slice %[[B]] {offsets = [0], sizes = [4], strides = [1]}
 // CUDA: vector.extract_strided_slice %[[B]] {offsets = [4], sizes = [4], strides = [1]}
 // CUDA-NOT: memref.load
-// CUDA-NOT: tc_gpu.subgroup_load_transposed
+// CUDA-NOT: tc_gpu.subgroup_load_matrices
 // CUDA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 8, 16>, subgroup_size = 32 : i64} : vector<8xbf16>, vector<4xbf16>, vector<4xf32>
 // CUDA-NOT: tc_gpu.subgroup_mma
 // CUDA-COUNT-16: memref.store
@@ -25,7 +25,7 @@
 // AMD CDNA (MFMA 16x16x16, 64 lanes): 4 waves, each 4 instructions, their
 // fragments loaded element by element.
 // RUN: tc-opt %s --pass-pipeline='builtin.module(gpu.module(tc-gpu-expand-block-mma{target=rocm:gfx942}))' | FileCheck %s --check-prefix=CDNA
-// CDNA-NOT: tc_gpu.subgroup_load_transposed
+// CDNA-NOT: tc_gpu.subgroup_load_matrices
 // CDNA: memref.load
 // CDNA-COUNT-4: tc_gpu.subgroup_mma {{.*}}shape = array<i64: 16, 16, 16>, subgroup_size = 64 : i64} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 // CDNA-NOT: tc_gpu.subgroup_mma

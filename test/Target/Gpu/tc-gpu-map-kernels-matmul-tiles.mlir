@@ -93,7 +93,7 @@ func.func @large_f64(%x: memref<1024x8xf64>, %w: memref<8x1024xf64>, %y: memref<
 // accumulators in one vector.
 // CHECK-LABEL: func.func @large_f16
 // CHECK-NOT: scf.if
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<128x24xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128x24xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>)
 // CHECK: tc_gpu.block_mma {{.*}}tile = array<i64: 128, 128, 16>{{.*}}vector<64xf32>
 // CHECK-NOT: gpu.launch
 #a5 = affine_map<(i, j, k) -> (i, k)>
@@ -117,12 +117,12 @@ func.func @large_f16(%x: memref<2048x40xf16>, %w: memref<40x2048xf16>, %y: memre
 // the largest tile that the rows fill with enough blocks.
 // CHECK-LABEL: func.func @dynamic_rows_f16
 // CHECK: scf.if %{{.*}} {
-// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x136xf16, #gpu.address_space<workgroup>>
+// CHECK:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<128x24xf16, #gpu.address_space<workgroup>>
 // CHECK: } else {
 // CHECK:   scf.if %{{.*}} {
-// CHECK:     gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xf16, #gpu.address_space<workgroup>>
+// CHECK:     gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x24xf16, #gpu.address_space<workgroup>>
 // CHECK:   } else {
-// CHECK:     gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x40xf16, #gpu.address_space<workgroup>>
+// CHECK:     gpu.launch {{.*}} workgroup(%{{.*}} : memref<32x24xf16, #gpu.address_space<workgroup>>
 #a6 = affine_map<(i, j, k) -> (i, k)>
 #b6 = affine_map<(i, j, k) -> (k, j)>
 #c6 = affine_map<(i, j, k) -> (i, j)>

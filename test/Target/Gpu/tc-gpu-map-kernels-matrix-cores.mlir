@@ -7,16 +7,18 @@
 // epilogue on its accumulator elements (tc_gpu.block_mma_for_each, at the
 // element's row and column of the block's tile): guarded by the extents,
 // it adds the output's start value and stores. No shared tile of results.
-// 128 x 96 gives 32 x 32 tiles: 4 accumulators per thread.
+// 128 x 96 gives 32 x 32 tiles: 4 accumulators per thread. A, copied in
+// vectors along K (its rows are contiguous), keeps K along its tile's
+// columns (32 x (16 + 8)); B, copied along N, along its rows.
 // CHECK-LABEL: func.func @f16_matmul
-// CHECK: gpu.launch blocks(%[[BX:[a-z0-9]+]], %[[BY:[a-z0-9]+]], %{{[a-z0-9]+}}) in {{.*}} workgroup(%[[A0:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B0:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[A1:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:[a-z0-9]+]], %[[BY:[a-z0-9]+]], %{{[a-z0-9]+}}) in {{.*}} workgroup(%[[A0:.*]] : memref<32x24xf16, #gpu.address_space<workgroup>>, %[[B0:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>, %[[A1:.*]] : memref<32x24xf16, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<16x40xf16, #gpu.address_space<workgroup>>)
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK: gpu.barrier
 // CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<4xf32>)
 // CHECK:   %[[A:.*]] = arith.select %{{.*}}, %[[A1]], %[[A0]]
 // CHECK:   %[[B:.*]] = arith.select %{{.*}}, %[[B1]], %[[B0]]
 // CHECK-NOT: gpu.barrier
-// CHECK:   %[[P:.*]] = tc_gpu.block_mma %[[A]], %[[B]], %[[ACC]] {tile = array<i64: 32, 32, 16>}
+// CHECK:   %[[P:.*]] = tc_gpu.block_mma %[[A]], %[[B]], %[[ACC]] {lhs_k_inner, tile = array<i64: 32, 32, 16>}
 // CHECK:   gpu.barrier
 // CHECK:   scf.yield %[[P]]
 // CHECK-NOT: gpu.barrier
@@ -50,8 +52,8 @@ func.func @f16_matmul(%x: memref<128x40xf16>, %w: memref<40x96xf16>, %y: memref<
 
 // 256 blocks of 64 x 64: the wide tile, 16 accumulators per thread.
 // CHECK-LABEL: func.func @bf16_wide
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>)
-// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 64, 64, 16>} : {{.*}} vector<16xf32>
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<64x24xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x24xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xbf16, #gpu.address_space<workgroup>>)
+// CHECK: tc_gpu.block_mma {{.*}} {lhs_k_inner, tile = array<i64: 64, 64, 16>} : {{.*}} vector<16xf32>
 #a2 = affine_map<(i, j, k) -> (i, k)>
 #b2 = affine_map<(i, j, k) -> (k, j)>
 #c2 = affine_map<(i, j, k) -> (i, j)>
@@ -95,8 +97,8 @@ func.func @mixed_operands(%x: memref<128x40xf32>, %w: memref<40x96xf16>, %y: mem
 // matrix-core kernel on f32 tiles. The same product unmarked is an f32
 // product and keeps the CUDA-core kernel.
 // CHECK-LABEL: func.func @tf32_factors
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>)
-// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 32, 16>} : memref<16x36xf32, #gpu.address_space<workgroup>>, memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<32x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x36xf32, #gpu.address_space<workgroup>>)
+// CHECK: tc_gpu.block_mma {{.*}} {lhs_k_inner, tile = array<i64: 32, 32, 16>} : memref<32x20xf32, #gpu.address_space<workgroup>>, memref<16x36xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: tc_gpu.block_mma_for_each {{.*}} {operand_type = f32, tile = array<i64: 32, 32, 16>}
 // CHECK-LABEL: func.func @f32_factors
 // CHECK-NOT: tc_gpu.block_mma

@@ -89,7 +89,11 @@ FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op);
 /// barrier per step (software pipelining in two stages); an
 /// operand read along its contiguous, aligned innermost dimension (by K's
 /// or its own side's last loop) is staged in vectors of up to
-/// kVectorBytes. Other parallel loops
+/// kVectorBytes. With `asyncCopies` (every target of the build copies
+/// into shared memory asynchronously) those vectors go by
+/// tc_gpu.async_copy instead, into three sets of tiles: two steps' copies
+/// are in flight while a step multiplies (three stages), where the three
+/// sets fit kPipelineSharedBytes. Other parallel loops
 /// (batch) become grid z. The op's own body combines the elements (casts,
 /// integer or float multiply-add). The accumulators are the K loop's
 /// carried values, registers on a GPU (--tc-gpu-emulate-kernels keeps them
@@ -98,7 +102,12 @@ FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op);
 /// erases its ops). Returns failure, with `op` unchanged, when it does not
 /// fit.
 LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                    const ContractionFusion &fusion = {});
+                                    const ContractionFusion &fusion = {},
+                                    bool asyncCopies = false);
+
+/// The shared memory a contraction kernel's pipeline may use: what every
+/// GPU target gives a block without opting in.
+constexpr int64_t kPipelineSharedBytes = 48 * 1024;
 
 /// Lanes that exchange values by gpu.shuffle in the block reductions: a
 /// warp on NVIDIA; on AMD a wave32, or half a wave64 (xor offsets below 32

@@ -29,7 +29,7 @@ namespace mlir {
 class RewriterBase;
 namespace tc_gpu {
 class SubgroupMmaOp;
-class SubgroupLoadTransposedOp;
+class SubgroupLoadMatricesOp;
 } // namespace tc_gpu
 } // namespace mlir
 
@@ -67,6 +67,10 @@ struct GpuTargetInfo {
   /// Shared memory (LDS) a block may use without opting in.
   int64_t sharedMemoryBytes = 48 * 1024;
   int64_t maxThreadsPerBlock = 1024;
+  /// Whether a thread can copy global memory into shared memory
+  /// asynchronously (tc_gpu.async_copy as the hardware's: NVIDIA's
+  /// cp.async), so that contraction kernels pipeline their copies.
+  bool asyncCopies = false;
 };
 
 /// What a vendor provides.
@@ -102,11 +106,16 @@ public:
                                          tc_gpu::SubgroupMmaOp op,
                                          StringRef chip) const = 0;
   /// Replaces `op` by the vendor's load; only called where
-  /// matrixInstruction gave `transposedLoads`.
+  /// matrixInstruction gave `matrixLoads`.
   virtual LogicalResult
-  lowerSubgroupLoadTransposed(RewriterBase &rewriter,
-                              tc_gpu::SubgroupLoadTransposedOp op,
-                              StringRef chip) const;
+  lowerSubgroupLoadMatrices(RewriterBase &rewriter,
+                            tc_gpu::SubgroupLoadMatricesOp op,
+                            StringRef chip) const;
+  /// Replaces `op` (tc_gpu.async_copy, async_commit or async_wait) by the
+  /// vendor's; only called where targetInfo gave `asyncCopies`. By
+  /// default, lowerAsyncCopyInPlace.
+  virtual LogicalResult lowerAsyncCopy(RewriterBase &rewriter, Operation *op,
+                                       StringRef chip) const;
   /// Applies tc_gpu.min_blocks_hint's `blocks` to `kernel` (a gpu.func);
   /// by default, nothing.
   virtual void applyMinBlocksHint(Operation *kernel, int64_t blocks) const {}
@@ -142,6 +151,17 @@ private:
   std::optional<GpuTarget> gpu;
   llvm::DenseMap<Type, std::optional<MatrixInstruction>> cache;
 };
+
+/// Whether every target of `targets` (comma-separated --target spellings;
+/// at least one) copies into shared memory asynchronously
+/// (GpuTargetInfo::asyncCopies); false for a bad spelling.
+bool copyAsynchronously(StringRef targets);
+
+/// Replaces `op` (tc_gpu.async_copy, async_commit or async_wait) by what
+/// it guarantees without asynchrony: a copy is a load (zeros where it is
+/// not valid) and a store in place; commits and waits vanish. For targets
+/// without asynchronous copies and for the emulation.
+void lowerAsyncCopyInPlace(RewriterBase &rewriter, Operation *op);
 
 /// Every supported target spelling, for messages and --help.
 std::string supportedGpuTargets();

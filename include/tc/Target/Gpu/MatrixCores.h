@@ -33,11 +33,11 @@ struct MatrixInstruction {
   int64_t m = 0, n = 0, k = 0, subgroupSize = 0;
   AffineMap aLayout, bLayout, cLayout;
   int64_t aCopies = 1, bCopies = 1;
-  /// Whether the target has tc_gpu.subgroup_load_transposed (NVIDIA's
-  /// ldmatrix with .trans) for this instruction's 16-bit operands. The
-  /// expansion uses it for a fragment only where the fragment's layout is
-  /// the load's, checked lane by lane (fragmentAsTransposedLoads).
-  bool transposedLoads = false;
+  /// Whether the target has tc_gpu.subgroup_load_matrices (NVIDIA's
+  /// ldmatrix) for this instruction's 16-bit operands. The expansion uses
+  /// it for a fragment only where the fragment's layout is the load's,
+  /// checked lane by lane (fragmentAsMatrixLoads).
+  bool matrixLoads = false;
 
   int64_t aElements() const { return m * k * aCopies / subgroupSize; }
   int64_t bElements() const { return k * n * bCopies / subgroupSize; }
@@ -48,17 +48,25 @@ struct MatrixInstruction {
 Value layoutAt(OpBuilder &b, Location loc, AffineMap layout, unsigned result,
                Value lane, int64_t element);
 
-/// Where the elements of a fragment of `count` elements lie in a K-major
-/// shared tile, as `layout` (lane, element) -> (row, column) of the
-/// instruction's operand gives them: `kMajorRow` says which result of the
-/// layout indexes the tile's rows (K). Returns the offsets of
-/// tc_gpu.subgroup_load_transposed's matrices when, for every lane of a
-/// 32-lane subgroup, that load gives exactly these elements in this order
-/// (each matrix's columns starting at multiples of 8 elements); otherwise
-/// std::nullopt.
-std::optional<SmallVector<int64_t>>
-fragmentAsTransposedLoads(AffineMap layout, int64_t count, int64_t subgroupSize,
-                          unsigned kMajorRow);
+/// tc_gpu.subgroup_load_matrices' matrices (offsets, row and column) and
+/// direction for one fragment.
+struct MatrixLoads {
+  SmallVector<int64_t> offsets;
+  bool transpose = false;
+};
+
+/// Where the elements of a fragment of `count` elements lie in a shared
+/// tile, as `layout` (lane, element) -> (row, column) of the instruction's
+/// operand gives them: `rowResult` says which result of the layout indexes
+/// the tile's rows (K for a K-major tile, the operand's side for a K-inner
+/// one). Returns tc_gpu.subgroup_load_matrices' matrices when, for every
+/// lane of a 32-lane subgroup, that load (transposed or not) gives exactly
+/// these elements in this order (each matrix's columns starting at
+/// multiples of 8 elements); otherwise std::nullopt.
+std::optional<MatrixLoads> fragmentAsMatrixLoads(AffineMap layout,
+                                                 int64_t count,
+                                                 int64_t subgroupSize,
+                                                 unsigned rowResult);
 
 /// Rewrites every tc_gpu.block_mma and tc_gpu.block_mma_store under `root`:
 /// with `instruction` (for tiles it divides), into fragment loads from the

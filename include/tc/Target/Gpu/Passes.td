@@ -166,6 +166,10 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
            /*default=*/"32",
            "Shortest static reduction that gets a block of threads per output "
            "element">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
+           "Every target of the build copies into shared memory "
+           "asynchronously: contraction kernels copy their vector-staged "
+           "operands by tc_gpu.async_copy, three steps in flight">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
@@ -235,11 +239,14 @@ def GpuLowerSubgroupMmaPass
     Replaces each `tc_gpu.subgroup_mma` by the intrinsic of `target`'s back
     end: `nvvm.mma.sync` (m16n8k16) for NVIDIA, `amdgpu.mfma` (16x16x16)
     for AMD. An op whose layouts are not the target's is an error. Each
-    `tc_gpu.subgroup_load_transposed` becomes the back end's load
+    `tc_gpu.subgroup_load_matrices` becomes the back end's load
     (`nvgpu.ldmatrix` with `transpose` for NVIDIA); on a target whose
     instruction does not offer those loads it is an error. Each
     `tc_gpu.min_blocks_hint` is applied to its kernel by the back end
-    (NVIDIA: `nvvm.minctasm`) and erased.
+    (NVIDIA: `nvvm.minctasm`) and erased. `tc_gpu.async_copy`,
+    `async_commit` and `async_wait` become the back end's asynchronous
+    copies (NVIDIA: `cp.async` and its groups); on a target without them
+    they are an error.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"",

@@ -50,12 +50,23 @@ LogicalResult BlockMmaOp::verify() {
   if (getLhs().getType().getElementType() !=
       getRhs().getType().getElementType())
     return emitOpError("expects both tiles of one element type");
-  if (!covers(getLhs().getType(), getK(), getM()))
-    return emitOpError("expects lhs to hold at least ")
-           << getK() << "x" << getM() << " elements (K x M)";
-  if (!covers(getRhs().getType(), getK(), getN()))
-    return emitOpError("expects rhs to hold at least ")
-           << getK() << "x" << getN() << " elements (K x N)";
+  auto check = [&](MemRefType tile, StringRef name, bool kInner, int64_t own,
+                   char side) -> LogicalResult {
+    int64_t rows = kInner ? own : getK(), columns = kInner ? getK() : own;
+    if (covers(tile, rows, columns))
+      return success();
+    InFlightDiagnostic diag = emitOpError("expects ")
+                              << name << " to hold at least " << rows << "x"
+                              << columns << " elements (";
+    if (kInner)
+      diag << side << " x K)";
+    else
+      diag << "K x " << side << ")";
+    return diag;
+  };
+  if (failed(check(getLhs().getType(), "lhs", getLhsKInner(), getM(), 'M')) ||
+      failed(check(getRhs().getType(), "rhs", getRhsKInner(), getN(), 'N')))
+    return failure();
   return success();
 }
 
@@ -192,7 +203,7 @@ void AttentionOp::getEffects(
   }
 }
 
-LogicalResult SubgroupLoadTransposedOp::verify() {
+LogicalResult SubgroupLoadMatricesOp::verify() {
   ArrayRef<int64_t> offsets = getOffsets();
   int64_t matrices = getNumMatrices();
   if (offsets.size() % 2 || !(matrices == 1 || matrices == 2 || matrices == 4))
@@ -206,6 +217,32 @@ LogicalResult SubgroupLoadTransposedOp::verify() {
   if (result.getNumElements() != 2 * matrices)
     return emitOpError("expects ")
            << 2 * matrices << " elements, two of each matrix";
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto dest = cast<MemRefType>(getDest().getType());
+  if (static_cast<int64_t>(getSourceIndices().size()) != source.getRank() ||
+      static_cast<int64_t>(getDestIndices().size()) != dest.getRank())
+    return emitOpError("expects one index per dimension of each memref");
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError("expects both memrefs of one element type");
+  if (!mlir::gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(dest))
+    return emitOpError("expects dest in workgroup (shared) memory");
+  Type element = source.getElementType();
+  int64_t bytes =
+      element.isIntOrFloat() ? element.getIntOrFloatBitWidth() / 8 : 0;
+  int64_t total = bytes * getElements();
+  if (getElements() <= 0 || !(total == 4 || total == 8 || total == 16))
+    return emitOpError("expects a copy of 4, 8 or 16 bytes, not ")
+           << getElements() << " elements";
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  if (static_cast<int64_t>(getPending()) < 0)
+    return emitOpError("expects a non-negative number of pending groups");
   return success();
 }
 

@@ -49,9 +49,12 @@ def TcGpu_BlockMmaOp : TcGpu_Op<"block_mma", [
   let summary = "The block's accumulator tile plus the product of two shared tiles";
   let description = [{
     `tile = [M, N, K]`. `lhs` holds the first operand transposed, K rows of
-    at least M elements (`lhs[k][m]`), `rhs` the second, K rows of at least
-    N (`rhs[k][n]`), both in shared memory and both written before (a
-    barrier between). The block's threads together hold an M x N f32 tile
+    at least M elements (`lhs[k][m]`), or, with `lhs_k_inner`, as it is,
+    M rows of at least K (`lhs[m][k]`); `rhs` the second, K rows of at
+    least N (`rhs[k][n]`), or, with `rhs_k_inner`, N rows of at least K
+    (`rhs[n][k]`). Both are in shared memory and both written before (a
+    barrier between). A tile keeps K along its rows or along its columns
+    as the operand's global layout makes its copy contiguous. The block's threads together hold an M x N f32 tile
     C, each thread `acc`'s elements of it, and each gets back its elements
     of C + sum over k of lhs[k][m] rhs[k][n]. So the block has
     M N / size(acc) threads, and every one of them must reach this op with
@@ -65,7 +68,9 @@ def TcGpu_BlockMmaOp : TcGpu_Op<"block_mma", [
   let arguments = (ins Arg<TcGpu_FactorTile, "", [MemRead]>:$lhs,
                        Arg<TcGpu_FactorTile, "", [MemRead]>:$rhs,
                        TcGpu_Accumulator:$acc,
-                       DenseI64ArrayAttr:$tile);
+                       DenseI64ArrayAttr:$tile,
+                       UnitAttr:$lhs_k_inner,
+                       UnitAttr:$rhs_k_inner);
   let results = (outs TcGpu_Accumulator:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
@@ -186,30 +191,37 @@ def TcGpu_SubgroupMmaOp : TcGpu_Op<"subgroup_mma", [Pure,
   let hasVerifier = 1;
 }
 
-def TcGpu_SubgroupLoadTransposedOp : TcGpu_Op<"subgroup_load_transposed", [
+def TcGpu_SubgroupLoadMatricesOp : TcGpu_Op<"subgroup_load_matrices", [
     MemoryEffects<[MemRead]>]> {
-  let summary = "A subgroup's load of 8 x 8 matrices of 16-bit elements, transposed";
+  let summary = "A subgroup's load of 8 x 8 matrices of 16-bit elements";
   let description = [{
     The 32 lanes of a subgroup together load `offsets.size() / 2` (1, 2 or
     4) matrices of 8 x 8 16-bit elements from `tile`, matrix `i` starting
     at (`row` + `offsets[2 i]`, `column` + `offsets[2 i + 1]`), and each
-    lane takes two elements of each, transposed: lane `l`'s elements
-    `2 i` and `2 i + 1` are
+    lane takes two elements of each: lane `l`'s elements `2 i` and
+    `2 i + 1` are, for j = 0 and 1,
+
+        tile[row + offsets[2 i] + l / 4][column + offsets[2 i + 1] + 2 (l % 4) + j]
+
+    or, with `transpose`,
 
         tile[row + offsets[2 i] + 2 (l % 4) + j][column + offsets[2 i + 1] + l / 4]
 
-    for j = 0 and 1. So a matrix stored K-major (a row of 8 consecutive
-    elements per k) gives each lane the pairs along k that a matrix
-    instruction's fragment holds. Every lane of the subgroup must execute
-    it with the same `row` and `column`, and each matrix row (8 elements)
-    must be 16-byte aligned. `tc_gpu.block_mma`'s expansion emits it where
-    the target's instruction says it has such loads and the fragment's
-    layout is theirs; the target lowers it (NVIDIA: `ldmatrix` with
-    `.trans`), the emulation loads each lane's elements as written above.
+    So a lane gets the pairs of neighbouring k that a matrix instruction's
+    fragment holds from a tile that stores K along its columns (a row of
+    the operand per tile row), or, with `transpose`, from one that stores
+    K along its rows. Every lane of the subgroup must execute it with the
+    same `row` and `column`, and each matrix row (8 elements) must be
+    16-byte aligned. `tc_gpu.block_mma`'s expansion emits it where the
+    target's instruction says it has such loads and the fragment's layout
+    is theirs; the target lowers it (NVIDIA: `ldmatrix`, with `.trans` for
+    `transpose`), the emulation loads each lane's elements as written
+    above.
   }];
   let arguments = (ins Arg<MemRefRankOf<[F16, BF16], [2]>, "", [MemRead]>:$tile,
                        Index:$row, Index:$column,
-                       DenseI64ArrayAttr:$offsets);
+                       DenseI64ArrayAttr:$offsets,
+                       UnitAttr:$transpose);
   let results = (outs VectorOfRankAndType<[1], [F16, BF16]>:$result);
   let assemblyFormat = [{
     $tile `[` $row `,` $column `]` attr-dict `:` type($tile) `->` type($result)
@@ -219,6 +231,60 @@ def TcGpu_SubgroupLoadTransposedOp : TcGpu_Op<"subgroup_load_transposed", [
     /// The number of 8 x 8 matrices.
     int64_t getNumMatrices() { return getOffsets().size() / 2; }
   }];
+}
+
+def TcGpu_AsyncCopyOp : TcGpu_Op<"async_copy", [AttrSizedOperandSegments]> {
+  let summary = "Starts a thread's copy of a few elements into shared memory";
+  let description = [{
+    Starts copying `elements` consecutive elements (4, 8 or 16 bytes) from
+    `source` at `source_indices` to `dest` (shared memory) at
+    `dest_indices`, or, where `valid` is false, zeros (nothing is read
+    then). The copy belongs to the thread's group that the next
+    `tc_gpu.async_commit` closes, and is done once a
+    `tc_gpu.async_wait` has seen its group complete; only then may the
+    thread read the elements, and other threads only after a barrier that
+    follows the wait. Both ends are aligned to the copy's size. The back
+    end lowers it (NVIDIA, sm_80 and later: `cp.async`); where a target has
+    no such copy it is a load and a store in place, which the ordering
+    rules above allow.
+
+        tc_gpu.async_copy %a[%i, %k], %tile[%r, %c], %inside {elements = 8}
+            : memref<128x64xf16>, memref<128x24xf16, #gpu.address_space<workgroup>>
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
+                       Variadic<Index>:$source_indices,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$dest_indices,
+                       I1:$valid,
+                       I64Attr:$elements);
+  let assemblyFormat = [{
+    $source `[` $source_indices `]` `,` $dest `[` $dest_indices `]` `,` $valid
+    attr-dict `:` type($source) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def TcGpu_AsyncCommitOp : TcGpu_Op<"async_commit"> {
+  let summary = "Closes the thread's group of asynchronous copies";
+  let description = [{
+    The `tc_gpu.async_copy` ops the thread started since its last commit
+    form one group, which `tc_gpu.async_wait` counts. A commit with no
+    copies forms an empty group.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TcGpu_AsyncWaitOp : TcGpu_Op<"async_wait"> {
+  let summary = "Waits for the thread's older groups of asynchronous copies";
+  let description = [{
+    Waits until at most `pending` of the thread's committed groups (the
+    newest ones) are still in flight: every older group's copies are done.
+    A multi-stage pipeline with S buffers waits with `pending = S - 2`
+    before a barrier and the step's reads.
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def TcGpu_MinBlocksHintOp : TcGpu_Op<"min_blocks_hint"> {
