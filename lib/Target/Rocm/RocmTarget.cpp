@@ -123,12 +123,16 @@ public:
             /*sharedMemoryBytes=*/64 * 1024, /*maxThreadsPerBlock=*/1024};
   }
 
-  /// The 16x16x16 matrix instruction of each chip for f16 and bf16
-  /// operands with f32 accumulation.
-  /// - CDNA (gfx90a, gfx942): MFMA (v_mfma_f32_16x16x16f16 and _bf16_1k)
-  ///   over a 64-lane wave. Lane l holds A's row l % 16 at columns
-  ///   4 (l / 16) + i, B's column l % 16 at rows 4 (l / 16) + i, and C's
-  ///   column l % 16 at rows 4 (l / 16) + i.
+  /// The matrix instruction of each chip for f16 and bf16 operands with
+  /// f32 accumulation, and on CDNA 3 for TF32 values held in f32.
+  /// - CDNA (gfx90a, gfx942): MFMA 16x16x16 (v_mfma_f32_16x16x16f16 and
+  ///   _bf16_1k) over a 64-lane wave. Lane l holds A's row l % 16 at
+  ///   columns 4 (l / 16) + i, B's column l % 16 at rows 4 (l / 16) + i,
+  ///   and C's column l % 16 at rows 4 (l / 16) + i.
+  /// - CDNA 3 (gfx942), f32 factors: MFMA 16x16x8 on XF32 (the f32 inputs
+  ///   read with TF32's precision, v_mfma_f32_16x16x8_xf32). Each lane
+  ///   holds two elements of A and of B: columns (rows of B)
+  ///   2 (l / 16) + i; C as above.
   /// - RDNA 3 (gfx1100): WMMA (v_wmma_f32_16x16x16_f16 and _bf16) over a
   ///   32-lane wave. Both half-waves hold all of A and B: lane l holds A's
   ///   row l % 16 and B's column l % 16, all 16 of k, so each element has two
@@ -138,7 +142,8 @@ public:
   std::optional<MatrixInstruction>
   matrixInstruction(MLIRContext *ctx, StringRef chip, Type element) const override {
     bool cdna = chip.starts_with("gfx9"), rdna3 = chip.starts_with("gfx11");
-    if ((!cdna && !rdna3) || (!element.isF16() && !element.isBF16()))
+    bool xf32 = element.isF32() && chip == "gfx942";
+    if ((!cdna && !rdna3) || !(element.isF16() || element.isBF16() || xf32))
       return std::nullopt;
     AffineExpr lane = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx);
     auto map = [&](AffineExpr row, AffineExpr column) {
@@ -148,11 +153,13 @@ public:
     mma.m = mma.n = mma.k = 16;
     AffineExpr position = lane % 16;
     if (cdna) {
-      AffineExpr quarter = lane.floorDiv(16) * 4 + i;
+      // A lane's k elements: a quarter of k, by its group of 16 lanes.
+      mma.k = xf32 ? 8 : 16;
+      AffineExpr quarter = lane.floorDiv(16) * (mma.k / 4) + i;
       mma.subgroupSize = 64;
       mma.aLayout = map(position, quarter);
       mma.bLayout = map(quarter, position);
-      mma.cLayout = map(quarter, position);
+      mma.cLayout = map(lane.floorDiv(16) * 4 + i, position);
       return mma;
     }
     mma.subgroupSize = 32;
@@ -174,9 +181,14 @@ public:
           op.getC());
       return success();
     }
-    rewriter.replaceOpWithNewOp<amdgpu::MFMAOp>(
-        op, result, /*m=*/16u, /*n=*/16u, /*k=*/16u, /*blocks=*/1u,
-        op.getA(), op.getB(), op.getC());
+    // f32 factors (gfx942's XF32): reduced precision selects the xf32
+    // instruction.
+    auto mfma = rewriter.replaceOpWithNewOp<amdgpu::MFMAOp>(
+        op, result, /*m=*/16u, /*n=*/16u,
+        /*k=*/static_cast<uint32_t>(op.getShape()[2]), /*blocks=*/1u, op.getA(),
+        op.getB(), op.getC());
+    if (op.getA().getType().getElementType().isF32())
+      mfma.setReducePrecision(true);
     return success();
   }
 

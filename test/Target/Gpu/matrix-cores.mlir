@@ -22,8 +22,8 @@
 // RUN: tc-compile %t/model.onnx --precision=tf32 -o %t/cpu-tf32.so --no-cache
 // RUN: tc-run %t/cpu-tf32.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // The emulated GPU multiplies them with mma.sync m16n8k8's TF32 layouts
-// (the default, cuda:sm_90), and with AMD's scalar code (no TF32 MFMA is
-// described), in reverse order.
+// (the default, cuda:sm_90), in reverse order, and with gfx942's XF32 MFMA
+// 16x16x8 layouts.
 // RUN: tc-compile %t/model.onnx --precision=tf32 --target=gpu-emulation:reverse -o %t/tf32.so --no-cache
 // RUN: tc-run %t/tf32.so %{inputs} %{tf32} --rtol=1e-5 --atol=1e-5 | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=tf32 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx942 -o %t/tf32-gfx942.so --no-cache
@@ -102,6 +102,13 @@
 // RUN: FileCheck %s --check-prefix=PTX-TF32 < %t/tf32/cuda-sm_90.ptx
 // PTX-TF32-NOT: ldmatrix
 // PTX-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// TF32 on gfx942: MFMA on XF32; gfx90a has no such instruction (scalar
+// f32 code).
+// RUN: tc-compile %t/model.onnx --precision=tf32 --target=rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/tf32 | FileCheck %s --check-prefix=GPU-TF32
+// RUN: llvm-objdump -d --mcpu=gfx942 %t/tf32/rocm-gfx942.hsaco | FileCheck %s --check-prefix=MFMA-XF32
+// RUN: llvm-objdump -d --mcpu=gfx90a %t/tf32/rocm-gfx90a.hsaco | FileCheck %s --check-prefix=NO-MFMA
+// MFMA-XF32: v_mfma_f32_16x16x8_xf32
+// NO-MFMA-NOT: v_mfma
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/fp16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-F16
 // RUN: llvm-objdump -d --mcpu=gfx1100 %t/bf16/rocm-gfx1100.hsaco | FileCheck %s --check-prefix=WMMA-BF16
 // WMMA-F16: v_wmma_f32_16x16x16_f16

@@ -79,8 +79,9 @@ TEST(MatrixCores, LayoutsCoverTheirMatrices) {
         "rocm:gfx1100"})
     for (Type element : {Type(Float16Type::get(&ctx)),
                          Type(BFloat16Type::get(&ctx)), f32}) {
-      // TF32 (f32 factors) is NVIDIA's only.
-      if (element == f32 && StringRef(spelling).starts_with("rocm"))
+      // TF32 (f32 factors): NVIDIA's, and gfx942's XF32.
+      if (element == f32 && StringRef(spelling).starts_with("rocm") &&
+          StringRef(spelling) != "rocm:gfx942")
         continue;
       std::optional<MatrixInstruction> mma =
           instruction(ctx, spelling, element);
@@ -95,13 +96,21 @@ TEST(MatrixCores, LayoutsCoverTheirMatrices) {
     }
 }
 
-/// TF32 factors (f32 operands) have NVIDIA's mma.sync m16n8k8; AMD's
-/// chips here get none (gfx942's xf32 MFMA is not described).
-TEST(MatrixCores, Tf32OnNvidiaOnly) {
+/// TF32 factors (f32 operands) have NVIDIA's mma.sync m16n8k8 and
+/// gfx942's XF32 MFMA 16x16x8 (two elements of A and of B per lane); gfx90a
+/// and gfx1100 have none.
+TEST(MatrixCores, Tf32OnNvidiaAndCdna3) {
   MLIRContext ctx;
   Type f32 = Float32Type::get(&ctx);
-  for (const char *spelling : {"rocm:gfx90a", "rocm:gfx942", "rocm:gfx1100"})
+  for (const char *spelling : {"rocm:gfx90a", "rocm:gfx1100"})
     EXPECT_FALSE(instruction(ctx, spelling, f32).has_value()) << spelling;
+  std::optional<MatrixInstruction> xf32 = instruction(ctx, "rocm:gfx942", f32);
+  ASSERT_TRUE(xf32.has_value());
+  EXPECT_EQ(xf32->k, 8);
+  EXPECT_EQ(xf32->aElements(), 2);
+  EXPECT_EQ(xf32->bElements(), 2);
+  EXPECT_EQ(xf32->cElements(), 4);
+  EXPECT_FALSE(xf32->matrixLoads);
   std::optional<MatrixInstruction> mma = instruction(ctx, "cuda:sm_80", f32);
   ASSERT_TRUE(mma.has_value());
   EXPECT_EQ(mma->k, 8);
