@@ -54,6 +54,18 @@ int64_t roundUp(int64_t v, int64_t step) {
   return (v + step - 1) / step * step;
 }
 
+/// An extent of the attention (Lq, Lk, a batch dim): known when the
+/// kernel is built, or only at run time (`value`, then set).
+struct Extent {
+  int64_t known = ShapedType::kDynamic;
+  Value value;
+  bool isStatic() const { return !ShapedType::isDynamic(known); }
+  /// Whether the extent is statically a multiple of `step`.
+  bool multipleOf(int64_t step) const {
+    return isStatic() && known % step == 0;
+  }
+};
+
 /// Builds the kernel's body: small helpers over one builder.
 struct Emitter : KernelBuilder {
   int64_t threads;
@@ -70,6 +82,12 @@ struct Emitter : KernelBuilder {
   Value less(Value x, int64_t c) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
                                  index(c));
+  }
+  Value less(Value x, const Extent &extent) {
+    if (extent.isStatic())
+      return less(x, extent.known);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 extent.value);
   }
   Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value load(Value memref, ValueRange indices) {
@@ -102,17 +120,18 @@ struct Emitter : KernelBuilder {
 };
 
 /// The indices of an operand whose logical shape is `shape` (its batch
-/// dims broadcasting to `batch`; a mask of lower rank aligns to the right)
-/// at batch position `batchIndex` and (`row`, `column`) of its last two
-/// logical dims, stored with `permutation` (logical dim i is stored dim
-/// permutation[i]).
+/// dims broadcasting to the output's `batchRank` ones; a mask of lower rank
+/// aligns to the right) at batch position `batchIndex` and (`row`,
+/// `column`) of its last two logical dims, stored with `permutation`
+/// (logical dim i is stored dim permutation[i]). Only a static extent of 1
+/// broadcasts: --tc-gpu-form-attention checks that each dynamic one equals
+/// the output's.
 SmallVector<Value> indicesOf(Emitter &e, ArrayRef<int64_t> shape,
-                             ArrayRef<int64_t> permutation,
-                             ArrayRef<int64_t> batch,
+                             ArrayRef<int64_t> permutation, int64_t batchRank,
                              ArrayRef<Value> batchIndex, Value row,
                              Value column) {
   int64_t rank = shape.size();
-  int64_t full = static_cast<int64_t>(batch.size()) + 2;
+  int64_t full = batchRank + 2;
   SmallVector<Value> indices(rank);
   for (int64_t d = 0; d < rank; ++d) {
     int64_t at = d + full - rank;
@@ -160,8 +179,8 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     auto type = dyn_cast<MemRefType>(operand.getType());
     if (!type)
       return op.emitOpError("expects buffers (run after bufferization)");
-    if (!type.hasStaticShape())
-      return op.emitOpError("expects static shapes for its kernel");
+    if (type.isDynamicDim(type.getRank() - 1) && operand != op.getMask())
+      return op.emitOpError("expects static heads for its kernel");
   }
   int64_t rank = cast<MemRefType>(op.getQuery().getType()).getRank();
   bool transposed = op.getKeyTransposed();
@@ -179,13 +198,8 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   Operand m;
   if (masked)
     m = operand(op.getMaskMutable()[0]);
-  const int64_t D = q.shape[rank - 1], Lq = q.shape[rank - 2];
-  const int64_t Lk = k.shape[rank - (transposed ? 1 : 2)];
-  const int64_t Dv = v.shape[rank - 1];
+  const int64_t D = q.shape[rank - 1], Dv = v.shape[rank - 1];
   ArrayRef<int64_t> batch = ArrayRef<int64_t>(out.shape).drop_back(2);
-  int64_t batches = 1;
-  for (int64_t extent : batch)
-    batches *= extent;
   std::optional<AttentionPlan> plan = planAttention(D, Dv);
   if (!plan)
     return op.emitOpError("has heads too large for the attention kernel");
@@ -212,10 +226,47 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   Emitter e{{rewriter, loc}, T};
   rewriter.setInsertionPoint(op);
   Value one = e.index(1);
+  // The query rows, the keys and the batch dims: static, or read from the
+  // buffers on the host (dynamic sequence lengths and batches).
+  auto extentOf = [&](const Operand &o, int64_t d) {
+    Extent extent{o.shape[d], Value()};
+    if (!extent.isStatic())
+      extent.value =
+          memref::DimOp::create(rewriter, loc, o.buffer, o.permutation[d]);
+    return extent;
+  };
+  // (A static extent's value, where dynamic ones join it.)
+  auto valueOf = [&](const Extent &extent) {
+    return extent.isStatic() ? e.index(extent.known) : extent.value;
+  };
+  const Extent Lq = extentOf(out, rank - 2);
+  const Extent Lk = extentOf(k, rank - (transposed ? 1 : 2));
+  SmallVector<Extent> batchExtents;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    batchExtents.push_back(extentOf(out, d));
+  const bool staticBatch = llvm::all_of(
+      batchExtents, [](const Extent &extent) { return extent.isStatic(); });
+  Value queryBlocks, batches;
+  if (Lq.isStatic()) {
+    queryBlocks = e.index((Lq.known + Br - 1) / Br);
+  } else {
+    queryBlocks = arith::DivUIOp::create(rewriter, loc, e.add(Lq.value, Br - 1),
+                                         e.index(Br));
+  }
+  if (staticBatch) {
+    int64_t product = 1;
+    for (const Extent &extent : batchExtents)
+      product *= extent.known;
+    batches = e.index(product);
+  } else {
+    batches = one;
+    for (const Extent &extent : batchExtents)
+      batches = arith::MulIOp::create(rewriter, loc, batches, valueOf(extent));
+  }
   auto launch = mlir::gpu::LaunchOp::create(
-      rewriter, loc, e.index((Lq + Br - 1) / Br), e.index(batches), one,
-      e.index(T), one, one, /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, tiles);
+      rewriter, loc, queryBlocks, batches, one, e.index(T), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, tiles);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   // Two blocks a multiprocessor at least (NVIDIA: .minnctapersm): told
@@ -227,17 +278,28 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
         oTile = a[5], factors = a[6], partials = a[7];
   Value thread = launch.getThreadIds().x;
   Value q0 = e.mul(launch.getBlockIds().x, Br);
-  SmallVector<Value> batchIndex;
-  {
+  SmallVector<Value> batchIndex(batch.size());
+  if (staticBatch) {
     Value linear = launch.getBlockIds().y;
-    int64_t stride = batches;
-    for (int64_t extent : batch) {
+    int64_t stride = 1;
+    for (int64_t extent : batch)
+      stride *= extent;
+    for (auto [i, extent] : llvm::enumerate(batch)) {
       stride /= extent;
-      batchIndex.push_back(e.rem(e.div(linear, stride), extent));
+      batchIndex[i] = e.rem(e.div(linear, stride), extent);
+    }
+  } else {
+    // The last batch dim varies fastest.
+    Value rest = launch.getBlockIds().y;
+    for (int64_t i = batch.size() - 1; i >= 0; --i) {
+      Value extent = valueOf(batchExtents[i]);
+      batchIndex[i] = arith::RemUIOp::create(rewriter, loc, rest, extent);
+      rest = arith::DivUIOp::create(rewriter, loc, rest, extent);
     }
   }
   auto at = [&](const Operand &o, Value row, Value column) {
-    return indicesOf(e, o.shape, o.permutation, batch, batchIndex, row, column);
+    return indicesOf(e, o.shape, o.permutation, batch.size(), batchIndex, row,
+                     column);
   };
 
   // A guard that may be statically true (null).
@@ -297,7 +359,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
 
   // Q^T[d][r] = Q[q0 + r][d], zero past the rows and the head.
   auto qRowInside = [&](Value row) {
-    return Lq % Br == 0 ? Value() : e.less(row, Lq);
+    return Lq.multipleOf(Br) ? Value() : e.less(row, Lq);
   };
   if (headLanes(q, D, Dp, Br) > 1) {
     forEachVector(Br, Dp, [&](Value r, Value d) {
@@ -404,11 +466,16 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
 
     // Thread `part` of row `row` takes the keys part + tpr j. Rows past Lq
     // read the mask's last row (their results are never stored).
-    Value maskRow = Lq % Br == 0
-                        ? e.add(q0, row)
-                        : arith::MinUIOp::create(rewriter, loc, e.add(q0, row),
-                                                 e.index(Lq - 1))
-                              .getResult();
+    Value maskRow =
+        Lq.multipleOf(Br)
+            ? e.add(q0, row)
+            : arith::MinUIOp::create(
+                  rewriter, loc, e.add(q0, row),
+                  Lq.isStatic()
+                      ? e.index(Lq.known - 1)
+                      : arith::SubIOp::create(rewriter, loc, Lq.value, one)
+                            .getResult())
+                  .getResult();
     auto logit = [&](int64_t j) {
       Value c = e.add(part, tpr * j);
       Value key = e.add(k0, c);
@@ -458,27 +525,47 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     e.barrier();
     return SmallVector<Value>{acc, mNext, sum};
   };
-  const int64_t fullSteps = Lk / Bc;
   SmallVector<Value> state = {zeroO, minusInf, e.f32(0)};
-  if (fullSteps > 0) {
-    auto steps = scf::ForOp::create(rewriter, loc, e.index(0),
-                                    e.index(fullSteps), one, state);
+  // The steps over Bc keys each: with a static Lk, the full steps without
+  // key guards, then the partial one; with a dynamic Lk, every step
+  // guarded (its last may be partial).
+  auto walkKeys = [&](Value steps, bool tail) {
+    auto loop =
+        scf::ForOp::create(rewriter, loc, e.index(0), steps, one, state);
     OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(steps.getBody());
+    rewriter.setInsertionPointToStart(loop.getBody());
     scf::YieldOp::create(rewriter, loc,
-                         step(e.mul(steps.getInductionVar(), Bc),
-                              steps.getRegionIterArgs(), /*tail=*/false));
-    state.assign(steps.getResults().begin(), steps.getResults().end());
+                         step(e.mul(loop.getInductionVar(), Bc),
+                              loop.getRegionIterArgs(), tail));
+    state.assign(loop.getResults().begin(), loop.getResults().end());
+  };
+  if (Lk.isStatic()) {
+    const int64_t fullSteps = Lk.known / Bc;
+    if (fullSteps > 0)
+      walkKeys(e.index(fullSteps), /*tail=*/false);
+    if (Lk.known % Bc != 0)
+      state = step(e.index(fullSteps * Bc), state, /*tail=*/true);
+  } else {
+    walkKeys(arith::DivUIOp::create(rewriter, loc, e.add(Lk.value, Bc - 1),
+                                    e.index(Bc)),
+             /*tail=*/true);
   }
-  if (Lk % Bc != 0)
-    state = step(e.index(fullSteps * Bc), state, /*tail=*/true);
 
   // O / l, written in the output's type.
   e.store(state[2], partials, {thread});
   e.barrier();
   e.when(firstOfRow, [&] {
-    e.store(arith::DivFOp::create(rewriter, loc, e.f32(1), combineRow(false)),
-            factors, {row});
+    Value factor =
+        arith::DivFOp::create(rewriter, loc, e.f32(1), combineRow(false));
+    // No keys at all (a dynamic Lk of 0): the product of an empty P and V,
+    // zeros, as the general lowering gives, not 0 / 0.
+    if (!Lk.isStatic())
+      factor = arith::SelectOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                Lk.value, e.index(0)),
+          e.f32(0), factor);
+    e.store(factor, factors, {row});
   });
   e.barrier();
   Value result = tc_gpu::BlockMmaScaleRowsOp::create(

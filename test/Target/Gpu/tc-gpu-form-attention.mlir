@@ -1,7 +1,7 @@
 // RUN: tc-opt %s --split-input-file --tc-gpu-form-attention | FileCheck %s
 
-// A 16-bit attention with static shapes becomes tc_gpu.attention into a
-// fresh tensor, its mask, scale and key layout kept.
+// A 16-bit attention becomes tc_gpu.attention into a fresh tensor, its
+// mask, scale and key layout kept.
 // CHECK-LABEL: func.func @formed
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<2x8x100x64xf16>
 // CHECK: %[[R:.*]] = tc_gpu.attention %arg0, %arg1, %arg2 mask(%arg3 : tensor<2x1x1x100xf16>) into %[[E]] {key_transposed, scale = 1.250000e-01 : f32}
@@ -30,24 +30,51 @@ func.func @bf16(%q: tensor<4x7x128xbf16>, %k: tensor<1x9x128xbf16>,
 // -----
 
 // The others keep tc.attention's general lowering: f32 (the kernel
-// multiplies 16-bit operands), dynamic extents, heads beyond 128 (whose
-// tiles would not fit 48 KiB of shared memory), and no keys.
+// multiplies 16-bit operands), heads beyond 128 (whose tiles would not fit
+// 48 KiB of shared memory), a dynamic head, and no keys.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT: tc_gpu.attention
 // CHECK-COUNT-4: tc.attention
-func.func @kept(%q: tensor<4x7x64xf32>, %qd: tensor<?x7x64xf16>,
+func.func @kept(%q: tensor<4x7x64xf32>, %qh: tensor<4x7x?xf16>,
                 %qw: tensor<4x7x160xf16>, %vw: tensor<4x9x160xf16>,
                 %qe: tensor<4x7x64xf16>, %ke: tensor<4x0x64xf16>)
-    -> (tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>, tensor<4x7x64xf16>) {
+    -> (tensor<4x7x64xf32>, tensor<4x7x?xf16>, tensor<4x7x160xf16>, tensor<4x7x64xf16>) {
   %a = tc.attention %q, %q, %q {scale = 1.0 : f32}
       : (tensor<4x7x64xf32>, tensor<4x7x64xf32>, tensor<4x7x64xf32>) -> tensor<4x7x64xf32>
-  %b = tc.attention %qd, %qd, %qd {scale = 1.0 : f32}
-      : (tensor<?x7x64xf16>, tensor<?x7x64xf16>, tensor<?x7x64xf16>) -> tensor<?x7x64xf16>
+  %b = tc.attention %qh, %qh, %qh {scale = 1.0 : f32}
+      : (tensor<4x7x?xf16>, tensor<4x7x?xf16>, tensor<4x7x?xf16>) -> tensor<4x7x?xf16>
   %c = tc.attention %qw, %vw, %vw {scale = 1.0 : f32}
       : (tensor<4x7x160xf16>, tensor<4x9x160xf16>, tensor<4x9x160xf16>) -> tensor<4x7x160xf16>
   %d = tc.attention %qe, %ke, %ke {scale = 1.0 : f32}
       : (tensor<4x7x64xf16>, tensor<4x0x64xf16>, tensor<4x0x64xf16>) -> tensor<4x7x64xf16>
-  return %a, %b, %c, %d : tensor<4x7x64xf32>, tensor<?x7x64xf16>, tensor<4x7x160xf16>, tensor<4x7x64xf16>
+  return %a, %b, %c, %d : tensor<4x7x64xf32>, tensor<4x7x?xf16>, tensor<4x7x160xf16>, tensor<4x7x64xf16>
+}
+
+// -----
+
+// Dynamic batch and sequence lengths (static heads): the kernel reads the
+// extents at run time. The result's batch and query extents come from the
+// query; every other dynamic extent is checked against the one it meets
+// (the key's and value's batch, the value's keys against the key's), as
+// the general lowering checks its broadcasts.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[KB:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[KB]], %[[B]]
+// CHECK: cf.assert %[[SAME]], "tc.attention: the extents of key axis 0 and of the attention differ
+// CHECK: cf.assert {{.*}}the extents of value axis 0 and of the attention differ
+// CHECK: %[[LQ:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[LK:.*]] = tensor.dim %arg1, %c1
+// CHECK: %[[LV:.*]] = tensor.dim %arg2, %c1
+// CHECK: %[[KEYS:.*]] = arith.cmpi eq, %[[LV]], %[[LK]]
+// CHECK: cf.assert %[[KEYS]], {{.*}}the extents of value axis 1 and of the keys differ
+// CHECK: %[[E:.*]] = tensor.empty(%[[B]], %[[LQ]]) : tensor<?x?x48xf16>
+// CHECK: tc_gpu.attention %arg0, %arg1, %arg2 into %[[E]]
+func.func @dynamic(%q: tensor<?x?x64xf16>, %k: tensor<?x?x64xf16>,
+                   %v: tensor<?x?x48xf16>) -> tensor<?x?x48xf16> {
+  %r = tc.attention %q, %k, %v {scale = 0.125 : f32}
+      : (tensor<?x?x64xf16>, tensor<?x?x64xf16>, tensor<?x?x48xf16>) -> tensor<?x?x48xf16>
+  return %r : tensor<?x?x48xf16>
 }
 
 // -----

@@ -32,15 +32,20 @@ def GpuFormAttentionPass : Pass<"tc-gpu-form-attention", "func::FuncOp"> {
   let summary = "Give each 16-bit tc.attention the flash-attention kernel";
   let description = [{
     Runs on the tc dialect, before --convert-tc-to-linalg. A tc.attention
-    whose operands are f16 or bf16 with static shapes and head sizes of at
-    most 128 becomes `tc_gpu.attention` into a `tensor.empty`: one kernel
-    that keeps the scores in the block (--tc-gpu-map-kernels builds it)
-    instead of the scores' contraction, the softmax and the second
-    contraction, which write and read the [batch..., Lq, Lk] scores in
-    device memory. Other attentions keep tc.attention's general lowering.
+    whose operands are f16 or bf16 with static head sizes of at most 128
+    (sequence lengths and batch dims static or dynamic, none statically 0)
+    becomes `tc_gpu.attention` into a `tensor.empty`: one kernel that keeps
+    the scores in the block (--tc-gpu-map-kernels builds it) instead of the
+    scores' contraction, the softmax and the second contraction, which
+    write and read the [batch..., Lq, Lk] scores in device memory. Each
+    dynamic extent of the operands is checked at run time (`cf.assert`,
+    naming the node) against the one it meets, as the general lowering's
+    broadcasts are. Other attentions keep tc.attention's general lowering.
   }];
   let dependentDialects = ["::mlir::tc_gpu::TcGpuDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def GpuFillPerUsePass : Pass<"tc-gpu-fill-per-use", "func::FuncOp"> {
