@@ -11,7 +11,7 @@ namespace mlir::tc::cpu {
 
 fusion::KernelConfigAttr RegisterTileConfig::toAttr(MLIRContext *ctx) const {
   return fusion::KernelConfigAttr::get(ctx, kRegisterTileStrategy,
-                                       {rows, lanes}, workgroups);
+                                       {rows, lanes}, workgroups, /*stages=*/0);
 }
 
 std::optional<RegisterTileConfig> registerTileConfig(Operation *op) {

@@ -90,7 +90,8 @@ struct GpuConfigureKernelsPass
       op->setAttr(fusion::FusionDialect::kConfigAttr,
                   fusion::KernelConfigAttr::get(ctx, kTiledContractionStrategy,
                                                 {side, side, kMatmulTile},
-                                                /*workgroups=*/0));
+                                                /*workgroups=*/0,
+                                                /*stages=*/0));
     });
   }
 };

@@ -304,7 +304,7 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
       if (done.contains(op) || fused.contains(op) ||
           op.getNumReductionLoops() == 0)
         continue;
-      if (failed(configuredRegisterTile(op)))
+      if (failed(configuredRegisterTile(op, asyncCopies)))
         return signalPassFailure();
       ContractionFusion fusion = findContractionFusion(op, fused);
       hoistEpilogueOperands(rewriter, op, fusion);

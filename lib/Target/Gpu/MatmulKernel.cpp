@@ -800,12 +800,21 @@ bool takesLargeTile(const TiledContractionShape &shape) {
          kMatmulWideBlocks;
 }
 
-FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op) {
+FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op,
+                                                         bool asyncCopies) {
   auto config = op->getAttrOfType<fusion::KernelConfigAttr>(
       fusion::FusionDialect::kConfigAttr);
   if (!config)
     return std::optional<int64_t>();
   ArrayRef<int64_t> tile = config.getTile();
+  if (config.getStages() == 3 && !asyncCopies) {
+    op.emitError() << "the GPU's tiled contraction pipelines three stages "
+                      "only where every target of the build copies "
+                      "asynchronously (--tc-gpu-map-kernels' async-copies), "
+                      "not "
+                   << config;
+    return failure();
+  }
   std::optional<TiledContractionShape> shape = tiledContractionShape(op);
   bool matrixCores = shape && shape->matrixElement;
   if (config.getStrategy() == kTiledContractionStrategy && tile.size() == 3 &&
@@ -827,9 +836,14 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!roles)
     return failure();
   // A configuration (--tc-gpu-configure-kernels, or by hand) fixes the
-  // tile; MapKernels has checked it.
-  FailureOr<std::optional<int64_t>> configured = configuredRegisterTile(op);
+  // tile, and may fix the pipeline's stages; MapKernels has checked it.
+  FailureOr<std::optional<int64_t>> configured =
+      configuredRegisterTile(op, asyncCopies);
   std::optional<int64_t> fixed = succeeded(configured) ? *configured : std::nullopt;
+  if (auto config = op->getAttrOfType<fusion::KernelConfigAttr>(
+          fusion::FusionDialect::kConfigAttr))
+    if (config.getStages() != 0)
+      asyncCopies = config.getStages() == 3;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Value> sizes;

@@ -121,6 +121,24 @@ func.func @bad_tile(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 // -----
 
+func.func @register_tile_stages(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{a register-tile config has no stages}}
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [8, 32], workgroups = 4, stages = 2>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @four_stages(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{a tiled-contraction config's stages are 2 or 3 (or absent: the build's default)}}
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "tiled-contraction", tile = [32, 32, 16], workgroups = 0, stages = 4>}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
 func.func @config_not_a_config(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   // expected-error @+1 {{'fusion.config' must be a #fusion.kernel_config}}
   %m = linalg.matmul {fusion.config = 8 : i64}

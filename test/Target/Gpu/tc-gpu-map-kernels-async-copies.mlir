@@ -85,3 +85,45 @@ func.func @f32_matmul(%x: memref<128x40xf32>, %w: memref<40x96xf32>, %y: memref<
   }
   return
 }
+
+// -----
+
+// A configuration's stages override the build's default: two (the
+// register-staged pipeline, two pairs of tiles) even where the targets
+// copy asynchronously; three as the default gives.
+// CHECK-LABEL: func.func @two_stages
+// CHECK: gpu.launch {{.*}} workgroup(%{{[a-z0-9]+}} : memref<64x24xf16, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<16x72xf16, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<64x24xf16, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<16x72xf16, #gpu.address_space<workgroup>>)
+// CHECK-NOT: tc_gpu.async
+// CHECK: tc_gpu.block_mma {{.*}}tile = array<i64: 64, 64, 16>
+// CHECK-NOT: tc_gpu.async
+// CHECK-LABEL: func.func @three_stages
+// CHECK: tc_gpu.async_copy
+// CHECK: tc_gpu.async_wait {pending = 1 : i64}
+// CHECK: tc_gpu.block_mma {{.*}}tile = array<i64: 64, 64, 16>
+#a3 = affine_map<(i, j, k) -> (i, k)>
+#b3 = affine_map<(i, j, k) -> (k, j)>
+#c3 = affine_map<(i, j, k) -> (i, j)>
+func.func @two_stages(%x: memref<256x64xf16>, %w: memref<64x256xf16>, %y: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<256x64xf16>, memref<64x256xf16>) outs(%y : memref<256x256xf32>)
+      attrs = {fusion.config = #fusion.kernel_config<strategy = "tiled-contraction", tile = [64, 64, 16], workgroups = 0, stages = 2>} {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+func.func @three_stages(%x: memref<256x64xf16>, %w: memref<64x256xf16>, %y: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<256x64xf16>, memref<64x256xf16>) outs(%y : memref<256x256xf32>)
+      attrs = {fusion.config = #fusion.kernel_config<strategy = "tiled-contraction", tile = [64, 64, 16], workgroups = 0, stages = 3>} {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

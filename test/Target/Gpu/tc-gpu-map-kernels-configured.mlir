@@ -36,3 +36,21 @@ func.func @f32_large(%a: memref<256x64xf32>, %b: memref<64x256xf32>, %c: memref<
   }
   return
 }
+
+// -----
+
+// Three stages need asynchronous copies on every target of the build.
+func.func @three_stages_without_copies(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
+  // expected-error @+1 {{the GPU's tiled contraction pipelines three stages only where every target of the build copies asynchronously (--tc-gpu-map-kernels' async-copies), not #fusion.kernel_config<strategy = "tiled-contraction", tile = [64, 64, 16], workgroups = 0, stages = 3>}}
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<256x64xf16>, memref<64x256xf16>) outs(%c : memref<256x256xf32>)
+      attrs = {fusion.config = #fusion.kernel_config<strategy = "tiled-contraction", tile = [64, 64, 16], workgroups = 0, stages = 3>} {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %m = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

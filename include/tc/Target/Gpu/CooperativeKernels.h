@@ -67,9 +67,11 @@ bool takesLargeTile(const TiledContractionShape &shape);
 
 /// The register tile (outputs per thread along each side) that `op`'s
 /// configuration asks for: failure (with an error on `op`) for a
-/// tiled-contraction configuration the kernel cannot build; std::nullopt
-/// for none.
-FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op);
+/// tiled-contraction configuration the kernel cannot build (a tile it does
+/// not have; three stages where the build's targets do not all copy
+/// asynchronously, `asyncCopies`); std::nullopt for none.
+FailureOr<std::optional<int64_t>>
+configuredRegisterTile(linalg::LinalgOp op, bool asyncCopies = false);
 
 /// Replaces `op` (on buffers) by one gpu.launch when it is a contraction:
 /// a multiply-add body, two inputs read through maps of dims and constants

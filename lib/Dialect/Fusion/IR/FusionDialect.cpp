@@ -32,7 +32,7 @@ void FusionDialect::registerAttributes() {
 LogicalResult
 KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          StringRef strategy, ArrayRef<int64_t> tile,
-                         int64_t workgroups) {
+                         int64_t workgroups, int64_t stages) {
   auto positive = [&] {
     return llvm::all_of(tile, [](int64_t t) { return t > 0; });
   };
@@ -43,6 +43,8 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (workgroups < 1)
       return emitError() << "a register-tile config's workgroups must be "
                             "positive";
+    if (stages != 0)
+      return emitError() << "a register-tile config has no stages";
     return success();
   }
   if (strategy == "tiled-contraction") {
@@ -52,6 +54,9 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (workgroups < 0)
       return emitError() << "a tiled-contraction config's workgroups must be "
                             "0 (as many as the extents need) or positive";
+    if (stages != 0 && stages != 2 && stages != 3)
+      return emitError() << "a tiled-contraction config's stages are 2 or 3 "
+                            "(or absent: the build's default)";
     return success();
   }
   return emitError() << "unknown kernel strategy '" << strategy

@@ -25,7 +25,9 @@ def Fusion_KernelConfigAttr : AttrDef<Fusion_Dialect, "KernelConfig"> {
     - `tiled-contraction`: a GPU contraction whose block computes an
       M x N output tile, staging K-deep tiles of its operands in shared
       memory (`tile = [M, N, K]`); `workgroups = 0`: as many blocks as the
-      extents need.
+      extents need; `stages`: the sets of shared tiles its pipeline keeps
+      (2: the next step staged through registers; 3: asynchronous copies,
+      two steps in flight), absent (0) for the build's default.
 
     ```mlir
     linalg.generic {...} attrs = {fusion.config = #fusion.kernel_config<
@@ -34,10 +36,12 @@ def Fusion_KernelConfigAttr : AttrDef<Fusion_Dialect, "KernelConfig"> {
   }];
   let parameters = (ins StringRefParameter<"how the kernel is built">:$strategy,
                         ArrayRefParameter<"int64_t", "tile sizes">:$tile,
-                        "int64_t":$workgroups);
+                        "int64_t":$workgroups,
+                        DefaultValuedParameter<"int64_t", "0",
+                                               "pipeline stages">:$stages);
   let assemblyFormat = [{
     `<` `strategy` `=` $strategy `,` `tile` `=` `[` $tile `]` `,`
-    `workgroups` `=` $workgroups `>`
+    `workgroups` `=` $workgroups (`,` `stages` `=` $stages^)? `>`
   }];
   let genVerifyDecl = 1;
 }
