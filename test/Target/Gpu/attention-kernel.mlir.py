@@ -9,7 +9,7 @@ from onnx import TensorProto, helper, numpy_helper
 import onnx
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
-from low_precision import bf16, f16  # noqa: E402
+from low_precision import attention, bf16, f16  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -86,16 +86,6 @@ model.ir_version = 8
 onnx.save(model, os.path.join(out, "model.onnx"))
 for name, value in inputs.items():
     np.save(os.path.join(out, name + ".npy"), value)
-
-
-def attention(q, kt, v, mask, scale, r):
-    """The policy: Q, K, V and the mask rounded, the scores exact, the
-    softmax in f32 (here f64), the probabilities rounded before they
-    multiply V, the result rounded once."""
-    s = np.matmul(r(q).astype(np.float64), r(kt)) * scale + r(mask)
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    p = r((e / e.sum(axis=-1, keepdims=True)).astype(np.float32))
-    return r(np.matmul(p.astype(np.float64), r(v)).astype(np.float32))
 
 
 for tag, r in (("bf16", bf16), ("fp16", f16)):

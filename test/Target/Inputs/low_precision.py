@@ -1,5 +1,6 @@
 """numpy references for --precision tests: rounding to TF32, bf16 and fp16
-(kept as f32) and a direct convolution in f64. Imported by the .mlir.py model
+(kept as f32), a direct convolution in f64, and attention as the 16-bit
+policy computes it. Imported by the .mlir.py model
 scripts of test/Target/Cpu and test/Target/Gpu."""
 import numpy as np
 
@@ -42,3 +43,14 @@ def conv(x, w, stride=1, pad=1, dilation=1, group=1):
                 y[:, g * fg:(g + 1) * fg] += np.einsum(
                     "nchw,fc->nfhw", patch, w[g * fg:(g + 1) * fg, :, i, j])
     return y
+
+
+def attention(q, kt, v, mask, scale, r):
+    """softmax(scale q kt + mask) v under a 16-bit policy rounding with
+    `r`: Q, K, V and the mask rounded, the scores exact, the softmax in f32
+    (here f64), the probabilities rounded before they multiply V, the
+    result rounded once."""
+    s = np.matmul(r(q).astype(np.float64), r(kt)) * scale + r(mask)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    p = r((e / e.sum(axis=-1, keepdims=True)).astype(np.float32))
+    return r(np.matmul(p.astype(np.float64), r(v)).astype(np.float32))
