@@ -158,21 +158,22 @@ std::optional<AttentionPlan> planAttention(int64_t head, int64_t valueHead) {
   plan.rows = kAttentionRows;
   plan.threads = plan.rows * kThreadsPerRow;
   int64_t bytes16 = 2;
-  plan.sharedBytes = plan.head * plan.rows * bytes16        // Q^T
-                     + plan.head * plan.keys * bytes16      // K^T
-                     + plan.keys * plan.valueHead * bytes16 // V
-                     + plan.rows * (plan.keys + 1) * 4      // S
-                     + plan.keys * plan.rows * bytes16      // P^T
-                     + plan.rows * plan.valueHead * 4       // O
-                     + plan.rows * 4                        // row factors
-                     + plan.threads * 4;                    // row partials
+  plan.sharedBytes =
+      plan.head * plan.rows * bytes16                              // Q^T
+      + plan.keys * (plan.head + kVectorBytes / bytes16) * bytes16 // K (or K^T)
+      + plan.keys * plan.valueHead * bytes16                       // V
+      + plan.rows * (plan.keys + 1) * 4                            // S
+      + plan.keys * plan.rows * bytes16                            // P^T
+      + plan.rows * plan.valueHead * 4                             // O
+      + plan.rows * 4     // row factors
+      + plan.threads * 4; // row partials
   if (plan.sharedBytes > kPortableSharedBytes)
     return std::nullopt;
   return plan;
 }
 
 LogicalResult buildAttentionKernel(RewriterBase &rewriter,
-                                   tc_gpu::AttentionOp op) {
+                                   tc_gpu::AttentionOp op, bool asyncCopies) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   for (Value operand : op->getOperands()) {
@@ -213,15 +214,57 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   auto shared = [&](ArrayRef<int64_t> shape, Type type) {
     return MemRefType::get(shape, type, AffineMap(), workgroup);
   };
+  // Vectors of L elements along the head (16 bytes): where the operand
+  // stores its head dim innermost, contiguous and aligned (rowsAligned),
+  // the head is a multiple of L (a vector is wholly inside it or past it)
+  // and the rows' vectors share the block's threads evenly. 1 otherwise:
+  // elements.
+  const int64_t L =
+      kVectorBytes / std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  auto headLanes = [&](const Operand &o, int64_t head, int64_t paddedHead,
+                       int64_t rows, bool headFirst = false) -> int64_t {
+    auto type = cast<MemRefType>(o.buffer.getType());
+    int64_t headDim = o.permutation.size() - (headFirst ? 2 : 1);
+    if (o.permutation[headDim] != type.getRank() - 1 || head % L != 0 ||
+        paddedHead % L != 0 || (rows * paddedHead / L) % T != 0 ||
+        !rowsAligned(type, L))
+      return 1;
+    return L;
+  };
+  // K and V are read along their heads in vectors where they can be
+  // (decided once: the same at every step); a transposed key too, where
+  // its head dim is still the one stored innermost (a transpose the
+  // formation absorbed).
+  const bool kVectors = headLanes(k, D, Dp, Bc, transposed) > 1;
+  const bool vVectors = headLanes(v, Dv, Dvp, Bc) > 1;
+  // K's tile keeps the head along its rows where K is read in vectors
+  // ([Bc][Dp + a vector of padding], K as stored: S's rhs with K inner),
+  // so that each vector lands in consecutive elements; else it is K^T
+  // ([Dp][Bc]). Where every target copies asynchronously and two sets of
+  // K's and V's tiles fit, the next step's K and V are copied
+  // (tc_gpu.async_copy) while this step computes.
+  const int64_t kPad = L;
+  MemRefType kTileType =
+      kVectors ? shared({Bc, Dp + kPad}, element) : shared({Dp, Bc}, element);
+  MemRefType vTileType = shared({Bc, Dvp}, element);
+  auto bytesOf = [](MemRefType type) {
+    return type.getNumElements() * elementBytes(type.getElementType());
+  };
+  const bool prefetch =
+      asyncCopies && kVectors && vVectors &&
+      plan->sharedBytes + bytesOf(kTileType) + bytesOf(vTileType) <=
+          kPortableSharedBytes;
   SmallVector<Type> tiles = {
-      shared({Dp, Br}, element),  // Q^T: lhs of S = Q K^T
-      shared({Dp, Bc}, element),  // K^T: its rhs
-      shared({Bc, Dvp}, element), // V: rhs of P V
-      shared({Br, Bc + 1}, f32),  // S (a row padded against bank conflicts)
-      shared({Bc, Br}, element),  // P^T: lhs of P V
-      shared({Br, Dvp}, f32),     // O at the end
-      shared({Br}, f32),          // a factor per row
-      shared({T}, f32)};          // each thread's partial max or sum
+      shared({Dp, Br}, element), // Q^T: lhs of S = Q K^T
+      kTileType,                 // K^T or K: its rhs
+      vTileType,                 // V: rhs of P V
+      shared({Br, Bc + 1}, f32), // S (a row padded against bank conflicts)
+      shared({Bc, Br}, element), // P^T: lhs of P V
+      shared({Br, Dvp}, f32),    // O at the end
+      shared({Br}, f32),         // a factor per row
+      shared({T}, f32)};         // each thread's partial max or sum
+  if (prefetch)
+    tiles.append({kTileType, vTileType}); // the second set
 
   Emitter e{{rewriter, loc}, T};
   rewriter.setInsertionPoint(op);
@@ -310,23 +353,6 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   auto guarded = [&](Value guard, function_ref<Value()> compute) {
     return guard ? e.orZero(element, guard, compute) : compute();
   };
-  // Vectors of L elements along the head (16 bytes): where the operand
-  // stores its head dim innermost, contiguous and aligned (rowsAligned),
-  // the head is a multiple of L (a vector is wholly inside it or past it)
-  // and the rows' vectors share the block's threads evenly. 1 otherwise:
-  // elements.
-  const int64_t L =
-      kVectorBytes / std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-  auto headLanes = [&](const Operand &o, int64_t head, int64_t paddedHead,
-                       int64_t rows, bool headFirst = false) -> int64_t {
-    auto type = cast<MemRefType>(o.buffer.getType());
-    int64_t headDim = o.permutation.size() - (headFirst ? 2 : 1);
-    if (o.permutation[headDim] != type.getRank() - 1 || head % L != 0 ||
-        paddedHead % L != 0 || (rows * paddedHead / L) % T != 0 ||
-        !rowsAligned(type, L))
-      return 1;
-    return L;
-  };
   VectorType headVector = VectorType::get({L}, element);
   // Operand `o`'s vector at (row, d) (at (d, row) with `headFirst`: a
   // transposed key), zero where `guard` fails.
@@ -377,12 +403,6 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       e.store(x, qTile, {d, r});
     });
   }
-  // K and V are read along their heads in vectors where they can be
-  // (decided once: the same at every step); a transposed key too, where
-  // its head dim is still the one stored innermost (a transpose the
-  // formation absorbed).
-  const bool kVectors = headLanes(k, D, Dp, Bc, transposed) > 1;
-  const bool vVectors = headLanes(v, Dv, Dvp, Bc) > 1;
 
   VectorType sAcc = VectorType::get({Br * Bc / T}, f32);
   VectorType oAcc = VectorType::get({Br * Dvp / T}, f32);
@@ -410,23 +430,61 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   Value zeroS = arith::ConstantOp::create(rewriter, loc, sAcc,
                                           rewriter.getZeroAttr(sAcc));
   Value minusInf = e.negativeInfinity();
+  // Starts the copies of the step at k0's K and V into `kSet` and `vSet`
+  // (zeros past the keys and the head) and commits them as one group.
+  auto copyKeysAndValues = [&](Value k0, Value kSet, Value vSet) {
+    forEachVector(Bc, Dp, [&](Value c, Value d) {
+      Value key = e.add(k0, c);
+      Value valid = all(e.less(key, Lk), below(d, D, Dp));
+      tc_gpu::AsyncCopyOp::create(rewriter, loc, k.buffer,
+                                  transposed ? at(k, d, key) : at(k, key, d),
+                                  kSet, ValueRange{c, d}, valid, L);
+    });
+    forEachVector(Bc, Dvp, [&](Value c, Value d) {
+      Value key = e.add(k0, c);
+      Value valid = all(e.less(key, Lk), below(d, Dv, Dvp));
+      tc_gpu::AsyncCopyOp::create(rewriter, loc, v.buffer, at(v, key, d), vSet,
+                                  ValueRange{c, d}, valid, L);
+    });
+    tc_gpu::AsyncCommitOp::create(rewriter, loc);
+  };
+  if (prefetch)
+    copyKeysAndValues(e.index(0), kTile, vTile);
   // One step over keys k0 .. k0 + Bc: with `tail`, the last, partial one
   // whose keys past Lk are left out (the full steps need no key guards,
-  // which cost ViT-B/16's kernel 40 registers and a spill).
+  // which cost ViT-B/16's kernel 40 registers and a spill). With the
+  // prefetch, step s reads the set s % 2 and first starts the copies of
+  // step s + 1 into the other one, which the end of step s - 1 freed.
   auto step = [&](Value k0, ValueRange carried, bool tail) {
     Value acc = carried[0], runningMax = carried[1], runningSum = carried[2];
     auto keyInside = [&](Value key) { return tail ? e.less(key, Lk) : Value(); };
-    // K^T[d][c] = K[k0 + c][d]; read along the key's contiguous dim.
-    if (kVectors) {
+    Value keys = kTile, values = vTile;
+    if (prefetch) {
+      Value odd = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                        e.rem(e.div(k0, Bc), 2), e.index(0));
+      auto pick = [&](Value first, Value second, bool current) {
+        return arith::SelectOp::create(rewriter, loc, odd,
+                                       current ? second : first,
+                                       current ? first : second)
+            .getResult();
+      };
+      keys = pick(kTile, a[8], true);
+      values = pick(vTile, a[9], true);
+      copyKeysAndValues(e.add(k0, Bc), pick(kTile, a[8], false),
+                        pick(vTile, a[9], false));
+      tc_gpu::AsyncWaitOp::create(rewriter, loc, 1);
+    } else if (kVectors) {
+      // K[c][d] = K[k0 + c][d] (K inner): a vector along a row of the tile.
       forEachVector(Bc, Dp, [&](Value c, Value d) {
         Value key = e.add(k0, c);
         Value x = loadVector(k, all(keyInside(key), below(d, D, Dp)), key, d,
                              transposed);
         for (int64_t l = 0; l < L; ++l)
           e.store(vector::ExtractOp::create(rewriter, loc, x, l), kTile,
-                  {e.add(d, l), c});
+                  {c, e.add(d, l)});
       });
     } else {
+      // K^T[d][c] = K[k0 + c][d].
       e.forEachOfBlock(thread, Bc * Dp, [&](Value i) {
         Value c = transposed ? e.rem(i, Bc) : e.div(i, Dp);
         Value d = transposed ? e.div(i, Bc) : e.rem(i, Dp);
@@ -438,7 +496,9 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       });
     }
     // V[c][d] = V[k0 + c][d], a vector a row's stretch of the tile.
-    if (vVectors) {
+    if (prefetch) {
+      // (copied with K)
+    } else if (vVectors) {
       forEachVector(Bc, Dvp, [&](Value c, Value d) {
         Value key = e.add(k0, c);
         Value x = loadVector(v, all(keyInside(key), below(d, Dv, Dvp)), key, d);
@@ -458,8 +518,9 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
       });
     }
     e.barrier();
-    Value scores = tc_gpu::BlockMmaOp::create(rewriter, loc, sAcc, qTile, kTile,
-                                              zeroS, sTileShape);
+    Value scores = tc_gpu::BlockMmaOp::create(
+        rewriter, loc, sAcc, qTile, keys, zeroS, sTileShape,
+        /*lhsKInner=*/false, /*rhsKInner=*/kVectors);
     tc_gpu::BlockMmaStoreOp::create(rewriter, loc, scores, sTile, sTileShape,
                                     operandType);
     e.barrier();
@@ -519,7 +580,7 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
     e.barrier();
     acc = tc_gpu::BlockMmaScaleRowsOp::create(rewriter, loc, oAcc, acc, factors,
                                               oTileShape, operandType);
-    acc = tc_gpu::BlockMmaOp::create(rewriter, loc, oAcc, pTile, vTile, acc,
+    acc = tc_gpu::BlockMmaOp::create(rewriter, loc, oAcc, pTile, values, acc,
                                      oTileShape);
     // The next step overwrites the tiles only once every thread is done.
     e.barrier();
@@ -551,6 +612,10 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
              /*tail=*/true);
   }
 
+  // (The last step's copies, of keys past the end, are zeros nobody
+  // reads; the kernel still waits for them.)
+  if (prefetch)
+    tc_gpu::AsyncWaitOp::create(rewriter, loc, 0);
   // O / l, written in the output's type.
   e.store(state[2], partials, {thread});
   e.barrier();

@@ -280,7 +280,7 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
     getOperation()->walk(
         [&](tc_gpu::AttentionOp op) { attentions.push_back(op); });
     for (tc_gpu::AttentionOp op : attentions)
-      if (failed(buildAttentionKernel(rewriter, op)))
+      if (failed(buildAttentionKernel(rewriter, op, asyncCopies)))
         return signalPassFailure();
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {

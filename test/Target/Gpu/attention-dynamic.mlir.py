@@ -15,7 +15,7 @@ out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(31)
 
-# 1: q [batch, 2, lq, 64], k [batch, 2, lk, 64], v [batch, 2, lk, 48], a
+# 1: q [batch, 2, lq, 64], k [batch, 2, lk, 64], v [batch, 2, lk, 64], a
 #    [batch, 1, 1, lk] padding mask (broadcast over heads and queries),
 #    scale on the scores.
 # 2: self-attention of x [batch, s, 32] with itself as query, key and
@@ -33,12 +33,12 @@ nodes = [
     helper.make_node("MatMul", ["p2", "x"], ["y2"]),
 ]
 dims = {"q": ["batch", 2, "lq", 64], "k": ["batch", 2, "lk", 64],
-        "v": ["batch", 2, "lk", 48], "mask": ["batch", 1, 1, "lk"],
+        "v": ["batch", 2, "lk", 64], "mask": ["batch", 1, 1, "lk"],
         "x": ["batch", "s", 32]}
 graph = helper.make_graph(
     nodes, "attention_dynamic",
     [helper.make_tensor_value_info(n, TensorProto.FLOAT, d) for n, d in dims.items()],
-    [helper.make_tensor_value_info("y1", TensorProto.FLOAT, ["batch", 2, "lq", 48]),
+    [helper.make_tensor_value_info("y1", TensorProto.FLOAT, ["batch", 2, "lq", 64]),
      helper.make_tensor_value_info("y2", TensorProto.FLOAT, ["batch", "s", 32])],
     [numpy_helper.from_array(np.array(1 / np.sqrt(64), np.float32), "scale")])
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -50,7 +50,7 @@ onnx.save(model, os.path.join(out, "model.onnx"))
 for tag, (batch, lq, lk, s) in (("a", (2, 70, 45, 37)), ("b", (1, 5, 3, 9))):
     q = rng.standard_normal((batch, 2, lq, 64)).astype(np.float32)
     k = rng.standard_normal((batch, 2, lk, 64)).astype(np.float32)
-    v = rng.standard_normal((batch, 2, lk, 48)).astype(np.float32)
+    v = rng.standard_normal((batch, 2, lk, 64)).astype(np.float32)
     mask = np.zeros((batch, 1, 1, lk), np.float32)
     mask[0, ..., lk - 2:] = -10000.0
     x = rng.standard_normal((batch, s, 32)).astype(np.float32)

@@ -1,4 +1,5 @@
 // RUN: tc-opt %s --tc-gpu-map-kernels | FileCheck %s
+// RUN: tc-opt %s --tc-gpu-map-kernels=async-copies=true | FileCheck %s --check-prefix=ASYNC
 
 // tc_gpu.attention on buffers becomes one kernel: blocks of 128 threads
 // over (70 queries / 32 rows, 2 x 3 batches); shared Q^T (head 40 padded
@@ -54,15 +55,16 @@ func.func @attention(%q: memref<2x3x70x40xf16>, %kt: memref<2x3x40x45xf16>, %v: 
 // their heads innermost, contiguous and in whole 16-byte vectors: they are
 // read 8 elements at a time (12 vectors a row of 96, 384 a tile of 32
 // rows: three a thread), guarded as wholes (V's rows past its 80, keys
-// past 37); their lanes go to the tiles one by one (V's along a row of
-// its tile, which LLVM merges into one store; Q's and K's down a column
-// of their transposed tiles).
+// past 37); their lanes go to the tiles one by one (K's and V's along a
+// row of their tiles, which LLVM merges into one store: K's tile keeps the
+// head along its rows, [32][96 + 8]; Q's down a column of its transposed
+// tile).
 // CHECK-LABEL: func.func @wide_head
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c4{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
-// CHECK-SAME: workgroup({{.*}} : memref<96x32xbf16, #gpu.address_space<workgroup>>
+// CHECK-SAME: workgroup({{.*}} : memref<96x32xbf16, #gpu.address_space<workgroup>>, {{.*}} : memref<32x104xbf16, #gpu.address_space<workgroup>>
 // CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<4x19x96xbf16>, vector<8xbf16>
 // CHECK: vector.extract
-// CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 32, 96>}
+// CHECK: tc_gpu.block_mma {{.*}} {rhs_k_inner, tile = array<i64: 32, 32, 96>}
 // CHECK: tc_gpu.block_mma {{.*}} {tile = array<i64: 32, 96, 32>}
 // CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<1x37x96xbf16>, vector<8xbf16>
 // CHECK: vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<4x37x80xbf16>, vector<8xbf16>
@@ -72,5 +74,36 @@ func.func @wide_head(%q: memref<4x19x96xbf16>, %k: memref<1x37x96xbf16>, %v: mem
                      %o: memref<4x19x80xbf16>) {
   tc_gpu.attention %q, %k, %v into %o {scale = 0.1 : f32}
       : memref<4x19x96xbf16>, memref<1x37x96xbf16>, memref<4x37x80xbf16>, memref<4x19x80xbf16>
+  return
+}
+
+// Where every target copies asynchronously and two sets of K's and V's
+// tiles fit (a head of 64: 8.5 KB more, 36 KB in all; not a head of 96,
+// whose second set would pass 48 KB), the kernel copies step 0's K and V
+// before its loop, and each step starts the copies of the next one into
+// the other set, then waits for its own (one group pending) before the
+// barrier. The kernels above keep their loads.
+// ASYNC-LABEL: func.func @attention
+// ASYNC-NOT: tc_gpu.async_copy
+// ASYNC-LABEL: func.func @wide_head
+// ASYNC-NOT: tc_gpu.async_copy
+// ASYNC-LABEL: func.func @head_64
+// ASYNC: gpu.launch {{.*}} workgroup({{.*}} : memref<64x32xf16, #gpu.address_space<workgroup>>, %[[K0:[a-z0-9]+]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[V0:[a-z0-9]+]] : memref<32x64xf16, #gpu.address_space<workgroup>>, {{.*}}, %[[K1:[a-z0-9]+]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[V1:[a-z0-9]+]] : memref<32x64xf16, #gpu.address_space<workgroup>>)
+// ASYNC: tc_gpu.async_copy %arg1[{{.*}}], %[[K0]][{{.*}}], %{{.*}} {elements = 8 : i64} : memref<2x50x64xf16>, memref<32x72xf16, #gpu.address_space<workgroup>>
+// ASYNC: tc_gpu.async_copy %arg2[{{.*}}], %[[V0]][{{.*}}], %{{.*}} {elements = 8 : i64} : memref<2x50x64xf16>, memref<32x64xf16, #gpu.address_space<workgroup>>
+// ASYNC: tc_gpu.async_commit
+// ASYNC: scf.for
+// ASYNC: %[[K:.*]] = arith.select %{{.*}}, %[[K1]], %[[K0]]
+// ASYNC: tc_gpu.async_copy %arg1
+// ASYNC: tc_gpu.async_copy %arg2
+// ASYNC: tc_gpu.async_commit
+// ASYNC-NEXT: tc_gpu.async_wait {pending = 1 : i64}
+// ASYNC-NEXT: gpu.barrier
+// ASYNC: tc_gpu.block_mma %{{.*}}, %[[K]], %{{.*}} {rhs_k_inner, tile = array<i64: 32, 32, 64>}
+// ASYNC: tc_gpu.async_wait {pending = 0 : i64}
+func.func @head_64(%q: memref<2x50x64xf16>, %k: memref<2x50x64xf16>, %v: memref<2x50x64xf16>,
+                   %o: memref<2x50x64xf16>) {
+  tc_gpu.attention %q, %k, %v into %o {scale = 0.125 : f32}
+      : memref<2x50x64xf16>, memref<2x50x64xf16>, memref<2x50x64xf16>, memref<2x50x64xf16>
   return
 }

@@ -36,10 +36,13 @@ constexpr int64_t kPortableSharedBytes = 48 * 1024;
 /// the tiles do not fit kPortableSharedBytes (heads above 128).
 std::optional<AttentionPlan> planAttention(int64_t head, int64_t valueHead);
 
-/// Replaces `op` (on buffers, static shapes) by its kernel: a gpu.launch
-/// at the op's place.
+/// Replaces `op` (on buffers, static heads) by its kernel: a gpu.launch
+/// at the op's place. With `asyncCopies` (every target of the build has
+/// them) and room for two sets of K's and V's tiles, each step copies the
+/// next step's K and V asynchronously while it computes.
 LogicalResult buildAttentionKernel(RewriterBase &rewriter,
-                                   tc_gpu::AttentionOp op);
+                                   tc_gpu::AttentionOp op,
+                                   bool asyncCopies = false);
 
 } // namespace mlir::tc::gpu
 
