@@ -14,7 +14,10 @@
 // The copies are pipelined: with two pairs of tiles, a step loads the
 // next step's elements into registers before its products and stores
 // them after, so the global loads' latency overlaps the products, and one
-// barrier per step suffices.
+// barrier per step suffices. Where every target copies asynchronously,
+// vectors that lie in their tile as in memory go by tc_gpu.async_copy
+// into three sets of tiles instead, two steps in flight. On matrix cores
+// an operand copied in vectors along K keeps K along its tile's columns.
 //
 // M, N and K may each be several loops, linearized: a convolution is the
 // same kernel (implicit GEMM) with M the output channels, N the batch and
