@@ -167,10 +167,11 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     if (failed(redirectAllocations(main)))
       return signalPassFailure();
     // After the redirection: staging buffers are host memory (malloc).
-    WalkResult outside = module.walk([&](LLVM::CallOp call) {
-      if (call.getCallee() && call.getCallee()->starts_with(kStagePrefix) &&
-          call->getParentOfType<LLVM::LLVMFuncOp>() != main) {
-        call.emitError("host staging outside @main is not supported");
+    WalkResult outside = module.walk([&](Operation *op) {
+      if (isa<tc_gpu::StageAllocOp, tc_gpu::StageFreeOp, tc_gpu::StageCopyOp>(
+              op) &&
+          op->getParentOfType<LLVM::LLVMFuncOp>() != main) {
+        op->emitError("host staging outside @main is not supported");
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -178,13 +179,11 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     if (outside.wasInterrupted())
       return signalPassFailure();
     Value env = main.getArgument(0);
-    if (failed(lowerStagingCalls(
-            module, [&](OpBuilder &b, Location loc, bool download,
-                        Value destination, Value source, Value bytes) {
-              Emitter e = Emitter::at(b, loc);
-              callEnvCopy(e, env, download, destination, source, bytes);
-            })))
-      return signalPassFailure();
+    lowerStagingOps(module, [&](OpBuilder &b, Location loc, bool download,
+                                Value destination, Value source, Value bytes) {
+      Emitter e = Emitter::at(b, loc);
+      callEnvCopy(e, env, download, destination, source, bytes);
+    });
     // Only the ABI symbols leave the module: its @main and helpers must not
     // clash with the CPU code's in the same library.
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())

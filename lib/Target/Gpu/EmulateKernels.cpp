@@ -663,13 +663,11 @@ struct GpuEmulateKernelsPass
       return signalPassFailure();
     emulateTransfers(module);
     // Host staging (--tc-gpu-stage-host-buffers): one memory, so a memcpy.
-    if (failed(lowerStagingCalls(
-            module, [](OpBuilder &b, Location loc, bool, Value destination,
-                       Value source, Value bytes) {
-              LLVM::MemcpyOp::create(b, loc, destination, source, bytes,
-                                     /*isVolatile=*/false);
-            })))
-      return signalPassFailure();
+    lowerStagingOps(module, [](OpBuilder &b, Location loc, bool,
+                               Value destination, Value source, Value bytes) {
+      LLVM::MemcpyOp::create(b, loc, destination, source, bytes,
+                             /*isVolatile=*/false);
+    });
   }
 
   /// Downloads and uploads (--tc-gpu-transfer-host-values) copy within the

@@ -6,12 +6,15 @@
 // copy of its buffer: allocated, filled from the device before a reading
 // call, copied back after a writing one, freed right after, so that no
 // staging buffer outlives its call (and no run-time check can leave one
-// behind). The copies are placeholders, lowered per target with the rest
-// of the host code (lowerStagingCalls).
+// behind). The allocation, the copies and the free are tc_gpu ops
+// (stage_alloc, stage_copy, stage_free) on i64 addresses, lowered per
+// target with the rest of the host code (lowerStagingOps).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Gpu/Passes.h"
+
+#include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,17 +30,6 @@ namespace mlir::tc::gpu {
 namespace mlir::tc::gpu {
 namespace {
 
-/// `name(i64 x operands) -> i64 (or nothing)`, declared on first use.
-func::FuncOp declare(ModuleOp module, StringRef name, unsigned operands,
-                     bool returnsValue) {
-  Builder b(module.getContext());
-  Type i64 = b.getI64Type();
-  return declarePlaceholder(
-      module, name,
-      b.getFunctionType(SmallVector<Type>(operands, i64),
-                        returnsValue ? TypeRange{i64} : TypeRange{}));
-}
-
 /// The buffer whose aligned address `pointer` is (through index casts).
 FailureOr<Value> bufferOf(Value pointer) {
   while (Operation *def = pointer.getDefiningOp()) {
@@ -51,8 +43,7 @@ FailureOr<Value> bufferOf(Value pointer) {
 }
 
 /// Stages operand `index` of `call` (see the pass description).
-LogicalResult stage(ModuleOp module, func::CallOp call, int64_t index,
-                    bool reads) {
+LogicalResult stage(func::CallOp call, int64_t index, bool reads) {
   Location loc = call.getLoc();
   if (index < 0 || index >= call.getNumOperands() ||
       !call.getOperand(index).getType().isInteger(64))
@@ -80,9 +71,7 @@ LogicalResult stage(ModuleOp module, func::CallOp call, int64_t index,
   // malloc(0) may return null: at least one byte.
   Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
   Value size = arith::MaxUIOp::create(b, loc, bytes, one);
-  Value host =
-      func::CallOp::create(b, loc, declare(module, kStageAlloc, 1, true), size)
-          .getResult(0);
+  Value host = tc_gpu::StageAllocOp::create(b, loc, i64, size);
   Value null = arith::ConstantIntOp::create(b, loc, i64, 0);
   Value allocated =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, host, null);
@@ -91,14 +80,13 @@ LogicalResult stage(ModuleOp module, func::CallOp call, int64_t index,
                            ": out of host memory for a copy of a device "
                            "tensor that host code reads or writes");
   if (reads)
-    func::CallOp::create(b, loc, declare(module, kStageDownload, 3, false),
-                         ValueRange{host, device, bytes});
+    tc_gpu::StageCopyOp::create(b, loc, host, device, bytes, /*download=*/true);
   call->setOperand(index, host);
   b.setInsertionPointAfter(call);
   if (!reads)
-    func::CallOp::create(b, loc, declare(module, kStageUpload, 3, false),
-                         ValueRange{device, host, bytes});
-  func::CallOp::create(b, loc, declare(module, kStageFree, 1, false), host);
+    tc_gpu::StageCopyOp::create(b, loc, device, host, bytes,
+                                /*download=*/false);
+  tc_gpu::StageFreeOp::create(b, loc, host);
   return success();
 }
 
@@ -118,7 +106,7 @@ struct GpuStageHostBuffersPass
         auto index = call->getAttrOfType<IntegerAttr>(name);
         if (!index)
           continue;
-        if (failed(stage(module, call, index.getInt(), reads)))
+        if (failed(stage(call, index.getInt(), reads)))
           return signalPassFailure();
         call->removeAttr(name);
       }
@@ -128,52 +116,39 @@ struct GpuStageHostBuffersPass
 
 } // namespace
 
-LogicalResult lowerStagingCalls(ModuleOp module, StagingCopy copy) {
-  SmallVector<CallOpInterface> calls;
-  module.walk([&](CallOpInterface call) {
-    auto callee = dyn_cast_if_present<SymbolRefAttr>(
-        call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-    if (callee && callee.getRootReference().getValue().starts_with(kStagePrefix))
-      calls.push_back(call);
+void lowerStagingOps(ModuleOp module, StagingCopy copy) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<tc_gpu::StageAllocOp, tc_gpu::StageFreeOp, tc_gpu::StageCopyOp>(op))
+      ops.push_back(op);
   });
   OpBuilder b(module.getContext());
   Type ptr = LLVM::LLVMPointerType::get(module.getContext());
-  for (CallOpInterface call : calls) {
-    StringRef name = cast<SymbolRefAttr>(call.getCallableForCallee())
-                         .getRootReference()
-                         .getValue();
-    Location loc = call.getLoc();
-    b.setInsertionPoint(call);
-    SmallVector<Value> args(call.getArgOperands());
+  for (Operation *op : ops) {
+    Location loc = op->getLoc();
+    b.setInsertionPoint(op);
     auto toPointer = [&](Value address) {
       return LLVM::IntToPtrOp::create(b, loc, ptr, address).getResult();
     };
-    if (name == kStageAlloc && args.size() == 1 && call->getNumResults() == 1) {
-      FailureOr<LLVM::LLVMFuncOp> malloc =
-          LLVM::lookupOrCreateMallocFn(b, module, b.getI64Type());
-      if (failed(malloc))
-        return call.emitError("cannot declare malloc");
-      Value pointer = LLVM::CallOp::create(b, loc, *malloc, args).getResult();
-      call->getResult(0).replaceAllUsesWith(
+    if (auto alloc = dyn_cast<tc_gpu::StageAllocOp>(op)) {
+      // (The module's malloc and free: declared once, never failing here.)
+      LLVM::LLVMFuncOp malloc =
+          *LLVM::lookupOrCreateMallocFn(b, module, b.getI64Type());
+      Value pointer =
+          LLVM::CallOp::create(b, loc, malloc, alloc.getBytes()).getResult();
+      alloc.getHost().replaceAllUsesWith(
           LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pointer));
-    } else if (name == kStageFree && args.size() == 1) {
-      FailureOr<LLVM::LLVMFuncOp> free = LLVM::lookupOrCreateFreeFn(b, module);
-      if (failed(free))
-        return call.emitError("cannot declare free");
-      LLVM::CallOp::create(b, loc, *free, ValueRange{toPointer(args[0])});
-    } else if ((name == kStageDownload || name == kStageUpload) &&
-               args.size() == 3) {
-      copy(b, loc, name == kStageDownload, toPointer(args[0]),
-           toPointer(args[1]), args[2]);
+    } else if (auto free = dyn_cast<tc_gpu::StageFreeOp>(op)) {
+      LLVM::CallOp::create(b, loc, *LLVM::lookupOrCreateFreeFn(b, module),
+                           ValueRange{toPointer(free.getHost())});
     } else {
-      return call.emitError("malformed staging placeholder");
+      auto stageCopy = cast<tc_gpu::StageCopyOp>(op);
+      copy(b, loc, stageCopy.getDownload(),
+           toPointer(stageCopy.getDestination()),
+           toPointer(stageCopy.getSource()), stageCopy.getBytes());
     }
-    call->erase();
+    op->erase();
   }
-  for (StringRef name : {kStageAlloc, kStageFree, kStageDownload, kStageUpload})
-    if (Operation *declaration = module.lookupSymbol(name))
-      declaration->erase();
-  return success();
 }
 
 } // namespace mlir::tc::gpu

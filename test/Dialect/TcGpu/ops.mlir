@@ -132,3 +132,18 @@ gpu.module @hints {
     gpu.return
   }
 }
+
+// A host helper's staging copy: host memory, a download, an upload, the
+// free.
+// CHECK-LABEL: func.func @staging
+// CHECK: %[[H:.*]] = tc_gpu.stage_alloc %arg1
+// CHECK: tc_gpu.stage_copy %[[H]], %arg0, %arg1 {download}
+// CHECK: tc_gpu.stage_copy %arg0, %[[H]], %arg1{{$}}
+// CHECK: tc_gpu.stage_free %[[H]]
+func.func @staging(%device: i64, %bytes: i64) {
+  %host = tc_gpu.stage_alloc %bytes
+  tc_gpu.stage_copy %host, %device, %bytes {download}
+  tc_gpu.stage_copy %device, %host, %bytes
+  tc_gpu.stage_free %host
+  return
+}

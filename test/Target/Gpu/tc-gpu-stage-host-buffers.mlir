@@ -13,23 +13,23 @@
 // CHECK:       %[[COUNT:.*]] = arith.muli %{{.*}}, %[[N]] : index
 // CHECK:       %[[BYTES:.*]] = arith.index_cast %[[COUNT]] : index to i64
 // CHECK:       %[[SIZE:.*]] = arith.maxui %[[BYTES]], %{{.*}} : i64
-// CHECK:       %[[HOST:.*]] = call @__tc_gpu_stage_alloc(%[[SIZE]]) : (i64) -> i64
+// CHECK:       %[[HOST:.*]] = tc_gpu.stage_alloc %[[SIZE]]
 // CHECK:       %[[OK:.*]] = arith.cmpi ne, %[[HOST]], %{{.*}} : i64
 // CHECK:       cf.assert %[[OK]], "node 'decode' (ImageDecoder): out of host memory for a copy of a device tensor that host code reads or writes"
-// CHECK:       call @__tc_gpu_stage_download(%[[HOST]], %[[DEVICE]], %[[BYTES]])
+// CHECK:       tc_gpu.stage_copy %[[HOST]], %[[DEVICE]], %[[BYTES]] {download}
 // CHECK:       %[[HANDLE:.*]] = call @tc_image_decode_v1(%[[HOST]], %{{.*}}, %{{.*}}) : (i64, i64, i64) -> i64
-// CHECK-NEXT:  call @__tc_gpu_stage_free(%[[HOST]])
+// CHECK-NEXT:  tc_gpu.stage_free %[[HOST]]
 // CHECK:       %[[PIXELS:.*]] = memref.alloc
 // CHECK:       %[[PIXPTR:.*]] = memref.extract_aligned_pointer_as_index %[[PIXELS]]
 // CHECK:       %[[PIXDEV:.*]] = arith.index_cast %[[PIXPTR]] : index to i64
 // CHECK-COUNT-3: memref.dim %[[PIXELS]]
 // CHECK:       %[[PIXBYTES:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK:       %[[OUT:.*]] = call @__tc_gpu_stage_alloc
+// CHECK:       %[[OUT:.*]] = tc_gpu.stage_alloc
 // CHECK:       cf.assert
-// CHECK-NOT:   __tc_gpu_stage_download
+// CHECK-NOT:   tc_gpu.stage_copy
 // CHECK:       call @tc_image_finish_v1(%[[HANDLE]], %[[OUT]]) : (i64, i64) -> ()
-// CHECK-NEXT:  call @__tc_gpu_stage_upload(%[[PIXDEV]], %[[OUT]], %[[PIXBYTES]])
-// CHECK-NEXT:  call @__tc_gpu_stage_free(%[[OUT]])
+// CHECK-NEXT:  tc_gpu.stage_copy %[[PIXDEV]], %[[OUT]], %[[PIXBYTES]]{{$}}
+// CHECK-NEXT:  tc_gpu.stage_free %[[OUT]]
 // CHECK-NOT:   tc.reads_buffer
 // CHECK-NOT:   tc.writes_buffer
 #decode = loc("decode"("ImageDecoder"))

@@ -62,30 +62,19 @@ Value loadEnvField(OpBuilder &b, Location loc, Value env, EnvField field);
 /// may read and write (--tc-gpu-transfer-host-values).
 bool isHostCell(Value buffer);
 
-/// The private declaration `name` : `type` in `module` (the staging
-/// placeholders the host code calls until --tc-gpu-emit-entry or the
-/// emulation lowers them), created at the module's end on first use.
+/// The private declaration `name` : `type` in `module`, created at the
+/// module's end on first use.
 func::FuncOp declarePlaceholder(ModuleOp module, StringRef name,
                                 FunctionType type);
 
-
-/// The placeholders --tc-gpu-stage-host-buffers calls, on i64 values (byte
-/// counts, host and device addresses): alloc(bytes) -> host, free(host),
-/// download(host, device, bytes), upload(device, host, bytes).
-constexpr llvm::StringLiteral kStagePrefix = "__tc_gpu_stage_";
-constexpr llvm::StringLiteral kStageAlloc = "__tc_gpu_stage_alloc";
-constexpr llvm::StringLiteral kStageFree = "__tc_gpu_stage_free";
-constexpr llvm::StringLiteral kStageDownload = "__tc_gpu_stage_download";
-constexpr llvm::StringLiteral kStageUpload = "__tc_gpu_stage_upload";
-
-/// Replaces the staging placeholders' calls (func.call or llvm.call) and
-/// declarations in `module`: alloc by malloc, free by free (LLVM dialect),
-/// each copy by `copy(builder, download?, destination, source, bytes)`
-/// (pointers, and an i64).
+/// Replaces the staging ops of `module` (tc_gpu.stage_alloc, stage_free,
+/// stage_copy, from --tc-gpu-stage-host-buffers): alloc by malloc, free by
+/// free (LLVM dialect), each copy by `copy(builder, download?,
+/// destination, source, bytes)` (pointers, and an i64).
 using StagingCopy = function_ref<void(OpBuilder &, Location, bool download,
                                       Value destination, Value source,
                                       Value bytes)>;
-LogicalResult lowerStagingCalls(ModuleOp module, StagingCopy copy);
+void lowerStagingOps(ModuleOp module, StagingCopy copy);
 
 /// Whether `op` is, or is inside, a function marked kHostFunctionAttr.
 bool isHostFunction(Operation *op);

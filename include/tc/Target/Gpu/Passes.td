@@ -310,21 +310,20 @@ def GpuStageHostBuffersPass
     decoder: TcToLinalg's Image.cpp) takes, as operand i, the address of a
     buffer (an i64 from memref.extract_aligned_pointer_as_index), which on
     a GPU target is device memory. Around each such call this pass
-    allocates a host buffer of the same byte size
-    (`@__tc_gpu_stage_alloc(bytes) -> host`), checks the allocation
-    (cf.assert, naming the ONNX node), copies the buffer into it before a
-    reading call (`@__tc_gpu_stage_download(host, device, bytes)`), passes
-    its address instead, copies it back after a writing call
-    (`@__tc_gpu_stage_upload(device, host, bytes)`) and frees it
-    (`@__tc_gpu_stage_free(host)`). --tc-gpu-emit-entry lowers the
-    placeholders to malloc, env->download, env->upload and free;
-    --tc-gpu-emulate-kernels to malloc, memcpy and free. Buffers must have
-    an identity layout.
+    allocates a host buffer of the same byte size (`tc_gpu.stage_alloc`),
+    checks the allocation (cf.assert, naming the ONNX node), copies the
+    buffer into it before a reading call (`tc_gpu.stage_copy {download}`),
+    passes its address instead, copies it back after a writing call
+    (`tc_gpu.stage_copy`) and frees it (`tc_gpu.stage_free`).
+    --tc-gpu-emit-entry lowers these ops to malloc, env->download,
+    env->upload and free; --tc-gpu-emulate-kernels to malloc, memcpy and
+    free. Buffers must have an identity layout.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
 }
 
 def GpuVerifyHostCodePass : Pass<"tc-gpu-verify-host-code", "ModuleOp"> {

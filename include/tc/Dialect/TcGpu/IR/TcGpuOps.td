@@ -287,6 +287,49 @@ def TcGpu_AsyncWaitOp : TcGpu_Op<"async_wait"> {
   let hasVerifier = 1;
 }
 
+def TcGpu_StageAllocOp : TcGpu_Op<"stage_alloc"> {
+  let summary = "Host memory for a copy of a device buffer that host code uses";
+  let description = [{
+    Host code that reads or writes a device buffer through a plain pointer
+    (a host helper such as the image decoder) gets a host copy of it
+    (--tc-gpu-stage-host-buffers): this op allocates `bytes` (at least 1)
+    of host memory and gives its address, 0 when none is left. The host
+    lowering makes it a malloc.
+
+        %host = tc_gpu.stage_alloc %bytes
+  }];
+  let arguments = (ins I64:$bytes);
+  let results = (outs I64:$host);
+  let assemblyFormat = "$bytes attr-dict";
+}
+
+def TcGpu_StageFreeOp : TcGpu_Op<"stage_free"> {
+  let summary = "Frees a staging copy's host memory";
+  let description = [{
+    Frees what `tc_gpu.stage_alloc` gave (`host`), right after the helper
+    call that used it.
+  }];
+  let arguments = (ins I64:$host);
+  let assemblyFormat = "$host attr-dict";
+}
+
+def TcGpu_StageCopyOp : TcGpu_Op<"stage_copy"> {
+  let summary = "Copies a staged buffer between device and host memory";
+  let description = [{
+    Copies `bytes` from `source` to `destination` (addresses as i64): with
+    `download`, from a device buffer into its host copy, before a helper
+    reads it; without, from the host copy back into the device buffer,
+    after a helper wrote it. The host lowering makes it the runtime's copy
+    (the emulation, whose device memory is host memory, a memcpy).
+
+        tc_gpu.stage_copy %host, %device, %bytes {download}
+        tc_gpu.stage_copy %device, %host, %bytes
+  }];
+  let arguments = (ins I64:$destination, I64:$source, I64:$bytes,
+                       UnitAttr:$download);
+  let assemblyFormat = "$destination `,` $source `,` $bytes attr-dict";
+}
+
 def TcGpu_MinBlocksHintOp : TcGpu_Op<"min_blocks_hint"> {
   let summary = "Asks that a kernel's blocks fit several to a multiprocessor";
   let description = [{
