@@ -182,12 +182,13 @@ public:
       return success();
     }
     // f32 factors (gfx942's XF32): reduced precision selects the xf32
-    // instruction.
+    // instruction. (Read before the replacement erases `op`.)
+    bool xf32 = op.getA().getType().getElementType().isF32();
     auto mfma = rewriter.replaceOpWithNewOp<amdgpu::MFMAOp>(
         op, result, /*m=*/16u, /*n=*/16u,
         /*k=*/static_cast<uint32_t>(op.getShape()[2]), /*blocks=*/1u, op.getA(),
         op.getB(), op.getC());
-    if (op.getA().getType().getElementType().isF32())
+    if (xf32)
       mfma.setReducePrecision(true);
     return success();
   }
