@@ -247,12 +247,9 @@ LogicalResult buildAttentionKernel(RewriterBase &rewriter,
   MemRefType kTileType =
       kVectors ? shared({Bc, Dp + kPad}, element) : shared({Dp, Bc}, element);
   MemRefType vTileType = shared({Bc, Dvp}, element);
-  auto bytesOf = [](MemRefType type) {
-    return type.getNumElements() * elementBytes(type.getElementType());
-  };
   const bool prefetch =
       asyncCopies && kVectors && vVectors &&
-      plan->sharedBytes + bytesOf(kTileType) + bytesOf(vTileType) <=
+      plan->sharedBytes + bufferBytes(kTileType) + bufferBytes(vTileType) <=
           kPortableSharedBytes;
   SmallVector<Type> tiles = {
       shared({Dp, Br}, element), // Q^T: lhs of S = Q K^T

@@ -24,7 +24,7 @@ namespace {
 /// outputs per thread and side, at most: two pairs of A's and B's tiles,
 /// each row padded by a vector, whether a tile keeps K along its rows
 /// (T x (E + pad)) or its columns (E x (T + pad)). (The builder takes a
-/// third set only where it fits kPipelineSharedBytes, which every target
+/// third set only where it fits kPortableSharedBytes, which every target
 /// gives.)
 int64_t sharedBytes(int64_t registerTile, int64_t factorBytes) {
   int64_t e = kMatmulTile * registerTile;

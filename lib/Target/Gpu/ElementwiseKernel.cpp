@@ -35,6 +35,10 @@ int64_t elementBytes(Type type) {
   return bits / 8;
 }
 
+int64_t bufferBytes(MemRefType type) {
+  return type.getNumElements() * elementBytes(type.getElementType());
+}
+
 bool rowsAligned(MemRefType type, int64_t lanes) {
   int64_t rank = type.getRank();
   if (rank == 0)

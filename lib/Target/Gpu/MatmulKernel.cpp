@@ -315,16 +315,13 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op,
   // has them; then three sets of A and B tiles, where they fit (else two,
   // and no asynchronous copies). Otherwise two pairs. The steps of K use
   // the sets in turn (below).
-  auto bytesOf = [](MemRefType type) {
-    return type.getNumElements() * elementBytes(type.getElementType());
-  };
   bool aAsync = asyncCopies && aStaging.lanes > 1 && aStaging.alongK == aKInner;
   bool bAsync = asyncCopies && bStaging.lanes > 1 && bStaging.alongK == bKInner;
-  const int64_t stages =
-      (aAsync || bAsync) && 3 * (bytesOf(aTileType) + bytesOf(bTileType)) <=
-                                kPipelineSharedBytes
-          ? 3
-          : 2;
+  const int64_t stages = (aAsync || bAsync) && 3 * (bufferBytes(aTileType) +
+                                                    bufferBytes(bTileType)) <=
+                                                   kPortableSharedBytes
+                             ? 3
+                             : 2;
   if (stages == 2)
     aAsync = bAsync = false;
   SmallVector<Type> sharedTiles;

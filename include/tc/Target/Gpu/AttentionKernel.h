@@ -11,6 +11,7 @@
 #define TC_TARGET_GPU_ATTENTIONKERNEL_H
 
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
+#include "tc/Target/Gpu/CooperativeKernels.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -28,9 +29,6 @@ struct AttentionPlan {
   int64_t sharedBytes = 0;
 };
 
-/// The shared memory every GPU target gives a block without asking for
-/// more (NVIDIA's static limit; AMD has 64 KiB).
-constexpr int64_t kPortableSharedBytes = 48 * 1024;
 
 /// The plan for head sizes `head` and `valueHead`, or std::nullopt where
 /// the tiles do not fit kPortableSharedBytes (heads above 128).

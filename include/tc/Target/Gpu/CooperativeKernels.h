@@ -95,7 +95,7 @@ configuredRegisterTile(linalg::LinalgOp op, bool asyncCopies = false);
 /// into shared memory asynchronously) those vectors go by
 /// tc_gpu.async_copy instead, into three sets of tiles: two steps' copies
 /// are in flight while a step multiplies (three stages), where the three
-/// sets fit kPipelineSharedBytes. Other parallel loops
+/// sets fit kPortableSharedBytes. Other parallel loops
 /// (batch) become grid z. The op's own body combines the elements (casts,
 /// integer or float multiply-add). The accumulators are the K loop's
 /// carried values, registers on a GPU (--tc-gpu-emulate-kernels keeps them
@@ -107,9 +107,10 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                     const ContractionFusion &fusion = {},
                                     bool asyncCopies = false);
 
-/// The shared memory a contraction kernel's pipeline may use: what every
-/// GPU target gives a block without opting in.
-constexpr int64_t kPipelineSharedBytes = 48 * 1024;
+/// The shared memory every GPU target gives a block without asking for
+/// more (NVIDIA's static limit; AMD has 64 KiB): what the contraction and
+/// attention kernels' tiles may use.
+constexpr int64_t kPortableSharedBytes = 48 * 1024;
 
 /// Lanes that exchange values by gpu.shuffle in the block reductions: a
 /// warp on NVIDIA; on AMD a wave32, or half a wave64 (xor offsets below 32

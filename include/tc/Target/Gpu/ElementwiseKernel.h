@@ -24,6 +24,10 @@ constexpr int64_t kVectorBytes = 16;
 /// fixed width).
 int64_t elementBytes(Type type);
 
+/// The bytes of a static buffer of `type`'s elements (0 where
+/// elementBytes is).
+int64_t bufferBytes(MemRefType type);
+
 /// Whether vectors of `lanes` elements taken along the innermost dimension
 /// of `type`, at indices that are multiples of `lanes`, start at element
 /// offsets that are multiples of `lanes` (an identity layout with a static
