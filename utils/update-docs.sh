@@ -7,7 +7,7 @@ TC_BUILD="${TC_BUILD:-$TC_ROOT/build}"
 ninja -C "$TC_BUILD" tc-doc > /dev/null
 gen="$TC_BUILD/docs"
 dst="$TC_ROOT/docs/reference"
-pages=(Dialects/TcDialect.md Dialects/FusionDialect.md Dialects/TcGpuDialect.md Passes/TcPasses.md Passes/FusionPasses.md
+pages=(Dialects/TcDialect.md Dialects/FusionDialect.md Dialects/TcGpuDialect.md Dialects/TcCpuDialect.md Passes/TcPasses.md Passes/FusionPasses.md
        Passes/TcConversionPasses.md Passes/TcCpuPasses.md Passes/TcGpuPasses.md)
 if [ "${1:-}" = "--check" ]; then
   for page in "${pages[@]}"; do

@@ -15,14 +15,15 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tc/Dialect/Fusion/IR/FusionDialect.h"
 #include "tc/Dialect/Tc/IR/TcDialect.h"
+#include "tc/Dialect/TcCpu/IR/TcCpuDialect.h"
 #include "tc/Dialect/TcGpu/IR/TcGpuDialect.h"
 #include "tc/Dialect/TcGpu/Transforms/BufferizableOpInterfaceImpl.h"
 
 void mlir::tc::registerTcDialects(DialectRegistry &registry) {
   // scf and tensor carry the control flow the ONNX importer produces.
   registry.insert<tc::TcDialect, fusion::FusionDialect, tc_gpu::TcGpuDialect,
-                  func::FuncDialect,
-                  scf::SCFDialect, tensor::TensorDialect, arith::ArithDialect>();
+                  tc_cpu::TcCpuDialect, func::FuncDialect, scf::SCFDialect,
+                  tensor::TensorDialect, arith::ArithDialect>();
   tc_gpu::registerBufferizableOpInterfaceExternalModels(registry);
 }
 

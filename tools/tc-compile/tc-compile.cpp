@@ -557,6 +557,49 @@ std::string targetNames(ArrayRef<tc::gpu::GpuTarget> targets) {
   return names;
 }
 
+/// The GPU code of `module` for `targets`, in place: the vendor-neutral
+/// kernel pipeline (then `afterKernels`), each target's device lowering,
+/// serialization and offline check (its image, or the error, handed to
+/// `onImage`, which adds what the module carries to `images` and says
+/// whether to go on), then the host code with those images. Fails, after
+/// the message, when a pipeline fails or `onImage` stops.
+LogicalResult lowerGpuCode(
+    MLIRContext &context, ModuleOp module, ArrayRef<tc::gpu::GpuTarget> targets,
+    function_ref<LogicalResult()> afterKernels,
+    function_ref<bool(const tc::gpu::GpuTarget &,
+                      FailureOr<tc::gpu::GpuImage> &, const std::string &,
+                      SmallVectorImpl<Attribute> &)>
+        onImage) {
+  PassManager kernels(&context);
+  StageTimer::timePasses(kernels);
+  tc::gpu::GpuPipelineOptions kernelPipeline;
+  kernelPipeline.targets = targetNames(targets);
+  tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
+  if (failed(kernels.run(module))) {
+    fail("GPU code generation failed (see the diagnostics above)");
+    return failure();
+  }
+  if (failed(afterKernels()))
+    return failure();
+  SmallVector<Attribute> images;
+  for (const tc::gpu::GpuTarget &gpuTarget : targets) {
+    std::string error;
+    FailureOr<tc::gpu::GpuImage> image =
+        tc::gpu::compileKernels(module, gpuTarget, error, kernelOptions());
+    if (!onImage(gpuTarget, image, error, images))
+      return failure();
+  }
+  module->setAttr(mlir::tc::kGpuImagesAttr, ArrayAttr::get(&context, images));
+  PassManager host(&context);
+  StageTimer::timePasses(host);
+  tc::gpu::buildGpuHostPipeline(host);
+  if (failed(host.run(module))) {
+    fail("GPU host code generation failed (see the diagnostics above)");
+    return failure();
+  }
+  return success();
+}
+
 /// --emit=gpu-kernels: the vendor-neutral kernel pipeline, then each GPU
 /// target's lowering, serialization and offline check; the binaries and
 /// their assembly go into the directory -o names.
@@ -567,8 +610,6 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
     return fail("--emit=gpu-kernels needs -o DIR");
   if (std::error_code ec = llvm::sys::fs::create_directories(outputPath))
     return fail("cannot create '" + outputPath + "': " + ec.message());
-  // The host code is lowered too (not emitted): its failures are the
-  // model's on every GPU target.
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
     return fail("the imported module has no @main");
@@ -577,33 +618,28 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
   module->setAttr(
       mlir::tc::kSignatureAttr,
       tc::host::buildSignature(main, llvm::sys::path::stem(inputPath)));
-  PassManager kernels(&context);
-  StageTimer::timePasses(kernels);
-  tc::gpu::GpuPipelineOptions kernelPipeline;
-  kernelPipeline.targets = targetNames(targets);
-  tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
-  if (failed(kernels.run(module)))
-    return fail("GPU code generation failed (see the diagnostics above)");
-  timer.report("kernel generation");
   auto path = [](StringRef dir, const Twine &name) {
     llvm::SmallString<256> result(dir);
     llvm::sys::path::append(result, name);
     return result.str().str();
   };
-  if (!dumpDir.empty() &&
-      failed(writeModule(module, path(dumpDir, "02-gpu-kernels.mlir"), true)))
-    return 1;
-  // Every target is tried, so one run reports them all.
+  auto afterKernels = [&]() -> LogicalResult {
+    timer.report("kernel generation");
+    if (!dumpDir.empty())
+      return writeModule(module, path(dumpDir, "02-gpu-kernels.mlir"), true);
+    return success();
+  };
+  // Every target is tried, so one run reports them all; the host code is
+  // lowered too (not emitted): its failures are the model's on every GPU
+  // target.
   bool ok = true;
-  SmallVector<Attribute> images;
-  for (const tc::gpu::GpuTarget &gpuTarget : targets) {
-    std::string error;
-    FailureOr<tc::gpu::GpuImage> image =
-        tc::gpu::compileKernels(module, gpuTarget, error, kernelOptions());
+  auto onImage = [&](const tc::gpu::GpuTarget &gpuTarget,
+                     FailureOr<tc::gpu::GpuImage> &image,
+                     const std::string &error, SmallVectorImpl<Attribute> &) {
     if (failed(image)) {
       fail(gpuTarget.name() + ": " + error);
       ok = false;
-      continue;
+      return true;
     }
     std::string stem = gpuTarget.name();
     std::replace(stem.begin(), stem.end(), ':', '-');
@@ -627,18 +663,16 @@ int compileGpuKernels(MLIRContext &context, ModuleOp module,
          !write(path(outputPath, stem + "." + image->format), image->binary)) ||
         (!image->assembly.empty() && image->format != "ptx" &&
          !write(path(outputPath, stem + assemblyExtension.str()),
-                image->assembly)))
-      return 1;
+                image->assembly))) {
+      return false;
+    }
     llvm::outs() << gpuTarget.name() << ": ok, " << image->kernels.size()
                  << " kernels, " << image->format << " checked offline\n";
     timer.report(gpuTarget.name());
-  }
-  module->setAttr(mlir::tc::kGpuImagesAttr, ArrayAttr::get(&context, images));
-  PassManager host(&context);
-  StageTimer::timePasses(host);
-  tc::gpu::buildGpuHostPipeline(host);
-  if (failed(host.run(module)))
-    return fail("GPU host code generation failed (see the diagnostics above)");
+    return true;
+  };
+  if (failed(lowerGpuCode(context, module, targets, afterKernels, onImage)))
+    return 1;
   llvm::outs() << "host code: ok\n";
   return ok ? 0 : 1;
 }
@@ -1051,20 +1085,14 @@ int main(int argc, char **argv) {
     OwningOpRef<ModuleOp> gpuHost;
     if (!gpuTargets.empty()) {
       gpuHost = module.clone();
-      PassManager kernels(&context);
-      StageTimer::timePasses(kernels);
-      tc::gpu::GpuPipelineOptions kernelPipeline;
-      kernelPipeline.targets = targetNames(gpuTargets);
-      tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
-      if (failed(kernels.run(*gpuHost)))
-        return fail("GPU code generation failed (see the diagnostics above)");
-      SmallVector<Attribute> images;
-      for (const tc::gpu::GpuTarget &gpuTarget : gpuTargets) {
-        std::string error;
-        FailureOr<tc::gpu::GpuImage> image = tc::gpu::compileKernels(
-            *gpuHost, gpuTarget, error, kernelOptions());
-        if (failed(image))
-          return fail(gpuTarget.name() + ": " + error);
+      auto onImage = [&](const tc::gpu::GpuTarget &gpuTarget,
+                         FailureOr<tc::gpu::GpuImage> &image,
+                         const std::string &error,
+                         SmallVectorImpl<Attribute> &images) {
+        if (failed(image)) {
+          fail(gpuTarget.name() + ": " + error);
+          return false;
+        }
         // The driver JIT-compiles PTX for GPUs newer than the cubin's.
         Builder builder(&context);
         auto entry = [&](StringRef format, StringRef data) {
@@ -1077,16 +1105,13 @@ int main(int argc, char **argv) {
         entry(image->format, image->binary);
         if (image->format == "cubin" && !image->assembly.empty())
           entry("ptx", image->assembly);
-      }
-      (*gpuHost)->setAttr(mlir::tc::kGpuImagesAttr,
-                          ArrayAttr::get(&context, images));
-      timer.report("gpu kernels");
-      PassManager host(&context);
-      StageTimer::timePasses(host);
-      tc::gpu::buildGpuHostPipeline(host);
-      if (failed(host.run(*gpuHost)))
-        return fail(
-            "GPU host code generation failed (see the diagnostics above)");
+        return true;
+      };
+      if (failed(lowerGpuCode(
+              context, *gpuHost, gpuTargets, [] { return success(); },
+              onImage)))
+        return 1;
+      timer.report("gpu code");
     }
 
     PassManager lowering(&context);

@@ -7,7 +7,7 @@
 //   - `tc_module_run_v1`, which turns the caller's data pointers and extents
 //     into memref descriptors for @main (now internal) and returns the
 //     result descriptors' buffers,
-//   - for each `@__tc_dispatch_k<N>` placeholder call (one per kernel): a
+//   - for each `tc_cpu.dispatch` (one per kernel): a
 //     trampoline that unpacks the captured values from one struct and runs
 //     workgroups [begin, end) of the kernel's workgroup function, and a call
 //     of the environment's `parallel_for`,
@@ -146,33 +146,25 @@ struct Kernel {
   std::string name, ops, nodes;
 };
 
-/// Replaces one `@__tc_dispatch_k<N>(env, count, captures...)` call; returns
-/// its kernel, or failure when the placeholder does not name a workgroup
+/// Lowers one `tc_cpu.dispatch` (its operands converted to LLVM types);
+/// returns its kernel, or failure when it does not name an LLVM workgroup
 /// function.
 FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
                                DenseSet<Operation *> &folded,
-                               LLVM::CallOp call) {
+                               tc_cpu::DispatchOp call) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   Location loc = call.getLoc();
   host::Emitter e = host::Emitter::at(b, loc);
-  auto placeholder = symbols.lookup<LLVM::LLVMFuncOp>(*call.getCallee());
-  auto workgroupName =
-      placeholder ? placeholder->getAttrOfType<StringAttr>(kWorkgroupAttr)
-                  : StringAttr();
-  auto workgroupFn = workgroupName
-                         ? symbols.lookup<LLVM::LLVMFuncOp>(workgroupName)
-                         : LLVM::LLVMFuncOp();
-  if (!workgroupFn)
-    return call.emitError("dispatch placeholder without a workgroup function");
-  auto text = [&](StringRef attr) {
-    auto value = placeholder->getAttrOfType<StringAttr>(attr);
-    return value ? value.str() : std::string();
-  };
+  auto workgroupFn = symbols.lookup<LLVM::LLVMFuncOp>(call.getWorkgroup());
+  if (!workgroupFn || !call.getCount().getType().isInteger(64))
+    return call.emitError("expected a dispatch of an llvm.func workgroup "
+                          "function with LLVM operands "
+                          "(--tc-cpu-convert-dispatches-to-llvm)");
   Kernel kernel;
-  kernel.name = call.getCallee()->drop_front(strlen("__tc_dispatch_")).str();
-  kernel.ops = text(kKernelOpsAttr);
-  kernel.nodes = text(kKernelNodesAttr);
+  kernel.name = call.getKernel().str();
+  kernel.ops = call.getOps().str();
+  kernel.nodes = call.getNodes().str();
   // Only the captures the workgroup function reads are packed: a static
   // memref's sizes and strides are constants in the kernel, and packing
   // them made the run function (every kernel's stores) the largest
@@ -180,7 +172,7 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
   // memory for.
   if (folded.insert(workgroupFn.getOperation()).second)
     foldDescriptorFields(workgroupFn);
-  ValueRange captureValues = call.getArgOperands().drop_front(2);
+  ValueRange captureValues = call.getCaptures();
   SmallVector<Type> captureTypes, liveTypes;
   SmallVector<unsigned> live;
   for (auto [i, operand] : llvm::enumerate(captureValues)) {
@@ -207,7 +199,7 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
   // on its trampoline, where max-autotune reads them.
   for (StringRef name : {fusion::FusionDialect::kKernelKeyAttr,
                          fusion::FusionDialect::kConfigAttr})
-    if (Attribute attr = placeholder->getAttr(name))
+    if (Attribute attr = call->getAttr(name))
       kernel.trampoline->setAttr(name, attr);
 
   // The call site: pack the captures, call env->parallel_for.
@@ -221,8 +213,8 @@ FailureOr<Kernel> emitDispatch(ModuleOp module, SymbolTable &symbols,
         ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
     LLVM::StoreOp::create(b, loc, captureValues[capture], address);
   }
-  Value env = call.getArgOperands()[0];
-  Value count = call.getArgOperands()[1];
+  Value env = call.getEnv();
+  Value count = call.getCount();
   auto envType = LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr});
   Value runtime = e.load(e.ptr, LLVM::GEPOp::create(b, loc, e.ptr, envType, env,
                                                     ArrayRef<LLVM::GEPArg>{0, 0}));
@@ -364,25 +356,18 @@ struct CpuEmitEntryPass : impl::CpuEmitEntryPassBase<CpuEmitEntryPass> {
       return signalPassFailure();
     SmallVector<host::TensorSlot> inputs, outputs;
     host::signatureSlots(*signature, inputs, outputs);
-    SmallVector<LLVM::CallOp> dispatches;
-    module.walk([&](LLVM::CallOp call) {
-      if (call.getCallee() &&
-          call.getCallee()->starts_with("__tc_dispatch_"))
-        dispatches.push_back(call);
-    });
+    SmallVector<tc_cpu::DispatchOp> dispatches;
+    module.walk([&](tc_cpu::DispatchOp call) { dispatches.push_back(call); });
     // One symbol table for all lookups: ModuleOp::lookupSymbol scans.
     SymbolTable symbols(module);
     SmallVector<Kernel> kernels;
     DenseSet<Operation *> folded;
-    for (LLVM::CallOp call : dispatches) {
+    for (tc_cpu::DispatchOp call : dispatches) {
       FailureOr<Kernel> kernel = emitDispatch(module, symbols, folded, call);
       if (failed(kernel))
         return signalPassFailure();
       kernels.push_back(std::move(*kernel));
     }
-    for (auto fn : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>()))
-      if (fn.getName().starts_with("__tc_dispatch_"))
-        fn.erase();
     // Everything but the ABI symbols is internal to the module.
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       if (!fn.isExternal())

@@ -2,17 +2,16 @@
 //
 // Each top-level scf.forall of @main (on buffers, after bufferization) is a
 // kernel: its body becomes `@main_wg<N>(captures..., %workgroup: index)` and
-// the loop becomes a call to the declaration `@__tc_dispatch_wg<N>(%env,
-// %count, captures...)`. Constants and small globals are re-materialized in
+// the loop becomes `tc_cpu.dispatch @main_wg<N>[%count] %env
+// captures(...)`. Constants and small globals are re-materialized in
 // the outlined function instead of being passed; weights (globals of more
 // than kRematerializedGlobalBytes) are passed like any buffer, so that the
 // kernels of a model's repeated layers (BERT's twelve) are one function,
 // kept once: workgroup functions that print alike are merged, which spares
 // every later pass, LLVM's optimizer and code generation most of their
-// work. The dispatch declaration is a
-// placeholder that --tc-cpu-emit-entry replaces once everything is LLVM, when
-// the captured memrefs have become plain pointers and integers that can be
-// packed into one argument struct.
+// work. --tc-cpu-emit-entry lowers the dispatch once everything is LLVM,
+// when the captured memrefs have become plain pointers and integers that
+// can be packed into one argument struct.
 //
 //===----------------------------------------------------------------------===//
 
@@ -224,20 +223,12 @@ struct CpuOutlineWorkgroupsPass
       } else {
         count = arith::ConstantIndexOp::create(builder, loc, 1);
       }
-      SmallVector<Type> dispatchTypes = {ptrType, builder.getIndexType()};
-      dispatchTypes.append(argTypes.begin(), argTypes.end() - 1);
-      // One placeholder per kernel, even when kernels are merged: each is a
+      // One dispatch per kernel, even when kernels are merged: each is a
       // kernel of the profile, with the nodes it came from.
-      OpBuilder moduleBuilder(ctx);
-      moduleBuilder.setInsertionPoint(main);
-      auto dispatch = func::FuncOp::create(
-          moduleBuilder, loc, "__tc_dispatch_k" + site,
-          moduleBuilder.getFunctionType(dispatchTypes, {}));
-      dispatch.setPrivate();
-      dispatch->setAttr(kWorkgroupAttr, moduleBuilder.getStringAttr(name));
-      dispatch->setAttr(kKernelOpsAttr, moduleBuilder.getStringAttr(origin.ops));
-      dispatch->setAttr(kKernelNodesAttr,
-                        moduleBuilder.getStringAttr(origin.nodes));
+      auto dispatch = tc_cpu::DispatchOp::create(
+          builder, loc, FlatSymbolRefAttr::get(ctx, name),
+          builder.getStringAttr("k" + site), builder.getStringAttr(origin.ops),
+          builder.getStringAttr(origin.nodes), env, count, captures);
       // A configured kernel's key and configuration, for max-autotune to
       // attribute the kernel's time in a profile.
       kernelOp->walk([&](Operation *op) {
@@ -249,9 +240,6 @@ struct CpuOutlineWorkgroupsPass
           dispatch->setAttr(fusion::FusionDialect::kConfigAttr, config);
         return WalkResult::interrupt();
       });
-      SmallVector<Value> operands = {env, count};
-      operands.append(captures);
-      func::CallOp::create(builder, loc, dispatch, operands);
       kernelOp->erase();
     }
   }

@@ -20,6 +20,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "tc/Conversion/Passes.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
+#include "tc/Target/Host/LoweringToLLVM.h"
 
 namespace mlir::tc::cpu {
 
@@ -120,25 +121,9 @@ void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry) {
   functions.addPass(createSCFToControlFlowPass());
   functions.addPass(createCpuApproximateMathPass());
   functions.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  // A row reduction's vector.reduction becomes a tree of vector adds
-  // (reassociated), not a serial chain of scalar adds.
-  ConvertVectorToLLVMPassOptions toLLVM;
-  toLLVM.reassociateFPReductions = true;
-  // The 16x16 transposes of --tc-cpu-vectorize-transposes as shuffles of
-  // whole registers, not 256 element moves.
-  toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle16x16;
-  pm.addPass(createConvertVectorToLLVMPass(toLLVM));
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  OpPassManager &toLLVMFunctions = pm.nest<func::FuncOp>();
-  toLLVMFunctions.addPass(createArithToLLVMConversionPass());
-  toLLVMFunctions.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  host::buildLoweringToLLVM(pm, [](OpPassManager &pm) {
+    pm.addPass(createCpuConvertDispatchesToLLVMPass());
+  });
   pm.addPass(createCpuMoveBf16AsIntegersPass());
   if (emitEntry)
     pm.addPass(createCpuEmitEntryPass());

@@ -2,9 +2,9 @@
 //
 // See ShapeBuckets.h. The merge works on the LLVM dialect, after both
 // modules are lowered and before the entry point exists: at that point a
-// module is @main, its workgroup functions, the dispatch placeholders that
-// --tc-cpu-emit-entry turns into kernels, globals, and declarations of the
-// C library and libm functions the code calls.
+// module is @main with its tc_cpu.dispatch ops (which --tc-cpu-emit-entry
+// turns into kernels), its workgroup functions, globals, and declarations
+// of the C library and libm functions the code calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,7 +83,7 @@ namespace {
 /// (malloc, expf): both modules may declare it; it keeps its name.
 bool isDeclaration(Operation *op) {
   if (auto fn = dyn_cast<LLVM::LLVMFuncOp>(op))
-    return fn.isExternal() && !fn.getName().starts_with("__tc_dispatch_");
+    return fn.isExternal();
   if (auto global = dyn_cast<LLVM::GlobalOp>(op))
     return !global.getValue() && global.getInitializerRegion().empty();
   return false;
@@ -134,8 +134,6 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
     std::string fresh;
     if (&op == bucketMain.getOperation())
       fresh = "__tc_bucket" + std::to_string(number) + "_main";
-    else if (name.consume_front("__tc_dispatch_"))
-      fresh = "__tc_dispatch_" + tag + "_" + name.str(); // kernel "b0_k3"
     else if (name.consume_front("__constant_"))
       // Still a constant the entry point shares with equal ones by content.
       fresh = "__constant_" + tag + "_" + name.str();
@@ -163,11 +161,12 @@ LogicalResult mergeShapeBucket(ModuleOp into, ModuleOp bucket,
       continue;
     if (StringAttr fresh = renamed.lookup(symbol.getNameAttr()))
       symbol.setName(fresh);
-    // A placeholder names its workgroup function by string.
-    if (auto workgroup = op.getAttrOfType<StringAttr>(kWorkgroupAttr))
-      if (StringAttr fresh = renamed.lookup(workgroup))
-        op.setAttr(kWorkgroupAttr, fresh);
   }
+  // The bucket's kernels keep their own names in the kernel table and the
+  // profile: "k3" becomes "b0_k3".
+  bucket.walk([&](tc_cpu::DispatchOp dispatch) {
+    dispatch.setKernel((tag + "_" + dispatch.getKernel()).str());
+  });
 
   if (auto checks = bucket->getAttrOfType<ArrayAttr>(kCheckMessagesAttr)) {
     bucketMain->setAttr(kCheckOffsetAttr,

@@ -6,13 +6,14 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "tc/Conversion/Passes.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Host/LoweringToLLVM.h"
 
 namespace mlir::tc::gpu {
 
@@ -80,15 +81,8 @@ void buildGpuHostPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createGpuLowerHostOpsPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  host::buildLoweringToLLVM(
+      pm, [](OpPassManager &pm) { pm.addPass(createGpuLowerHostOpsPass()); });
   pm.addPass(createGpuEmitEntryPass());
 }
 

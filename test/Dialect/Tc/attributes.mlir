@@ -40,7 +40,7 @@ func.func @misplaced() attributes {tc.name = "f"} {
 
 // -----
 
-// expected-error @+1 {{'tc.workgroup' belongs on operations}}
-func.func @misplaced_argument(%x: i64 {tc.workgroup = "wg0"}) {
+// expected-error @+1 {{'tc.arena_bytes' belongs on operations}}
+func.func @misplaced_argument(%x: i64 {tc.arena_bytes = 64 : i64}) {
   return
 }

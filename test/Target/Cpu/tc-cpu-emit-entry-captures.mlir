@@ -92,16 +92,13 @@ module attributes {tc.signature = #tc.signature<name = "m", inputs = [#tc.slot<"
   llvm.func @main_wg2(%p: !llvm.ptr {llvm.noundef}, %q: !llvm.ptr, %i: i64) {
     llvm.return
   }
-  llvm.func @__tc_dispatch_k2(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr) attributes {tc.workgroup = "main_wg2", tc.kernel_ops = "Identity", tc.kernel_nodes = "identity_1"}
-  llvm.func @__tc_dispatch_k0(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) attributes {tc.workgroup = "main_wg0", tc.kernel_ops = "Relu", tc.kernel_nodes = "relu_1"}
-  llvm.func @__tc_dispatch_k1(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) attributes {tc.workgroup = "main_wg1", tc.kernel_ops = "Shape", tc.kernel_nodes = "shape_1"}
   llvm.func @main(%env: !llvm.ptr, %a: !llvm.ptr, %b: !llvm.ptr, %o: i64, %s: i64, %t: i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> {
     %c1 = llvm.mlir.constant(1 : i64) : i64
     %c0 = llvm.mlir.constant(0 : i64) : i64
     %c4 = llvm.mlir.constant(4 : i64) : i64
-    llvm.call @__tc_dispatch_k0(%env, %c1, %a, %a, %c0, %c4, %c1, %b, %b, %c0, %c4, %c1) : (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
-    llvm.call @__tc_dispatch_k1(%env, %c1, %b, %b, %c0, %c4, %c1) : (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
-    llvm.call @__tc_dispatch_k2(%env, %c1, %a, %b) : (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> ()
+    tc_cpu.dispatch @main_wg0[%c1 : i64] %env captures(%a, %a, %c0, %c4, %c1, %b, %b, %c0, %c4, %c1 : !llvm.ptr, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) {kernel = "k0", ops = "Relu", nodes = "relu_1"}
+    tc_cpu.dispatch @main_wg1[%c1 : i64] %env captures(%b, %b, %c0, %c4, %c1 : !llvm.ptr, !llvm.ptr, i64, i64, i64) {kernel = "k1", ops = "Shape", nodes = "shape_1"}
+    tc_cpu.dispatch @main_wg2[%c1 : i64] %env captures(%a, %b : !llvm.ptr, !llvm.ptr) {kernel = "k2", ops = "Identity", nodes = "identity_1"}
     %0 = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
     %1 = llvm.insertvalue %a, %0[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
     %2 = llvm.insertvalue %b, %1[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>

@@ -1,10 +1,10 @@
 // RUN: tc-opt %s --tc-cpu-emit-entry | FileCheck %s
 
-// Each dispatch placeholder (one per kernel) becomes a trampoline of its own
+// Each tc_cpu.dispatch (one per kernel) becomes a trampoline of its own
 // plus a parallel_for call, also where two kernels share a workgroup
 // function; the ABI globals carry the metadata, and the kernel table names
 // each trampoline with the ONNX op types and nodes of its kernel.
-// CHECK-NOT: __tc_dispatch
+// CHECK-NOT: tc_cpu.dispatch
 
 // CHECK-LABEL: llvm.func internal @main(
 // CHECK: llvm.alloca
@@ -37,12 +37,10 @@ module attributes {tc.signature = #tc.signature<name = "m",
   llvm.func @main_wg0(%p: !llvm.ptr, %i: i64) {
     llvm.return
   }
-  llvm.func @__tc_dispatch_k0(!llvm.ptr, i64, !llvm.ptr) attributes {tc.workgroup = "main_wg0", tc.kernel_ops = "Conv+Relu", tc.kernel_nodes = "conv_1\0Arelu_1"}
-  llvm.func @__tc_dispatch_k1(!llvm.ptr, i64, !llvm.ptr) attributes {tc.workgroup = "main_wg0", tc.kernel_ops = "Conv+Relu", tc.kernel_nodes = "conv_2\0Arelu_2"}
   llvm.func @main(%env: !llvm.ptr, %a: !llvm.ptr, %b: !llvm.ptr, %o: i64, %s: i64, %t: i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> {
     %c4 = llvm.mlir.constant(4 : i64) : i64
-    llvm.call @__tc_dispatch_k0(%env, %c4, %b) : (!llvm.ptr, i64, !llvm.ptr) -> ()
-    llvm.call @__tc_dispatch_k1(%env, %c4, %a) : (!llvm.ptr, i64, !llvm.ptr) -> ()
+    tc_cpu.dispatch @main_wg0[%c4 : i64] %env captures(%b : !llvm.ptr) {kernel = "k0", ops = "Conv+Relu", nodes = "conv_1\0Arelu_1"}
+    tc_cpu.dispatch @main_wg0[%c4 : i64] %env captures(%a : !llvm.ptr) {kernel = "k1", ops = "Conv+Relu", nodes = "conv_2\0Arelu_2"}
     %0 = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
     %1 = llvm.insertvalue %a, %0[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
     %2 = llvm.insertvalue %b, %1[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>

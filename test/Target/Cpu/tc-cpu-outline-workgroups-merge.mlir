@@ -8,18 +8,15 @@
 // CHECK-SAME: memref<128xf32>, %{{.*}}: memref<128xf32>, %{{.*}}: memref<128xf32>, %{{.*}}: index)
 // CHECK: memref.get_global @small_a
 // CHECK-NOT: memref.get_global @weights
-// CHECK: func.func private @__tc_dispatch_k0({{.*}}tc.workgroup = "main_wg0"
 // CHECK-NOT: func.func private @main_wg1(
-// CHECK: func.func private @__tc_dispatch_k1({{.*}}tc.workgroup = "main_wg0"
 // CHECK: func.func private @main_wg2(
 // CHECK: memref.get_global @small_b
-// CHECK: func.func private @__tc_dispatch_k2({{.*}}tc.workgroup = "main_wg2"
 // CHECK: func.func @main(%[[ENV:.*]]: !llvm.ptr,
 // CHECK-DAG: %[[A:.*]] = memref.get_global @weights_a
 // CHECK-DAG: %[[B:.*]] = memref.get_global @weights_b
-// CHECK: call @__tc_dispatch_k0(%[[ENV]], %{{.*}}, %{{.*}}, %[[A]], %{{.*}})
-// CHECK: call @__tc_dispatch_k1(%[[ENV]], %{{.*}}, %{{.*}}, %[[B]], %{{.*}})
-// CHECK: call @__tc_dispatch_k2(
+// CHECK: tc_cpu.dispatch @main_wg0[%{{.*}} : index] %[[ENV]] captures(%{{.*}}, %[[A]], %{{.*}} : {{.*}}) {kernel = "k0"
+// CHECK: tc_cpu.dispatch @main_wg0[%{{.*}} : index] %[[ENV]] captures(%{{.*}}, %[[B]], %{{.*}} : {{.*}}) {kernel = "k1"
+// CHECK: tc_cpu.dispatch @main_wg2[{{.*}} {kernel = "k2"
 memref.global "private" constant @weights_a : memref<128xf32> = dense<1.0>
 memref.global "private" constant @weights_b : memref<128xf32> = dense<2.0>
 memref.global "private" constant @small_a : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>

@@ -374,17 +374,32 @@ def CpuOutlineWorkgroupsPass : Pass<"tc-cpu-outline-workgroups", "ModuleOp"> {
   let description = [{
     After bufferization, each top-level `scf.forall` of `@main` becomes a
     private function `@main_wg<N>(captured values..., %workgroup: index)`,
-    and the loop is replaced by a call to the declaration
-    `@__tc_dispatch_wg<N>(%env, %count, captured values...)`. Each linalg
+    and the loop is replaced by `tc_cpu.dispatch @main_wg<N>[%count] %env
+    captures(captured values...) {kernel = "k<N>", ops, nodes}`. Each linalg
     op outside a forall (a kernel too small to split) becomes such a
     function too, dispatched with a count of 1, so that `@main` keeps only
-    the calls. `@main` gets
+    the dispatches. `@main` gets
     the runtime environment as a new first argument (`!llvm.ptr`).
-    `--tc-cpu-emit-entry` later turns each dispatch call into a call of the
+    `--tc-cpu-emit-entry` later turns each dispatch into a call of the
     runtime's `parallel_for`.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::tc_cpu::TcCpuDialect"];
+}
+
+def CpuConvertDispatchesToLLVMPass
+    : Pass<"tc-cpu-convert-dispatches-to-llvm", "ModuleOp"> {
+  let summary = "Convert the operands of tc_cpu.dispatch to LLVM types";
+  let description = [{
+    Runs with the host code's LLVM lowering, after the memref, func and
+    control-flow conversions and before the unrealized casts are
+    reconciled: each `tc_cpu.dispatch` gets its count as an i64 and its
+    memref captures as their descriptors' fields, the arguments its
+    workgroup function (now an `llvm.func`) takes. `--tc-cpu-emit-entry`
+    lowers the dispatch itself once the whole module is LLVM.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def ExpandDynamicReshapesPass : Pass<"tc-expand-dynamic-reshapes"> {
@@ -648,9 +663,11 @@ def CpuEmitEntryPass : Pass<"tc-cpu-emit-entry", "ModuleOp"> {
     `tc_module_metadata_v1` (the text of the module's `tc.signature`
     attribute) and `tc_module_run_v1`, which reads the inputs' data pointers
     and extents, calls `@main`, and hands each result buffer to the caller
-    (see include/tc-runtime/module_abi.h). Each `@__tc_dispatch_wg<N>` call
-    becomes a call of the environment's `parallel_for` with a trampoline that
-    unpacks the captured values and runs workgroups `[begin, end)`. A module
+    (see include/tc-runtime/module_abi.h). Each `tc_cpu.dispatch` becomes a
+    call of the environment's `parallel_for` with a trampoline that unpacks
+    the captured values and runs workgroups `[begin, end)`, and an entry of
+    the kernel table `tc_module_kernels_v1` (its name, ONNX op types and
+    nodes, for the runtime's profile). A module
     with shape buckets merged in (functions with a `tc.bucket_guard`, see
     ShapeBuckets.h) gets one internal run function per entry and a
     `tc_module_run_v1` that calls the first bucket whose extents the inputs

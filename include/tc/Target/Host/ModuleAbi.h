@@ -12,10 +12,9 @@
 
 namespace mlir::tc::host {
 
-// The attributes of the dispatch placeholders `@__tc_dispatch_k<N>`
-// (kWorkgroupAttr, kKernelOpsAttr, kKernelNodesAttr), of shape buckets and
-// of run-time checks are declared with the other tc attributes
-// (tc/Dialect/Tc/IR/TcAttributes.h).
+// The attributes of shape buckets and of run-time checks are declared with
+// the other tc attributes (tc/Dialect/Tc/IR/TcAttributes.h); kernel
+// dispatches are `tc_cpu.dispatch` ops.
 
 /// The signature of a model whose tc-level entry is `main` (names, element
 /// types including unsignedness, symbolic dims), for the CPU target in the

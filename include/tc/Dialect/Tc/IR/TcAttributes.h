@@ -59,11 +59,6 @@ inline constexpr llvm::StringLiteral kGpuKernelMarker = "tc.gpu_kernel";
 /// the function, the arena's size in bytes.
 inline constexpr llvm::StringLiteral kArenaBufferAttr = "tc.arena_buffer";
 inline constexpr llvm::StringLiteral kArenaBytesAttr = "tc.arena_bytes";
-/// On a parallel_for placeholder call: the outlined workgroup function it
-/// runs, and the ONNX op types and node names of its kernel.
-inline constexpr llvm::StringLiteral kWorkgroupAttr = "tc.workgroup";
-inline constexpr llvm::StringLiteral kKernelOpsAttr = "tc.kernel_ops";
-inline constexpr llvm::StringLiteral kKernelNodesAttr = "tc.kernel_nodes";
 /// On a shape bucket's entry function (mergeShapeBucket): the input extents
 /// it was compiled for, as (index into tc_module_run_v1's input_dims,
 /// extent) pairs.
