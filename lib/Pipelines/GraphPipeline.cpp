@@ -49,6 +49,8 @@ gpu::GpuPipelineOptions gpuOptions(const GpuPipelineRegistrationOptions &o) {
   options.emulateInReverse = o.reverse;
   options.emulatedMatrixTarget = o.matrixTarget;
   options.targets = o.targets;
+  options.candidates = o.candidates;
+  options.candidate = o.candidate;
   return options;
 }
 } // namespace

@@ -113,6 +113,18 @@ cl::opt<bool> gpuFpContract(
              "product into one fused multiply-add, rounded once (as nvcc and "
              "hipcc do by default); =false rounds each separately"),
     cl::init(true));
+cl::opt<int64_t> gpuCandidates(
+    "gpu-candidates", cl::cat(category),
+    cl::desc("with GPU targets: build each contraction kernel also in up to "
+             "N alternative configurations (tiles and pipeline stages every "
+             "target supports), for a tuner to choose among; 0: none"),
+    cl::init(0));
+cl::opt<int64_t> gpuCandidate(
+    "gpu-candidate", cl::cat(category),
+    cl::desc("with --gpu-candidates: the alternative every such kernel runs "
+             "(0 the first; a kernel with fewer runs its heuristic one), a "
+             "tuner's trial build; -1: the heuristic kernels"),
+    cl::init(-1));
 cl::opt<std::string> emulatedMatrixCores(
     "emulate-matrix-cores", cl::cat(category),
     cl::desc("with --target=gpu-emulation: the GPU target whose matrix "
@@ -574,6 +586,7 @@ LogicalResult lowerGpuCode(
   StageTimer::timePasses(kernels);
   tc::gpu::GpuPipelineOptions kernelPipeline;
   kernelPipeline.targets = targetNames(targets);
+  kernelPipeline.candidates = gpuCandidates;
   tc::gpu::buildGpuKernelPipeline(kernels, kernelPipeline);
   if (failed(kernels.run(module))) {
     fail("GPU code generation failed (see the diagnostics above)");
@@ -592,7 +605,7 @@ LogicalResult lowerGpuCode(
   module->setAttr(mlir::tc::kGpuImagesAttr, ArrayAttr::get(&context, images));
   PassManager host(&context);
   StageTimer::timePasses(host);
-  tc::gpu::buildGpuHostPipeline(host);
+  tc::gpu::buildGpuHostPipeline(host, gpuCandidate);
   if (failed(host.run(module))) {
     fail("GPU host code generation failed (see the diagnostics above)");
     return failure();
@@ -776,6 +789,8 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
     }
   }
   key.add("emulate-matrix-cores", emulatedMatrixCores);
+  key.add("gpu-candidates", std::to_string(gpuCandidates));
+  key.add("gpu-candidate", std::to_string(gpuCandidate));
   // max-autotune's result is its own entry (tuned once, then a hit); a
   // given table's configurations are part of the code.
   key.add("mode", mode);
@@ -862,6 +877,13 @@ int main(int argc, char **argv) {
     if (failed(tc::gpu::parseGpuTarget(emulatedMatrixCores, error)))
       return fail("--emulate-matrix-cores: " + error + " (or none)");
   }
+  if (gpuCandidates < 0 || gpuCandidate < -1)
+    return fail("--gpu-candidates must be at least 0 and --gpu-candidate at "
+                "least -1");
+  if ((gpuCandidates != 0 || gpuCandidate != -1) && gpuTargets.empty() &&
+      !emulation)
+    return fail("--gpu-candidates and --gpu-candidate need a GPU --target "
+                "(or gpu-emulation)");
   if (emit == Emit::GpuKernels && gpuTargets.empty())
     return fail("--emit=gpu-kernels needs a GPU --target (cuda:<sm> or "
                 "rocm:<gfx>)");
@@ -1186,6 +1208,8 @@ int main(int argc, char **argv) {
       gpuOptions.emulateInReverse = emulateInReverse;
       if (emulatedMatrixCores != "none")
         gpuOptions.emulatedMatrixTarget = emulatedMatrixCores;
+      gpuOptions.candidates = gpuCandidates;
+      gpuOptions.candidate = gpuCandidate;
       tc::gpu::buildGpuEmulationPipeline(lowering, gpuOptions);
     } else
       tc::cpu::buildCpuPipeline(lowering, pipelineOptions);

@@ -75,6 +75,17 @@ struct GpuPipelineRegistrationOptions
                      "instructions the block matrix products use (empty: "
                      "none)"),
       llvm::cl::init("")};
+  Option<int64_t> candidates{
+      *this, "candidates",
+      llvm::cl::desc("alternative configurations per contraction kernel "
+                     "(--tc-gpu-configure-kernels; 0: none)"),
+      llvm::cl::init(0)};
+  Option<int64_t> candidate{
+      *this, "candidate",
+      llvm::cl::desc("gpu-emulation: the alternative every tunable kernel "
+                     "runs (--tc-gpu-lower-tuned-choices; -1: the heuristic "
+                     "one)"),
+      llvm::cl::init(-1)};
 };
 
 /// The graph stage: shape inference and clean-up, the shape arithmetic of

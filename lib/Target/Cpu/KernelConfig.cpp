@@ -61,7 +61,7 @@ SmallVector<RegisterTileConfig> registerTileCandidates(linalg::LinalgOp op,
   return candidates;
 }
 
-std::string kernelKey(linalg::LinalgOp op) {
+std::string kernelKey(linalg::LinalgOp op, StringRef target) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << op->getName();
@@ -76,8 +76,9 @@ std::string kernelKey(linalg::LinalgOp op) {
     for (Type type : inner.getResultTypes())
       os << ',' << type;
   }
-  return "cpu-" + llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
-                                  /*Width=*/16);
+  return target.str() + "-" +
+         llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
+                         /*Width=*/16);
 }
 
 std::string describe(const RegisterTileConfig &config) {

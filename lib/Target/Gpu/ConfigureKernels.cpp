@@ -10,6 +10,7 @@
 #include "tc/Target/Gpu/Passes.h"
 
 #include "tc/Dialect/Fusion/IR/FusionOps.h"
+#include "tc/Target/Cpu/KernelConfig.h"
 #include "tc/Target/Gpu/CooperativeKernels.h"
 #include "tc/Target/Gpu/ElementwiseKernel.h"
 #include "tc/Target/Gpu/GpuTarget.h"
@@ -33,6 +34,50 @@ int64_t sharedBytes(int64_t registerTile, int64_t factorBytes) {
   return 2 * 2 * tile * factorBytes;
 }
 
+/// The alternatives buildTiledContraction can build `shape`'s kernel in on
+/// every target of `targets`, at most `count`, largest tile first: each
+/// register tile whose threads hold the accumulators the targets' matrix
+/// instructions give a lane (`needed`) and whose shared memory fits every
+/// target, with three stages and with two where every target copies
+/// asynchronously (`async`), else with two.
+SmallVector<Attribute> tileCandidates(MLIRContext *ctx,
+                                      const TiledContractionShape &shape,
+                                      ArrayRef<GpuTarget> targets,
+                                      int64_t needed, bool async,
+                                      int64_t count) {
+  SmallVector<int64_t> registerTiles;
+  if (shape.matrixElement)
+    registerTiles.push_back(kMatmulLargeRegisterTile);
+  registerTiles.append({kMatmulWideRegisterTile, kMatmulRegisterTile});
+  int64_t factorBytes =
+      shape.matrixElement
+          ? std::max<int64_t>(1,
+                              shape.matrixElement.getIntOrFloatBitWidth() / 8)
+          : 4;
+  SmallVector<Attribute> candidates;
+  for (int64_t registerTile : registerTiles) {
+    if (registerTile * registerTile < needed)
+      continue;
+    int64_t bytes = sharedBytes(registerTile, factorBytes);
+    if (llvm::any_of(targets, [&](const GpuTarget &target) {
+          GpuTargetInfo info = target.backend->targetInfo(target.chip);
+          return bytes > info.sharedMemoryBytes ||
+                 kMatmulTile * kMatmulTile > info.maxThreadsPerBlock;
+        }))
+      continue;
+    int64_t side = kMatmulTile * registerTile;
+    SmallVector<int64_t, 2> stageCounts = {2};
+    if (async)
+      stageCounts = {3, 2};
+    for (int64_t stages : stageCounts)
+      if (int64_t(candidates.size()) < count)
+        candidates.push_back(fusion::KernelConfigAttr::get(
+            ctx, kTiledContractionStrategy, {side, side, kMatmulTile},
+            /*workgroups=*/0, stages));
+  }
+  return candidates;
+}
+
 struct GpuConfigureKernelsPass
     : impl::GpuConfigureKernelsPassBase<GpuConfigureKernelsPass> {
   using Base::Base;
@@ -53,20 +98,35 @@ struct GpuConfigureKernelsPass
     if (parsed.empty())
       return;
     MLIRContext *ctx = &getContext();
+    bool async = copyAsynchronously(targets);
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(fusion::FusionDialect::kConfigAttr))
         return;
       std::optional<TiledContractionShape> shape = tiledContractionShape(op);
-      if (!shape || !shape->matrixElement)
+      if (!shape)
         return;
       // The accumulators a lane of each target's matrix instruction holds.
       int64_t needed = 0;
-      for (const GpuTarget &target : parsed)
-        if (std::optional<MatrixInstruction> mma =
-                target.backend->matrixInstruction(ctx, target.chip,
-                                                  shape->matrixElement))
-          needed = std::max(needed, mma->cElements());
-      if (needed <= kMatmulRegisterTile * kMatmulRegisterTile)
+      if (shape->matrixElement)
+        for (const GpuTarget &target : parsed)
+          if (std::optional<MatrixInstruction> mma =
+                  target.backend->matrixInstruction(ctx, target.chip,
+                                                    shape->matrixElement))
+            needed = std::max(needed, mma->cElements());
+      // The alternatives the host code may run instead of the heuristic
+      // kernel, named by the kernel's key for the tuning table.
+      if (candidates > 0) {
+        SmallVector<Attribute> alternatives =
+            tileCandidates(ctx, *shape, parsed, needed, async, candidates);
+        if (!alternatives.empty()) {
+          op->setAttr(fusion::FusionDialect::kCandidatesAttr,
+                      ArrayAttr::get(ctx, alternatives));
+          op->setAttr(fusion::FusionDialect::kKernelKeyAttr,
+                      StringAttr::get(ctx, cpu::kernelKey(op, "gpu")));
+        }
+      }
+      if (!shape->matrixElement ||
+          needed <= kMatmulRegisterTile * kMatmulRegisterTile)
         return;
       const int64_t wide = kMatmulTile * kMatmulWideRegisterTile;
       auto small = [&](int64_t extent) {

@@ -800,12 +800,9 @@ bool takesLargeTile(const TiledContractionShape &shape) {
          kMatmulWideBlocks;
 }
 
-FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op,
-                                                         bool asyncCopies) {
-  auto config = op->getAttrOfType<fusion::KernelConfigAttr>(
-      fusion::FusionDialect::kConfigAttr);
-  if (!config)
-    return std::optional<int64_t>();
+FailureOr<int64_t> registerTileOf(linalg::LinalgOp op,
+                                  fusion::KernelConfigAttr config,
+                                  bool asyncCopies) {
   ArrayRef<int64_t> tile = config.getTile();
   if (config.getStages() == 3 && !asyncCopies) {
     op.emitError() << "the GPU's tiled contraction pipelines three stages "
@@ -822,11 +819,29 @@ FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op,
       (tile[0] == kMatmulTile * kMatmulRegisterTile ||
        tile[0] == kMatmulTile * kMatmulWideRegisterTile ||
        (matrixCores && tile[0] == kMatmulTile * kMatmulLargeRegisterTile)))
-    return std::optional<int64_t>(tile[0] / kMatmulTile);
+    return tile[0] / kMatmulTile;
   op.emitError() << "the GPU's tiled contraction builds tile = [32, 32, 16] or "
                     "[64, 64, 16] (and [128, 128, 16] on matrix cores), not "
                  << config;
   return failure();
+}
+
+FailureOr<std::optional<int64_t>> configuredRegisterTile(linalg::LinalgOp op,
+                                                         bool asyncCopies) {
+  if (auto candidates =
+          op->getAttrOfType<ArrayAttr>(fusion::FusionDialect::kCandidatesAttr))
+    for (Attribute candidate : candidates)
+      if (failed(registerTileOf(op, cast<fusion::KernelConfigAttr>(candidate),
+                                asyncCopies)))
+        return failure();
+  auto config = op->getAttrOfType<fusion::KernelConfigAttr>(
+      fusion::FusionDialect::kConfigAttr);
+  if (!config)
+    return std::optional<int64_t>();
+  FailureOr<int64_t> registerTile = registerTileOf(op, config, asyncCopies);
+  if (failed(registerTile))
+    return failure();
+  return std::optional<int64_t>(*registerTile);
 }
 
 LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -840,19 +855,27 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   FailureOr<std::optional<int64_t>> configured =
       configuredRegisterTile(op, asyncCopies);
   std::optional<int64_t> fixed = succeeded(configured) ? *configured : std::nullopt;
+  // A configuration's stages, where it fixes them: three are the
+  // asynchronous copies, two the register prefetch.
+  const bool buildAsync = asyncCopies;
+  auto asyncFor = [&](fusion::KernelConfigAttr config) {
+    return config.getStages() == 0 ? buildAsync : config.getStages() == 3;
+  };
   if (auto config = op->getAttrOfType<fusion::KernelConfigAttr>(
           fusion::FusionDialect::kConfigAttr))
-    if (config.getStages() != 0)
-      asyncCopies = config.getStages() == 3;
+    asyncCopies = asyncFor(config);
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Value> sizes;
   for (Range range : op.createLoopRanges(rewriter, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
   Extents extents = extentsOf(rewriter, loc, *roles, sizes);
-  auto emit = [&](int64_t registerTile) {
+  auto emitWith = [&](int64_t registerTile, bool async) {
     emitTiledKernel(rewriter, op, *roles, fusion, sizes, extents, registerTile,
-                    asyncCopies);
+                    async);
+  };
+  auto emit = [&](int64_t registerTile) {
+    emitWith(registerTile, asyncCopies);
   };
   // A larger tile where both sides fill it and its blocks still cover the
   // GPU: 128 x 128 on matrix cores, else 64 x 64, else 32 x 32. Decided at
@@ -900,10 +923,43 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
     choose(rest.drop_front());
   };
-  if (fixed)
-    emit(*fixed);
-  else
-    choose(candidates);
+  auto heuristic = [&] {
+    if (fixed)
+      emit(*fixed);
+    else
+      choose(candidates);
+  };
+  // A tunable kernel: each alternative configuration's kernel in a case of
+  // its own, the heuristic kernel in the default (choice -1).
+  auto alternatives =
+      op->getAttrOfType<ArrayAttr>(fusion::FusionDialect::kCandidatesAttr);
+  auto key =
+      op->getAttrOfType<StringAttr>(fusion::FusionDialect::kKernelKeyAttr);
+  if (!alternatives || !key) {
+    heuristic();
+    rewriter.eraseOp(op);
+    return success();
+  }
+  Value choice = tc_gpu::TunedChoiceOp::create(
+      rewriter, loc, rewriter.getIndexType(), key, alternatives);
+  auto cases = llvm::to_vector(llvm::seq<int64_t>(0, alternatives.size()));
+  auto tuned = scf::IndexSwitchOp::create(rewriter, loc, TypeRange{}, choice,
+                                          cases, cases.size());
+  OpBuilder::InsertionGuard g(rewriter);
+  auto inRegion = [&](Region &region) {
+    Block *block = rewriter.createBlock(&region);
+    rewriter.setInsertionPointToStart(block);
+    scf::YieldOp::create(rewriter, loc);
+    rewriter.setInsertionPointToStart(block);
+  };
+  for (auto [region, candidate] :
+       llvm::zip(tuned.getCaseRegions(), alternatives)) {
+    auto config = cast<fusion::KernelConfigAttr>(candidate);
+    inRegion(region);
+    emitWith(*registerTileOf(op, config, buildAsync), asyncFor(config));
+  }
+  inRegion(tuned.getDefaultRegion());
+  heuristic();
   rewriter.eraseOp(op);
   return success();
 }

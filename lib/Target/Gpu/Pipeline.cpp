@@ -58,6 +58,7 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addPass(createGpuKeepHostArraysPass());
   GpuConfigureKernelsPassOptions configure;
   configure.targets = options.targets;
+  configure.candidates = options.candidates;
   pm.addNestedPass<func::FuncOp>(createGpuConfigureKernelsPass(configure));
   GpuMapKernelsPassOptions map;
   map.blockSize = options.blockSize;
@@ -73,7 +74,10 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   pm.addPass(createGpuVerifyHostCodePass());
 }
 
-void buildGpuHostPipeline(OpPassManager &pm) {
+void buildGpuHostPipeline(OpPassManager &pm, int64_t candidate) {
+  GpuLowerTunedChoicesPassOptions choices;
+  choices.candidate = candidate;
+  pm.addPass(createGpuLowerTunedChoicesPass(choices));
   pm.addPass(createGpuPrepareHostPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(cpu::createExpandDynamicReshapesPass());
@@ -97,6 +101,9 @@ void buildGpuEmulationPipeline(OpPassManager &pm,
   emulate.reverseOrder = options.emulateInReverse;
   emulate.matrixTarget = options.emulatedMatrixTarget;
   pm.addPass(createGpuEmulateKernelsPass(emulate));
+  GpuLowerTunedChoicesPassOptions choices;
+  choices.candidate = options.candidate;
+  pm.addPass(createGpuLowerTunedChoicesPass(choices));
   pm.addPass(createCanonicalizerPass());
   cpu::buildCpuLoweringTail(pm);
 }

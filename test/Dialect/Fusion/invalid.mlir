@@ -154,3 +154,21 @@ func.func @unknown_attribute(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
       ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %m : tensor<8x8xf32>
 }
+
+// -----
+
+func.func @candidates_not_configs(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'fusion.candidates' must be a non-empty array of #fusion.kernel_config}}
+  %m = linalg.matmul {fusion.candidates = [8 : i64]}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @candidates_empty(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'fusion.candidates' must be a non-empty array of #fusion.kernel_config}}
+  %m = linalg.matmul {fusion.candidates = []}
+      ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}

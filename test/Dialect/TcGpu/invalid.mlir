@@ -198,3 +198,11 @@ func.func @wait_negative() {
   tc_gpu.async_wait {pending = -1}
   return
 }
+
+// -----
+
+func.func @no_candidates() -> index {
+  // expected-error @+1 {{expects at least one candidate}}
+  %c = tc_gpu.tuned_choice "gpu-0123456789abcdef" []
+  return %c : index
+}

@@ -51,8 +51,8 @@ SmallVector<RegisterTileConfig> registerTileCandidates(linalg::LinalgOp op,
 
 /// A stable name of the computation of `op` (its kind, operand types,
 /// indexing maps, iterators and body), the same in every compile of the
-/// same kernel: "cpu-" and 16 hex digits.
-std::string kernelKey(linalg::LinalgOp op);
+/// same kernel: `target` ("cpu", "gpu"), "-" and 16 hex digits.
+std::string kernelKey(linalg::LinalgOp op, StringRef target = "cpu");
 
 /// "rows=8 lanes=32 workgroups=64", for tables and messages.
 std::string describe(const RegisterTileConfig &config);

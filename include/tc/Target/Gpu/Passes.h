@@ -97,6 +97,12 @@ struct GpuPipelineOptions {
   /// gpu-emulation only: the target whose matrix instructions the block
   /// matrix products use (executed by scalar code); empty: none.
   std::string emulatedMatrixTarget;
+  /// Alternative configurations each contraction kernel is also built in
+  /// (--tc-gpu-configure-kernels' candidates; 0: none).
+  int64_t candidates = 0;
+  /// gpu-emulation only: the alternative every tunable kernel runs
+  /// (--tc-gpu-lower-tuned-choices; -1: the heuristic one).
+  int64_t candidate = -1;
 };
 
 /// tc (graph level) to outlined kernels: conversion to linalg, elementwise
@@ -110,8 +116,9 @@ void buildGpuKernelPipeline(OpPassManager &pm,
 /// The host side of GPU targets, after buildGpuKernelPipeline and kernel
 /// compilation (module attributes `tc.signature` and
 /// `tc.gpu_images`): launches as runtime calls, lowering to the LLVM
-/// dialect, the GPU entry point of the model.so ABI.
-void buildGpuHostPipeline(OpPassManager &pm);
+/// dialect, the GPU entry point of the model.so ABI. Tunable kernels run
+/// their `candidate`-th alternative (-1: the heuristic kernel).
+void buildGpuHostPipeline(OpPassManager &pm, int64_t candidate = -1);
 
 /// The `gpu-emulation` target: the GPU kernels and host code, with the
 /// kernels run on the CPU (--tc-gpu-emulate-kernels) and everything lowered

@@ -125,11 +125,23 @@ def GpuConfigureKernelsPass
     (GpuTargetInfo); otherwise it keeps the heuristics (the wide tile for
     large extents, decided at compile or run time). A configuration
     written by hand stays.
+
+    With `candidates=N`, every contraction without a configuration also
+    gets `fusion.candidates`, up to N configurations the kernel can be
+    built in on every target (tiles from the largest down, each with three
+    and two stages where every target copies asynchronously), and its
+    `fusion.kernel_key` ("gpu-" and a hash of its computation), the name a
+    tuning table knows it by. --tc-gpu-map-kernels builds each of them
+    beside the heuristic kernel, and the host code runs the one a
+    `tc_gpu.tuned_choice` picks.
   }];
   let options = [
     Option<"targets", "targets", "std::string", /*default=*/"\"\"",
            "the GPU targets of the build (cuda:sm_90,rocm:gfx1100); none: "
            "nothing to configure">,
+    Option<"candidates", "candidates", "int64_t", /*default=*/"0",
+           "alternative configurations per contraction for the tuner "
+           "(0: none)">,
   ];
   let dependentDialects = ["::mlir::fusion::FusionDialect"];
 }
@@ -382,6 +394,24 @@ def GpuEmulateKernelsPass : Pass<"tc-gpu-emulate-kernels", "ModuleOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::LLVM::LLVMDialect"];
+}
+
+def GpuLowerTunedChoicesPass
+    : Pass<"tc-gpu-lower-tuned-choices", "ModuleOp"> {
+  let summary = "Fix which alternative kernel each tc_gpu.tuned_choice runs";
+  let description = [{
+    Replaces each `tc_gpu.tuned_choice` by a constant: `candidate` where the
+    kernel has that many alternatives (0 is the first), else -1, the
+    heuristic kernel; the canonicalizer then keeps that kernel's branch of
+    the host code's `scf.index_switch`. A trial build of a tuner runs every
+    kernel at its c-th candidate this way (`tc-compile --gpu-candidate=c`);
+    the default, -1, runs the heuristic kernels.
+  }];
+  let options = [
+    Option<"candidate", "candidate", "int64_t", /*default=*/"-1",
+           "the alternative each kernel runs (-1: the heuristic one)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {

@@ -71,6 +71,15 @@ LogicalResult FusionDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #fusion.kernel_config";
     return success();
   }
+  if (attr.getName() == kCandidatesAttr) {
+    auto candidates = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!candidates || candidates.empty() ||
+        !llvm::all_of(candidates, llvm::IsaPred<KernelConfigAttr>))
+      return op->emitError() << "'" << kCandidatesAttr
+                             << "' must be a non-empty array of "
+                                "#fusion.kernel_config";
+    return success();
+  }
   if (attr.getName() == kKernelKeyAttr) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << kKernelKeyAttr << "' must be a string";

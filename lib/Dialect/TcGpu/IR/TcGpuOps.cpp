@@ -14,6 +14,12 @@ using namespace mlir::tc_gpu;
 #define GET_OP_CLASSES
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.cpp.inc"
 
+LogicalResult TunedChoiceOp::verify() {
+  if (getCandidates().empty())
+    return emitOpError("expects at least one candidate");
+  return success();
+}
+
 void TcGpuDialect::initialize() {
   addOperations<
 #define GET_OP_LIST

@@ -17,9 +17,11 @@ def Fusion_Dialect : Dialect {
     its operands, so each group can be code-generated on its own.
 
     Its attribute `#fusion.kernel_config` says how a group's kernel is
-    built; `fusion.config` (that attribute) and `fusion.kernel_key` (a
-    string that names the kernel's computation in a tuning table) are
-    verified where they appear on an op.
+    built; `fusion.config` (that attribute), `fusion.candidates` (a
+    non-empty array of them: the alternatives a kernel is built in beside
+    its heuristic one, for the run-time tuner to choose among) and
+    `fusion.kernel_key` (a string that names the kernel's computation in a
+    tuning table) are verified where they appear on an op.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -27,6 +29,7 @@ def Fusion_Dialect : Dialect {
     /// The discardable attributes of a configured kernel's anchor op.
     static constexpr ::llvm::StringLiteral kConfigAttr = "fusion.config";
     static constexpr ::llvm::StringLiteral kKernelKeyAttr = "fusion.kernel_key";
+    static constexpr ::llvm::StringLiteral kCandidatesAttr = "fusion.candidates";
 
   private:
     void registerAttributes();

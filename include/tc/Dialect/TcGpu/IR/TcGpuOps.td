@@ -430,6 +430,29 @@ def TcGpu_LaunchOp : TcGpu_Op<"launch"> {
   }];
 }
 
+def TcGpu_TunedChoiceOp : TcGpu_Op<"tuned_choice",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "Which of a kernel's alternative configurations to run";
+  let description = [{
+    A contraction built with `fusion.candidates` has a kernel for each of
+    its `candidates` (`#fusion.kernel_config`s) beside its heuristic one;
+    the host code runs the one this op picks, in an `scf.index_switch`:
+    candidate 0, 1, ..., or -1 for the heuristic kernel. `key` is the
+    kernel's `fusion.kernel_key`, the name a tuning table knows it by.
+    `--tc-gpu-lower-tuned-choices` fixes the choice for a build.
+
+    ```mlir
+    %c = tc_gpu.tuned_choice "gpu-0123456789abcdef" [
+        #fusion.kernel_config<strategy = "tiled-contraction",
+                              tile = [64, 64, 16], workgroups = 0>]
+    ```
+  }];
+  let arguments = (ins StrAttr:$key, ArrayAttr:$candidates);
+  let results = (outs Index:$choice);
+  let assemblyFormat = "$key $candidates attr-dict";
+  let hasVerifier = 1;
+}
+
 def TcGpu_DeviceConstantOp : TcGpu_Op<"device_constant",
     [AllTypesMatch<["host", "device"]>]> {
   let summary = "The device copy of a constant the host code holds";
