@@ -106,13 +106,24 @@
  *   const char *const       tc_module_gpu_kernels_v1[];   kernel symbols
  *   const uint32_t          tc_module_gpu_image_count_v1;
  *   const tc_gpu_image_v1   tc_module_gpu_images_v1[];    one per target
- *   int32_t tc_module_gpu_run_v2(const tc_gpu_env_v2 *env, ...);
+ *   const uint32_t          tc_module_gpu_site_count_v1;
+ *   const tc_gpu_site_v1    tc_module_gpu_sites_v1[];     tunable kernels
+ *   int32_t tc_module_gpu_run_v3(const tc_gpu_env_v3 *env, ...);
  *
  * (A module with tc_module_gpu_run_v1, whose environment had no download
  * or upload, was built by an older tc: the runtime runs it on the CPU only
- * and asks for a recompile when a GPU is requested.)
+ * and asks for a recompile when a GPU is requested. A module with
+ * tc_module_gpu_run_v2 has no tunable kernels: it reads the first seven
+ * fields of the same environment.)
  *
- * tc_module_gpu_run_v2 takes the arguments of tc_module_run_v1, with device
+ * Tunable kernels (tc-compile --gpu-candidates): site s of
+ * tc_module_gpu_sites_v1 is a kernel built in num_candidates alternative
+ * configurations beside its heuristic one; the host code runs alternative
+ * env->choices[s] (its kernel: kernels[env->choices[s]]), or the
+ * heuristic kernel for -1. env->choices has one entry per site, each -1 or
+ * below num_candidates of its site.
+ *
+ * tc_module_gpu_run_v3 takes the arguments of tc_module_run_v1, with device
  * pointers for inputs[i] and output_data[i]; output_allocations[i] are
  * device allocations made through env->alloc, which the caller owns
  * (release them through the same device). Every image defines every kernel
@@ -199,6 +210,33 @@ typedef struct tc_gpu_env_v2 {
                  int64_t bytes);
 } tc_gpu_env_v2;
 
+/* tc_gpu_env_v2's fields, then the choice of each tunable kernel. */
+typedef struct tc_gpu_env_v3 {
+  void *runtime;
+  void *(*alloc)(void *runtime, int64_t bytes);
+  void (*release)(void *runtime, void *device_pointer);
+  void (*launch)(void *runtime, uint32_t kernel, const uint32_t *dims,
+                 void **params, uint32_t num_params);
+  void *(*constant)(void *runtime, uint32_t index, const void *host,
+                    int64_t bytes);
+  void (*download)(void *runtime, void *host, const void *device,
+                   int64_t bytes);
+  void (*upload)(void *runtime, void *device, const void *host, int64_t bytes);
+  /* One per site of tc_module_gpu_sites_v1 (may be NULL without sites). */
+  const int32_t *choices;
+} tc_gpu_env_v3;
+
+/* A tunable kernel: `key` names its computation in a tuning table
+ * ("gpu-" and 16 hex digits); `candidates` its alternatives'
+ * configurations, one per line (#fusion.kernel_config<...>); `kernels` the
+ * kernel index (of tc_module_gpu_kernels_v1) each alternative launches. */
+typedef struct tc_gpu_site_v1 {
+  const char *key;
+  const char *candidates;
+  uint32_t num_candidates;
+  const uint32_t *kernels;
+} tc_gpu_site_v1;
+
 typedef struct tc_gpu_image_v1 {
   const char *target; /* "cuda:sm_90", "rocm:gfx942" */
   const char *format; /* "cubin", "ptx" or "hsaco" */
@@ -212,6 +250,10 @@ typedef int32_t (*tc_module_gpu_run_v2_fn)(const tc_gpu_env_v2 *env,
                                            void **output_allocations,
                                            void **output_data,
                                            int64_t *output_dims);
+
+typedef int32_t (*tc_module_gpu_run_v3_fn)(
+    const tc_gpu_env_v3 *env, void *const *inputs, const int64_t *input_dims,
+    void **output_allocations, void **output_data, int64_t *output_dims);
 
 typedef int32_t (*tc_module_run_v1_fn)(const tc_run_env_v1 *env,
                                        void *const *inputs,

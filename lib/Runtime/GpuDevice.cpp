@@ -232,9 +232,12 @@ int32_t callEntry(RunState &state, const std::vector<void *> &inputData,
   size_t numOutputs = state.module->signature.outputs.size();
   deviceAllocations.assign(numOutputs, nullptr);
   deviceData.assign(numOutputs, nullptr);
-  tc_gpu_env_v2 env{&state,      envAlloc,    envRelease, envLaunch,
-                    envConstant, envDownload, envUpload};
-  auto runFn = reinterpret_cast<tc_module_gpu_run_v2_fn>(state.module->gpuRunFn);
+  // A v2 entry reads the first seven fields.
+  tc_gpu_env_v3 env{
+      &state,      envAlloc,    envRelease, envLaunch,
+      envConstant, envDownload, envUpload,  state.kernels->choices.data()};
+  auto runFn =
+      reinterpret_cast<tc_module_gpu_run_v3_fn>(state.module->gpuRunFn);
   return runFn(&env, inputData.data(), inputDims.data(),
                deviceAllocations.data(), deviceData.data(), outputDims.data());
 }
@@ -387,6 +390,8 @@ tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
     *out = &loaded.emplace(module->id, Loaded()).first->second;
     return nullptr;
   }
+  // Each tunable kernel runs its heuristic alternative until told otherwise.
+  std::vector<int32_t> choices(module->gpuSites.size(), -1);
   // This GPU's own architecture first, binaries before PTX; then the other
   // images of the vendor (PTX JIT-compiles on newer NVIDIA GPUs; an HSACO
   // for another chip is refused by the loader).
@@ -421,6 +426,7 @@ tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
       }
       entry.functions.push_back(function);
     }
+    entry.choices = choices;
     *out = &loaded.emplace(module->id, std::move(entry)).first->second;
     return nullptr;
   }

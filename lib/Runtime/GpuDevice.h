@@ -89,6 +89,9 @@ public:
     void *image = nullptr;
     std::vector<void *> functions;
     std::vector<void *> constants;
+    /// env->choices: the alternative each tunable kernel runs on this
+    /// device (-1: the heuristic kernel).
+    std::vector<int32_t> choices;
   };
 
   /// The runs of one module at one set of input shapes, for graphs.

@@ -47,6 +47,13 @@ struct TcGpuImage {
   size_t size = 0;
 };
 
+/// A tunable GPU kernel of the module (tc_gpu_site_v1).
+struct TcGpuSite {
+  std::string key;
+  std::vector<std::string> candidates;
+  std::vector<uint32_t> kernels;
+};
+
 struct tc_module {
   std::string path;
   void *handle = nullptr; // from dlopen
@@ -58,7 +65,10 @@ struct tc_module {
   std::vector<std::string> gpuCheckMessages;
   /// Unique per load: loaded GPU kernels are cached under it.
   uint64_t id = 0;
-  void *gpuRunFn = nullptr; // tc_module_gpu_run_v2_fn, if any
+  /// tc_module_gpu_run_v3_fn, or a v2 one (no tunable kernels), if any;
+  /// both take a tc_gpu_env_v3 (v2 reads its first seven fields).
+  void *gpuRunFn = nullptr;
+  std::vector<TcGpuSite> gpuSites;
   /// The module has GPU code for an older runtime (tc_module_gpu_run_v1).
   bool staleGpuEntry = false;
   std::vector<std::string> gpuKernels;

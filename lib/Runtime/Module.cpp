@@ -188,7 +188,13 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
         dlsym(handle, "tc_module_gpu_image_count_v1"));
     auto *images = static_cast<const tc_gpu_image_v1 *>(
         dlsym(handle, "tc_module_gpu_images_v1"));
-    void *gpuRun = dlsym(handle, "tc_module_gpu_run_v2");
+    void *gpuRun = dlsym(handle, "tc_module_gpu_run_v3");
+    if (!gpuRun)
+      gpuRun = dlsym(handle, "tc_module_gpu_run_v2");
+    auto *siteCount = static_cast<const uint32_t *>(
+        dlsym(handle, "tc_module_gpu_site_count_v1"));
+    auto *sites = static_cast<const tc_gpu_site_v1 *>(
+        dlsym(handle, "tc_module_gpu_sites_v1"));
     module->staleGpuEntry =
         !gpuRun && dlsym(handle, "tc_module_gpu_run_v1") != nullptr;
     if (gpuRun && kernelCount && kernelNames && imageCount && images) {
@@ -199,6 +205,19 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
         module->gpuImages.push_back({images[i].target, images[i].format,
                                      images[i].data,
                                      static_cast<size_t>(images[i].size)});
+      for (uint32_t s = 0; siteCount && sites && s < *siteCount; ++s) {
+        TcGpuSite site;
+        site.key = sites[s].key;
+        std::string text = sites[s].candidates;
+        for (size_t begin = 0; begin <= text.size();) {
+          size_t end = std::min(text.find('\n', begin), text.size());
+          site.candidates.push_back(text.substr(begin, end - begin));
+          begin = end + 1;
+        }
+        site.kernels.assign(sites[s].kernels,
+                            sites[s].kernels + sites[s].num_candidates);
+        module->gpuSites.push_back(std::move(site));
+      }
     }
     *out_module = module;
     return nullptr;

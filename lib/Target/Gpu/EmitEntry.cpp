@@ -2,7 +2,7 @@
 //
 // The GPU part of the model.so ABI (include/tc-runtime/module_abi.h), on the
 // LLVM dialect of a GPU target's host code:
-//   - tc_module_gpu_run_v2: tc_module_run_v1's marshalling around @main;
+//   - tc_module_gpu_run_v3: tc_module_run_v1's marshalling around @main;
 //   - each host staging copy (--tc-gpu-stage-host-buffers): env->download
 //     or env->upload;
 //   - malloc and free (the memref lowering's) become env->alloc and
@@ -193,7 +193,7 @@ struct GpuEmitEntryPass : impl::GpuEmitEntryPassBase<GpuEmitEntryPass> {
     emitTables(module, kernels.getValue(), images.getValue());
     // Device outputs are released by the runtime after a failed run.
     if (failed(host::emitRunFunction(module, main, inputs, outputs,
-                                     "tc_module_gpu_run_v2",
+                                     "tc_module_gpu_run_v3",
                                      "tc_module_gpu_check_messages_v1",
                                      /*releaseOutputsOnError=*/false)))
       return signalPassFailure();
@@ -208,7 +208,7 @@ Value loadEnvField(OpBuilder &b, Location loc, Value env, EnvField field) {
   MLIRContext *ctx = b.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   auto envType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(7, ptr));
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(8, ptr));
   Value address = LLVM::GEPOp::create(
       b, loc, ptr, envType, env,
       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});

@@ -96,6 +96,31 @@ struct LaunchLowering : ConvertOpToLLVMPattern<tc_gpu::LaunchOp> {
   }
 };
 
+/// env->choices[site], widened to an index: which alternative of a tunable
+/// kernel the host code runs (-1 the heuristic kernel).
+struct TunedChoiceLowering : ConvertOpToLLVMPattern<tc_gpu::TunedChoiceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tc_gpu::TunedChoiceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!adaptor.getEnv() || !op.getSite())
+      return rewriter.notifyMatchFailure(
+          op, "expects a site and the environment (--tc-gpu-prepare-host)");
+    Location loc = op.getLoc();
+    host::Emitter e = host::Emitter::at(rewriter, loc);
+    Value choices =
+        loadEnvField(rewriter, loc, adaptor.getEnv(), EnvField::Choices);
+    Value address = LLVM::GEPOp::create(
+        rewriter, loc, e.ptr, e.i32, choices,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*op.getSite())});
+    Value choice = e.load(e.i32, address);
+    Type index = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, LLVM::SExtOp::create(rewriter, loc, index, choice));
+    return success();
+  }
+};
+
 /// The descriptor of env->constant(runtime, index, aligned host pointer,
 /// bytes): the device copy, with the host descriptor's offset, sizes and
 /// strides.
@@ -184,13 +209,14 @@ struct GpuLowerHostOpsPass
     LLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     patterns
-        .add<LaunchLowering, DeviceConstantLowering,
+        .add<LaunchLowering, DeviceConstantLowering, TunedChoiceLowering,
              CopyLowering<tc_gpu::DownloadOp>, CopyLowering<tc_gpu::UploadOp>>(
             converter);
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect>();
     target.addIllegalOp<tc_gpu::LaunchOp, tc_gpu::DeviceConstantOp,
-                        tc_gpu::DownloadOp, tc_gpu::UploadOp>();
+                        tc_gpu::TunedChoiceOp, tc_gpu::DownloadOp,
+                        tc_gpu::UploadOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

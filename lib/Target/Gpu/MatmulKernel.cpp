@@ -941,7 +941,8 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     return success();
   }
   Value choice = tc_gpu::TunedChoiceOp::create(
-      rewriter, loc, rewriter.getIndexType(), key, alternatives);
+      rewriter, loc, rewriter.getIndexType(), key, alternatives,
+      /*env=*/Value(), /*site=*/IntegerAttr());
   auto cases = llvm::to_vector(llvm::seq<int64_t>(0, alternatives.size()));
   auto tuned = scf::IndexSwitchOp::create(rewriter, loc, TypeRange{}, choice,
                                           cases, cases.size());

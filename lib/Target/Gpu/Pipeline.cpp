@@ -75,9 +75,13 @@ void buildGpuKernelPipeline(OpPassManager &pm,
 }
 
 void buildGpuHostPipeline(OpPassManager &pm, int64_t candidate) {
-  GpuLowerTunedChoicesPassOptions choices;
-  choices.candidate = candidate;
-  pm.addPass(createGpuLowerTunedChoicesPass(choices));
+  // A build that fixes the alternative the tunable kernels run; otherwise
+  // the runtime chooses (env->choices).
+  if (candidate >= 0) {
+    GpuLowerTunedChoicesPassOptions choices;
+    choices.candidate = candidate;
+    pm.addPass(createGpuLowerTunedChoicesPass(choices));
+  }
   pm.addPass(createGpuPrepareHostPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(cpu::createExpandDynamicReshapesPass());

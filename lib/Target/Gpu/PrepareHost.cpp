@@ -7,7 +7,9 @@
 // --tc-gpu-lower-host-ops lowers into those calls within the host code's
 // LLVM lowering, where their memrefs are expanded the way the kernels'
 // parameters are (allocated pointer, aligned pointer, offset, sizes,
-// strides).
+// strides). A tunable kernel's tc_gpu.tuned_choice gets the environment
+// and its site, and the module describes its sites for the runtime's tuner
+// (tc_module_gpu_sites_v1).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +17,10 @@
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 #include "tc/Target/Gpu/Passes.h"
 
+#include "tc/Target/Host/ModuleAbi.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::tc::gpu {
 #define GEN_PASS_DEF_GPUPREPAREHOSTPASS
@@ -24,6 +29,109 @@ namespace mlir::tc::gpu {
 
 namespace mlir::tc::gpu {
 namespace {
+
+/// A tunable kernel of the host code: its key, its alternatives'
+/// configurations (one per line) and the kernel each alternative launches.
+struct Site {
+  std::string key, candidates;
+  SmallVector<int32_t> kernels;
+};
+
+/// Gives each tc_gpu.tuned_choice of `main` the environment and its site
+/// number, and collects the sites; failure (with an error) when an
+/// alternative does not launch exactly one kernel.
+FailureOr<SmallVector<Site>> numberSites(func::FuncOp main, Value env) {
+  SmallVector<tc_gpu::TunedChoiceOp> choices;
+  main.walk([&](tc_gpu::TunedChoiceOp choice) { choices.push_back(choice); });
+  SmallVector<Site> sites;
+  for (auto [number, choice] : llvm::enumerate(choices)) {
+    choice.getEnvMutable().assign(env);
+    choice.setSite(static_cast<uint32_t>(number));
+    Site site;
+    site.key = choice.getKey().str();
+    for (Attribute candidate : choice.getCandidates()) {
+      llvm::raw_string_ostream os(site.candidates);
+      os << (site.kernels.empty() && site.candidates.empty() ? "" : "\n")
+         << candidate;
+      site.kernels.push_back(-1);
+    }
+    for (Operation *user : choice->getUsers()) {
+      auto tuned = dyn_cast<scf::IndexSwitchOp>(user);
+      if (!tuned)
+        continue;
+      for (auto [i, region] : llvm::enumerate(tuned.getCaseRegions())) {
+        SmallVector<tc_gpu::LaunchOp> launches;
+        region.walk(
+            [&](tc_gpu::LaunchOp launch) { launches.push_back(launch); });
+        if (launches.size() != 1 || i >= site.kernels.size())
+          return choice.emitError("expected one kernel launch per "
+                                  "alternative of a tunable kernel");
+        site.kernels[i] = static_cast<int32_t>(launches.front().getKernel());
+      }
+    }
+    if (llvm::is_contained(site.kernels, -1))
+      return choice.emitError("a tunable kernel's alternative has no launch");
+    sites.push_back(std::move(site));
+  }
+  return sites;
+}
+
+/// `tc_module_gpu_site_count_v1` and `tc_module_gpu_sites_v1`
+/// (include/tc-runtime/module_abi.h).
+void emitSites(ModuleOp module, ArrayRef<Site> sites) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  host::Emitter e = host::Emitter::at(b, loc);
+  struct Globals {
+    LLVM::GlobalOp key, candidates, kernels;
+  };
+  SmallVector<Globals> globals;
+  for (auto [i, site] : llvm::enumerate(sites)) {
+    std::string suffix = std::to_string(i);
+    auto kernelsType = LLVM::LLVMArrayType::get(e.i32, site.kernels.size());
+    auto kernels = LLVM::GlobalOp::create(
+        b, loc, kernelsType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        "__tc_gpu_site_kernels_" + suffix,
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({int64_t(site.kernels.size())}, e.i32),
+            ArrayRef<int32_t>(site.kernels)));
+    globals.push_back(
+        {host::constantBytes(b, loc, "__tc_gpu_site_key_" + suffix, site.key,
+                             true),
+         host::constantBytes(b, loc, "__tc_gpu_site_candidates_" + suffix,
+                             site.candidates, true),
+         kernels});
+  }
+  host::constantCount(b, loc, "tc_module_gpu_site_count_v1", sites.size());
+  auto siteType =
+      LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.i32, e.ptr});
+  host::constantTable(
+      b, loc, "tc_module_gpu_sites_v1", siteType, sites.size(),
+      [&](OpBuilder &ib) {
+        SmallVector<Value> values;
+        for (auto [site, g] : llvm::zip(sites, globals)) {
+          Value entry = LLVM::UndefOp::create(ib, loc, siteType);
+          entry = LLVM::InsertValueOp::create(
+              ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, g.key),
+              ArrayRef<int64_t>{0});
+          entry = LLVM::InsertValueOp::create(
+              ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, g.candidates),
+              ArrayRef<int64_t>{1});
+          entry = LLVM::InsertValueOp::create(
+              ib, loc, entry,
+              LLVM::ConstantOp::create(
+                  ib, loc, ib.getI32Type(),
+                  ib.getI32IntegerAttr(int32_t(site.kernels.size()))),
+              ArrayRef<int64_t>{2});
+          entry = LLVM::InsertValueOp::create(
+              ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, g.kernels),
+              ArrayRef<int64_t>{3});
+          values.push_back(entry);
+        }
+        return values;
+      });
+}
 
 struct GpuPrepareHostPass
     : impl::GpuPrepareHostPassBase<GpuPrepareHostPass> {
@@ -98,6 +206,10 @@ struct GpuPrepareHostPass
     };
     if (failed(replaceLaunches(module, launch)))
       return signalPassFailure();
+    FailureOr<SmallVector<Site>> sites = numberSites(main, env);
+    if (failed(sites))
+      return signalPassFailure();
+    emitSites(module, *sites);
   }
 };
 

@@ -206,3 +206,11 @@ func.func @no_candidates() -> index {
   %c = tc_gpu.tuned_choice "gpu-0123456789abcdef" []
   return %c : index
 }
+
+// -----
+
+func.func @site_without_env() -> index {
+  // expected-error @+1 {{expects both an environment and a site, or neither}}
+  %c = tc_gpu.tuned_choice "gpu-0123456789abcdef" [#fusion.kernel_config<strategy = "tiled-contraction", tile = [32, 32, 16], workgroups = 0>] {site = 0 : i32}
+  return %c : index
+}

@@ -1,4 +1,4 @@
-// The host side of a GPU target, run without a GPU: tc_module_gpu_run_v2 of
+// The host side of a GPU target, run without a GPU: tc_module_gpu_run_v3 of
 // a compiled model is called through ctypes with an environment whose
 // alloc is malloc, whose launch records the kernels and whose download
 // answers 2 (host-entry.mlir.py). What this checks is the compiler's host
@@ -49,3 +49,21 @@
 // IMAGE: output allocated through env: True
 // IMAGE: status: 0
 // IMAGE: downloads: [78], uploads: [18], copies not between host and device memory: 0
+
+// A kernel built in alternatives (--gpu-candidates=3) is a site of the
+// module's table: its key, its alternatives' configurations and their
+// kernels. The host code runs the alternative env->choices names, or with
+// -1 none of them (the heuristic kernel).
+// RUN: %pyonnx %models dense_relu %t.dense.onnx
+// RUN: tc-compile %t.dense.onnx --precision=fp16 --target=cuda:sm_90 --gpu-candidates=3 -o %t.dense.so --no-cache
+// RUN: %pyonnx %s.py %t.dense.so tuned 1 | FileCheck %s --check-prefix=TUNED1
+// RUN: %pyonnx %s.py %t.dense.so tuned -1 | FileCheck %s --check-prefix=TUNED-HEURISTIC
+// TUNED1: sites: 1, key: gpu-{{[0-9a-f]+}}
+// TUNED1-NEXT: candidate: #fusion.kernel_config<strategy = "tiled-contraction", tile = [128, 128, 16], workgroups = 0, stages = 3>
+// TUNED1-NEXT: candidate: #fusion.kernel_config<strategy = "tiled-contraction", tile = [128, 128, 16], workgroups = 0, stages = 2>
+// TUNED1-NEXT: candidate: #fusion.kernel_config<strategy = "tiled-contraction", tile = [64, 64, 16], workgroups = 0, stages = 3>
+// TUNED1-NEXT: alternative kernels: {{\[}}[[K0:[0-9]+]], [[K1:[0-9]+]], [[K2:[0-9]+]]{{\]}}
+// TUNED1: alternatives launched: {{\[}}[[K1]]{{\]}}
+// TUNED1: status: 0
+// TUNED-HEURISTIC: alternatives launched: {{\[\]}}
+// TUNED-HEURISTIC: status: 0

@@ -1,8 +1,10 @@
-"""Calls a model.so's tc_module_gpu_run_v2 with a recording environment
+"""Calls a model.so's tc_module_gpu_run_v3 with a recording environment
 (no GPU: alloc is malloc, launch only records, download answers a value
 chosen here). See host-entry.mlir.
 
-Usage: host-entry.mlir.py MODEL.so conv_pool|nonzero|image"""
+Usage: host-entry.mlir.py MODEL.so conv_pool|nonzero|image
+       host-entry.mlir.py MODEL.so tuned CHOICE   (a dense model built with
+       --gpu-candidates: its one tunable kernel runs alternative CHOICE)"""
 import ctypes
 import sys
 
@@ -26,7 +28,14 @@ COPY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
 class Env(ctypes.Structure):
     _fields_ = [("runtime", ctypes.c_void_p), ("alloc", ALLOC),
                 ("release", RELEASE), ("launch", LAUNCH), ("constant", CONSTANT),
-                ("download", COPY), ("upload", COPY)]
+                ("download", COPY), ("upload", COPY),
+                ("choices", ctypes.POINTER(ctypes.c_int32))]
+
+
+class Site(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("candidates", ctypes.c_char_p),
+                ("num_candidates", ctypes.c_uint32),
+                ("kernels", ctypes.POINTER(ctypes.c_uint32))]
 
 
 live, launches, sizes = set(), [], {}
@@ -100,7 +109,18 @@ def launch(_, kernel, dims, params, count):
 mode = sys.argv[2]
 kernel_count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_kernel_count_v1").value
 print(f"kernels in the table: {kernel_count}")
-env = Env(None, alloc, release, launch, constant, download, upload)
+env = Env(None, alloc, release, launch, constant, download, upload, None)
+site_kernels = []
+if mode == "tuned":
+    count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_site_count_v1").value
+    site = (Site * max(count, 1)).in_dll(lib, "tc_module_gpu_sites_v1")[0]
+    site_kernels = [site.kernels[i] for i in range(site.num_candidates)]
+    print(f"sites: {count}, key: {site.key.decode()}")
+    for line in site.candidates.decode().split("\n"):
+        print(f"candidate: {line}")
+    print(f"alternative kernels: {site_kernels}")
+    choices = (ctypes.c_int32 * count)(*([int(sys.argv[3])] * count))
+    env.choices = choices
 # A kernel parameter that points into the library's own mapping (its
 # constants) would be a host pointer on a GPU.
 library_ranges, host_params = [], []
@@ -108,7 +128,8 @@ for line in open("/proc/self/maps"):
     if line.rstrip().endswith(sys.argv[1]):
         start, end = (int(x, 16) for x in line.split()[0].split("-"))
         library_ranges.append((start, end))
-shape = {"conv_pool": (1, 3, 32, 32), "nonzero": (2, 3)}.get(mode)
+shape = {"conv_pool": (1, 3, 32, 32), "nonzero": (2, 3),
+         "tuned": (300, 64)}.get(mode)
 if mode == "image":
     # A 3 x 2 24-bit BMP: rows bottom-up, pixels B, G, R, rows padded to 4
     # bytes; pixel (row r, column c) is R = 10 r + c, G = 100, B = 200.
@@ -134,8 +155,9 @@ inputs = (ctypes.c_void_p * 1)(x)
 input_dims = (ctypes.c_int64 * len(shape))(*shape)
 allocations = (ctypes.c_void_p * 1)()
 data = (ctypes.c_void_p * 1)()
-output_dims = (ctypes.c_int64 * {"conv_pool": 4, "nonzero": 2, "image": 3}[mode])()
-run = lib.tc_module_gpu_run_v2
+output_dims = (ctypes.c_int64 * {"conv_pool": 4, "nonzero": 2, "image": 3,
+                                 "tuned": 2}[mode])()
+run = lib.tc_module_gpu_run_v3
 run.restype = ctypes.c_int32
 status = run(ctypes.byref(env), inputs, input_dims, allocations, data, output_dims)
 release(None, x)
@@ -143,6 +165,8 @@ if mode == "image" and status == 0:
     out = ctypes.string_at(data[0], 2 * 3 * 3)
     print(f"pixels: {list(out)}")
 kernels = {k for k, _, _, _ in launches}
+if mode == "tuned":
+    print(f"alternatives launched: {[k for k in site_kernels if k in kernels]}")
 empty = sum(1 for _, g, _, ok in launches if 0 in g or not ok)
 print(f"launches: {len(launches)}, distinct kernels: {len(kernels)}, empty grids: {empty}")
 print(f"output 0 dims: {list(output_dims)}")

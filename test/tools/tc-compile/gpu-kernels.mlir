@@ -42,7 +42,7 @@
 // SYMS-DAG: tc_module_gpu_images_v1
 // SYMS-DAG: tc_module_gpu_kernel_count_v1
 // SYMS-DAG: tc_module_gpu_kernels_v1
-// SYMS-DAG: T tc_module_gpu_run_v2
+// SYMS-DAG: T tc_module_gpu_run_v3
 // SYMS-DAG: T tc_module_run_v1
 // NOGPU: error: --emit=gpu-kernels needs a GPU --target
 

@@ -41,7 +41,7 @@ LogicalResult replaceLaunches(
     ModuleOp module,
     function_ref<LogicalResult(mlir::gpu::LaunchFuncOp, OpBuilder &)> replace);
 
-/// The fields of the tc_gpu_env_v2 that a GPU entry point's host code gets
+/// The fields of the tc_gpu_env_v3 that a GPU entry point's host code gets
 /// (include/tc-runtime/module_abi.h), in order.
 enum class EnvField : int32_t {
   Runtime,
@@ -50,10 +50,11 @@ enum class EnvField : int32_t {
   Launch,
   Constant,
   Download,
-  Upload
+  Upload,
+  Choices
 };
 
-/// Loads field `field` of the tc_gpu_env_v2 at `env` (an !llvm.ptr), with
+/// Loads field `field` of the tc_gpu_env_v3 at `env` (an !llvm.ptr), with
 /// `b` at `loc`.
 Value loadEnvField(OpBuilder &b, Location loc, Value env, EnvField field);
 
@@ -117,7 +118,8 @@ void buildGpuKernelPipeline(OpPassManager &pm,
 /// compilation (module attributes `tc.signature` and
 /// `tc.gpu_images`): launches as runtime calls, lowering to the LLVM
 /// dialect, the GPU entry point of the model.so ABI. Tunable kernels run
-/// their `candidate`-th alternative (-1: the heuristic kernel).
+/// their `candidate`-th alternative, or with -1 the one the runtime's
+/// env->choices names.
 void buildGpuHostPipeline(OpPassManager &pm, int64_t candidate = -1);
 
 /// The `gpu-emulation` target: the GPU kernels and host code, with the

@@ -418,14 +418,19 @@ def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {
   let summary = "Turn kernel launches and constants into runtime operations";
   let description = [{
     After kernel outlining and merging, on the host side of the module:
-    @main gets the runtime environment (`!llvm.ptr`, a tc_gpu_env_v2) as
+    @main gets the runtime environment (`!llvm.ptr`, a tc_gpu_env_v3) as
     its first argument; each gpu.launch_func becomes a `tc_gpu.launch` of
     kernel K, its index in the module attribute `tc.gpu_kernels` (the
     kernel names, in the order of the image's kernel table), and each
     `memref.get_global` a `tc_gpu.device_constant` (kernels read device
     copies of constants); the gpu.module is erased (its kernels are
     compiled per target from the module before this pass).
-    --tc-gpu-lower-host-ops lowers both ops.
+    --tc-gpu-lower-host-ops lowers both ops. Each `tc_gpu.tuned_choice`
+    left (a tunable kernel whose choice the build did not fix) gets the
+    environment and its site number, and the module gets
+    `tc_module_gpu_site_count_v1` and `tc_module_gpu_sites_v1`: each site's
+    kernel key, its alternatives' configurations (one per line) and the
+    kernel each alternative launches.
   }];
   let dependentDialects = ["::mlir::tc_gpu::TcGpuDialect",
                            "::mlir::LLVM::LLVMDialect"];

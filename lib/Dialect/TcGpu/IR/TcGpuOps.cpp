@@ -3,6 +3,7 @@
 #include "tc/Dialect/TcGpu/IR/TcGpuOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 
@@ -17,6 +18,8 @@ using namespace mlir::tc_gpu;
 LogicalResult TunedChoiceOp::verify() {
   if (getCandidates().empty())
     return emitOpError("expects at least one candidate");
+  if (bool(getEnv()) != getSite().has_value())
+    return emitOpError("expects both an environment and a site, or neither");
   return success();
 }
 

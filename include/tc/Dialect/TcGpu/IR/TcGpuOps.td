@@ -15,6 +15,8 @@ def TcGpu_Dialect : Dialect {
   let name = "tc_gpu";
   let cppNamespace = "::mlir::tc_gpu";
   let summary = "Matrix products inside GPU kernels; launches on the host";
+  // The host ops' environment is an !llvm.ptr.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let description = [{
     The ops a vendor-neutral GPU kernel uses to multiply matrices on matrix
     cores (NVIDIA's mma, AMD's MFMA) without naming a vendor.
@@ -439,17 +441,23 @@ def TcGpu_TunedChoiceOp : TcGpu_Op<"tuned_choice",
     the host code runs the one this op picks, in an `scf.index_switch`:
     candidate 0, 1, ..., or -1 for the heuristic kernel. `key` is the
     kernel's `fusion.kernel_key`, the name a tuning table knows it by.
-    `--tc-gpu-lower-tuned-choices` fixes the choice for a build.
+    `--tc-gpu-lower-tuned-choices` fixes the choice for a build; otherwise
+    `--tc-gpu-prepare-host` numbers it (`site`, its entry in the module's
+    `tc_module_gpu_sites_v1`) and gives it the runtime's environment `env`,
+    and `--tc-gpu-lower-host-ops` reads the choice from `env->choices`.
 
     ```mlir
     %c = tc_gpu.tuned_choice "gpu-0123456789abcdef" [
         #fusion.kernel_config<strategy = "tiled-contraction",
                               tile = [64, 64, 16], workgroups = 0>]
+    %d = tc_gpu.tuned_choice "gpu-0123456789abcdef" [...] env %env {site = 0 : i32}
     ```
   }];
-  let arguments = (ins StrAttr:$key, ArrayAttr:$candidates);
+  let arguments = (ins StrAttr:$key, ArrayAttr:$candidates,
+                       Optional<LLVM_DefaultPointer>:$env,
+                       OptionalAttr<I32Attr>:$site);
   let results = (outs Index:$choice);
-  let assemblyFormat = "$key $candidates attr-dict";
+  let assemblyFormat = "$key $candidates (`env` $env^)? attr-dict";
   let hasVerifier = 1;
 }
 
