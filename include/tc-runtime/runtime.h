@@ -283,6 +283,29 @@ TC_API const char *tc_module_shape_bucket(const tc_module *module,
  * GPU its runs replay graphs unless tc_runtime_options.gpu_graphs is 0. */
 TC_API const char *tc_module_mode(const tc_module *module);
 
+/* Tunable GPU kernels (a module compiled with --gpu-candidates): site
+ * `site` (below tc_module_num_gpu_sites) is a kernel built in
+ * tc_module_gpu_site_num_candidates alternative configurations beside its
+ * heuristic one; its key names its computation in a tuning table
+ * ("gpu-" and 16 hex digits), tc_module_gpu_site_candidate its
+ * alternatives' configurations. Strings are owned by the module; "" and 0
+ * for an index out of range. */
+TC_API size_t tc_module_num_gpu_sites(const tc_module *module);
+TC_API const char *tc_module_gpu_site_key(const tc_module *module, size_t site);
+TC_API size_t tc_module_gpu_site_num_candidates(const tc_module *module,
+                                                size_t site);
+TC_API const char *tc_module_gpu_site_candidate(const tc_module *module,
+                                                size_t site, size_t candidate);
+/* Which alternative tunable kernel `site` of `module` runs on `device` from
+ * the next run on: 0 to tc_module_gpu_site_num_candidates - 1, or -1 for
+ * the heuristic kernel (the default). Loads the module's kernels on the
+ * device if needed and forgets the graphs recorded of the module's runs
+ * there. TC_STATUS_INVALID_ARGUMENT for a CPU device, a site or choice out
+ * of range. */
+TC_API tc_status tc_device_set_gpu_choice(tc_device *device,
+                                          const tc_module *module, size_t site,
+                                          int32_t choice);
+
 /* The signature of one input or output. Every pointer is owned by the
  * module and valid until tc_module_release. */
 typedef struct tc_arg_info {

@@ -188,4 +188,15 @@ int64_t tc_device_graph_runs(const tc_device *device) {
   return device && device->gpu ? device->gpu->graphRuns() : 0;
 }
 
+tc_status tc_device_set_gpu_choice(tc_device *device, const tc_module *module,
+                                   size_t site, int32_t choice) {
+  if (!device || !module)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT, "device or module is NULL");
+  if (!device->gpu)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "tunable GPU kernels run on a GPU device, not '" +
+                          std::string(tc_device_spec(device)) + "'");
+  return device->gpu->setChoice(module, site, choice);
+}
+
 } // extern "C"

@@ -341,6 +341,45 @@ void GpuDevice::recycle(void *pointer) {
     freeBlocks.emplace(it->second, pointer);
 }
 
+tc_status GpuDevice::setChoice(const tc_module *module, size_t site,
+                               int32_t choice) {
+  if (site >= module->gpuSites.size())
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "model '" + module->path + "' has " +
+                          std::to_string(module->gpuSites.size()) +
+                          " tunable GPU kernels; there is no site " +
+                          std::to_string(site));
+  const TcGpuSite &tunable = module->gpuSites[site];
+  if (choice < -1 || choice >= static_cast<int32_t>(tunable.candidates.size()))
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "tunable GPU kernel " + std::to_string(site) + " (" +
+                          tunable.key + ") has " +
+                          std::to_string(tunable.candidates.size()) +
+                          " alternatives: choose -1 to " +
+                          std::to_string(tunable.candidates.size() - 1) +
+                          ", not " + std::to_string(choice));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (tc_status s = gpu->activate())
+    return s;
+  Loaded *kernels = nullptr;
+  if (tc_status s = load(module, &kernels))
+    return s;
+  kernels->choices.resize(module->gpuSites.size(), -1);
+  if (kernels->choices[site] == choice)
+    return nullptr;
+  kernels->choices[site] = choice;
+  // A graph recorded of the module's runs replays the kernels it captured.
+  for (auto it = recordings.begin(); it != recordings.end();) {
+    if (it->first.first == module->id) {
+      forget(it->second);
+      it = recordings.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return nullptr;
+}
+
 void GpuDevice::releaseBlock(void *block) {
   std::lock_guard<std::mutex> lock(mutex);
   recycle(block);

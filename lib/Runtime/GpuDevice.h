@@ -75,6 +75,10 @@ public:
   tc_status copy(void *to, bool toDevice, const void *from, bool fromDevice,
                  size_t bytes);
 
+  /// Makes tunable kernel `site` of `module` run alternative `choice` (-1:
+  /// the heuristic kernel) on this device (tc_device_set_gpu_choice).
+  tc_status setChoice(const tc_module *module, size_t site, int32_t choice);
+
   /// Runs that replayed a graph (tc_device_graph_runs).
   int64_t graphRuns() const { return replayedRuns; }
 

@@ -289,6 +289,30 @@ const char *tc_module_mode(const tc_module *module) {
   return module ? module->signature.mode.c_str() : "";
 }
 
+size_t tc_module_num_gpu_sites(const tc_module *module) {
+  return module ? module->gpuSites.size() : 0;
+}
+
+const char *tc_module_gpu_site_key(const tc_module *module, size_t site) {
+  return module && site < module->gpuSites.size()
+             ? module->gpuSites[site].key.c_str()
+             : "";
+}
+
+size_t tc_module_gpu_site_num_candidates(const tc_module *module, size_t site) {
+  return module && site < module->gpuSites.size()
+             ? module->gpuSites[site].candidates.size()
+             : 0;
+}
+
+const char *tc_module_gpu_site_candidate(const tc_module *module, size_t site,
+                                         size_t candidate) {
+  if (!module || site >= module->gpuSites.size() ||
+      candidate >= module->gpuSites[site].candidates.size())
+    return "";
+  return module->gpuSites[site].candidates[candidate].c_str();
+}
+
 tc_status tc_module_input_info(const tc_module *module, size_t index,
                                tc_arg_info *out_info) {
   return guarded("tc_module_input_info", [&]() -> tc_status {

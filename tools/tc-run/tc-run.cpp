@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <sys/stat.h>
 #include <vector>
 
@@ -43,6 +45,11 @@ const char kUsage[] =
     "                                       one launch per run), or never\n"
     "                                       (default: a model compiled with\n"
     "                                       --mode=reduce-overhead replays)\n"
+    "  --gpu-choice=C                       on a GPU, every tunable kernel\n"
+    "                                       (tc-compile --gpu-candidates)\n"
+    "                                       runs its alternative C (0 the\n"
+    "                                       first; with fewer, its heuristic\n"
+    "                                       kernel); -1: the heuristic ones\n"
     "  --benchmark=N [--warmup=N (3)]       time N runs (--output and\n"
     "                                       --compare see the last)\n"
     "  --profile                            time each kernel of the timed\n"
@@ -62,6 +69,7 @@ struct Options {
   int32_t threads = 0;
   std::string device = "auto";
   int32_t gpuGraphs = -1; // tc_runtime_options.gpu_graphs
+  std::optional<int32_t> gpuChoice; // --gpu-choice
   int64_t benchmark = 0;
   int64_t warmup = 3;
   bool printSignature = false;
@@ -170,6 +178,9 @@ Options parseOptions(int argc, char **argv) {
       options.gpuGraphs = 1;
     } else if (flag == "--no-gpu-graphs" && !hasValue) {
       options.gpuGraphs = 0;
+    } else if (flag == "--gpu-choice") {
+      needValue();
+      options.gpuChoice = static_cast<int32_t>(parseCount(flag, value, -1));
     } else if (flag == "--profile" && !hasValue) {
       options.profile = true;
     } else if (flag == "--profile-json") {
@@ -433,6 +444,21 @@ int main(int argc, char **argv) {
           tc_module_load(runtime, options.model.c_str(), &handles.module))
     die(takeMessage(status));
   tc_module *module = handles.module;
+  if (options.gpuChoice) {
+    size_t sites = tc_module_num_gpu_sites(module);
+    if (sites == 0)
+      die("--gpu-choice: model '" + options.model +
+          "' has no tunable GPU kernels (compile it with --gpu-candidates)");
+    for (size_t site = 0; site < sites; ++site) {
+      int32_t choice = *options.gpuChoice;
+      if (choice >=
+          static_cast<int32_t>(tc_module_gpu_site_num_candidates(module, site)))
+        choice = -1;
+      if (tc_status status =
+              tc_device_set_gpu_choice(device, module, site, choice))
+        die("--gpu-choice: " + takeMessage(status));
+    }
+  }
 
   std::vector<Arg> inputs = signatureOf(module, true);
   std::vector<Arg> outputs = signatureOf(module, false);

@@ -67,3 +67,7 @@
 // TUNED1: status: 0
 // TUNED-HEURISTIC: alternatives launched: {{\[\]}}
 // TUNED-HEURISTIC: status: 0
+// tc-run sets the choices on a GPU device (--gpu-choice); the CPU runs the
+// model's CPU code, which has no alternatives.
+// RUN: not tc-run %t.dense.so --device=cpu --gpu-choice=0 2>&1 | FileCheck %s --check-prefix=CPU-CHOICE
+// CPU-CHOICE: --gpu-choice: tunable GPU kernels run on a GPU device, not 'cpu'

@@ -121,6 +121,25 @@ int32_t fakeGpuRun(const tc_gpu_env_v2 *env, void *const *inputs,
   return TC_RUN_OK;
 }
 
+/// A tunable kernel (one site, one alternative), as a module compiled with
+/// --gpu-candidates runs it: the heuristic kernel ("scale": y = 2x) for
+/// choice -1, alternative 0 ("shift": y = x + 1) for choice 0.
+int32_t fakeTunedRun(const tc_gpu_env_v3 *env, void *const *inputs,
+                     const int64_t *inputDims, void **allocations, void **data,
+                     int64_t *outputDims) {
+  int64_t n = inputDims[0];
+  void *out = env->alloc(env->runtime, n * 4);
+  if (!out)
+    return TC_RUN_OUT_OF_MEMORY;
+  uint32_t dims[6] = {1, 1, 1, 32, 1, 1};
+  void *in = inputs[0];
+  void *params[3] = {&in, &out, &n};
+  env->launch(env->runtime, env->choices[0] == 0 ? 1 : 0, dims, params, 3);
+  allocations[0] = data[0] = out;
+  outputDims[0] = n;
+  return TC_RUN_OK;
+}
+
 /// An output whose length is data computed on the device, as a NonZero
 /// count is: the host uploads a constant, launches, then downloads the
 /// first element to size the output (y = (x + 1) * 2, length y[0]).
@@ -328,6 +347,41 @@ TEST(GpuDeviceTest, LaunchesWithoutThreadsAreSkipped) {
   EXPECT_EQ(dims[0], 0);
   EXPECT_EQ(f.driver->launches, 0);
   std::free(allocations[0]);
+}
+
+TEST(GpuDeviceTest, TunableKernelsRunTheAlternativeChosenForTheDevice) {
+  Fixture f;
+  f.module.gpuRunFn = reinterpret_cast<void *>(fakeTunedRun);
+  f.module.gpuSites = {
+      {"gpu-0123456789abcdef", {"#fusion.kernel_config<...>"}, {1}}};
+  auto outputs = [&] {
+    std::vector<void *> allocations;
+    std::vector<int64_t> dims;
+    EXPECT_EQ(f.run(allocations, dims), nullptr);
+    std::vector<float> y(static_cast<const float *>(allocations[0]),
+                         static_cast<const float *>(allocations[0]) + 4);
+    std::free(allocations[0]);
+    return y;
+  };
+  // The heuristic kernel until told otherwise, then the alternative, then
+  // the heuristic one again.
+  EXPECT_EQ(outputs(), (std::vector<float>{2, 4, 6, 8}));
+  ASSERT_EQ(f.device->setChoice(&f.module, 0, 0), nullptr);
+  EXPECT_EQ(outputs(), (std::vector<float>{2, 3, 4, 5}));
+  ASSERT_EQ(f.device->setChoice(&f.module, 0, -1), nullptr);
+  EXPECT_EQ(outputs(), (std::vector<float>{2, 4, 6, 8}));
+  // Out of range: named, and nothing changes.
+  auto [code, message] = failure(f.device->setChoice(&f.module, 0, 1));
+  EXPECT_EQ(code, TC_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("tunable GPU kernel 0 (gpu-0123456789abcdef) has 1 "
+                         "alternatives: choose -1 to 0, not 1"),
+            std::string::npos)
+      << message;
+  auto [siteCode, siteMessage] = failure(f.device->setChoice(&f.module, 1, 0));
+  EXPECT_EQ(siteCode, TC_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(siteMessage.find("there is no site 1"), std::string::npos)
+      << siteMessage;
+  EXPECT_EQ(outputs(), (std::vector<float>{2, 4, 6, 8}));
 }
 
 TEST(GpuDeviceTest, ModelsWithoutKernelsLoadNoImage) {
