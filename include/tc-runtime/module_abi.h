@@ -210,19 +210,10 @@ typedef struct tc_gpu_env_v2 {
                  int64_t bytes);
 } tc_gpu_env_v2;
 
-/* tc_gpu_env_v2's fields, then the choice of each tunable kernel. */
+/* tc_gpu_env_v2, then the choice of each tunable kernel: one per site of
+ * tc_module_gpu_sites_v1 (may be NULL for a module without sites). */
 typedef struct tc_gpu_env_v3 {
-  void *runtime;
-  void *(*alloc)(void *runtime, int64_t bytes);
-  void (*release)(void *runtime, void *device_pointer);
-  void (*launch)(void *runtime, uint32_t kernel, const uint32_t *dims,
-                 void **params, uint32_t num_params);
-  void *(*constant)(void *runtime, uint32_t index, const void *host,
-                    int64_t bytes);
-  void (*download)(void *runtime, void *host, const void *device,
-                   int64_t bytes);
-  void (*upload)(void *runtime, void *device, const void *host, int64_t bytes);
-  /* One per site of tc_module_gpu_sites_v1 (may be NULL without sites). */
+  tc_gpu_env_v2 v2;
   const int32_t *choices;
 } tc_gpu_env_v3;
 

@@ -232,10 +232,10 @@ int32_t callEntry(RunState &state, const std::vector<void *> &inputData,
   size_t numOutputs = state.module->signature.outputs.size();
   deviceAllocations.assign(numOutputs, nullptr);
   deviceData.assign(numOutputs, nullptr);
-  // A v2 entry reads the first seven fields.
-  tc_gpu_env_v3 env{
-      &state,      envAlloc,    envRelease, envLaunch,
-      envConstant, envDownload, envUpload,  state.kernels->choices.data()};
+  // A v2 entry reads env.v2, the first member.
+  tc_gpu_env_v3 env{{&state, envAlloc, envRelease, envLaunch, envConstant,
+                     envDownload, envUpload},
+                    state.kernels->choices.data()};
   auto runFn =
       reinterpret_cast<tc_module_gpu_run_v3_fn>(state.module->gpuRunFn);
   return runFn(&env, inputData.data(), inputDims.data(),

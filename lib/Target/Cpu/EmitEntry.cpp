@@ -255,16 +255,12 @@ void emitKernelTable(ModuleOp module, ArrayRef<Kernel> kernels) {
       [&](OpBuilder &ib) {
         SmallVector<Value> entries;
         for (auto [kernel, text] : llvm::zip(kernels, strings)) {
-          Value entry = LLVM::UndefOp::create(ib, loc, entryType);
           Value fields[] = {
               LLVM::AddressOfOp::create(ib, loc, kernel.trampoline),
               LLVM::AddressOfOp::create(ib, loc, text.name),
               LLVM::AddressOfOp::create(ib, loc, text.ops),
               LLVM::AddressOfOp::create(ib, loc, text.nodes)};
-          for (auto [i, field] : llvm::enumerate(fields))
-            entry = LLVM::InsertValueOp::create(ib, loc, entry, field,
-                                                ArrayRef<int64_t>{int64_t(i)});
-          entries.push_back(entry);
+          entries.push_back(host::structValue(ib, loc, entryType, fields));
         }
         return entries;
       });

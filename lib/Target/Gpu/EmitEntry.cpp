@@ -129,18 +129,14 @@ void emitTables(ModuleOp module, ArrayRef<Attribute> kernels,
       [&](OpBuilder &ib) {
         SmallVector<Value> values;
         for (const ImageGlobals &g : globals) {
-          Value entry = LLVM::UndefOp::create(ib, loc, imageType);
-          int64_t field = 0;
-          for (LLVM::GlobalOp global : {g.target, g.format, g.data})
-            entry = LLVM::InsertValueOp::create(
-                ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, global),
-                ArrayRef<int64_t>{field++});
-          Value size = LLVM::ConstantOp::create(
-              ib, loc, e.i64,
-              ib.getI64IntegerAttr(static_cast<int64_t>(g.size)));
-          entry = LLVM::InsertValueOp::create(ib, loc, entry, size,
-                                              ArrayRef<int64_t>{3});
-          values.push_back(entry);
+          Value fields[] = {
+              LLVM::AddressOfOp::create(ib, loc, g.target),
+              LLVM::AddressOfOp::create(ib, loc, g.format),
+              LLVM::AddressOfOp::create(ib, loc, g.data),
+              LLVM::ConstantOp::create(
+                  ib, loc, e.i64,
+                  ib.getI64IntegerAttr(static_cast<int64_t>(g.size)))};
+          values.push_back(host::structValue(ib, loc, imageType, fields));
         }
         return values;
       });

@@ -111,23 +111,14 @@ void emitSites(ModuleOp module, ArrayRef<Site> sites) {
       [&](OpBuilder &ib) {
         SmallVector<Value> values;
         for (auto [site, g] : llvm::zip(sites, globals)) {
-          Value entry = LLVM::UndefOp::create(ib, loc, siteType);
-          entry = LLVM::InsertValueOp::create(
-              ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, g.key),
-              ArrayRef<int64_t>{0});
-          entry = LLVM::InsertValueOp::create(
-              ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, g.candidates),
-              ArrayRef<int64_t>{1});
-          entry = LLVM::InsertValueOp::create(
-              ib, loc, entry,
+          Value fields[] = {
+              LLVM::AddressOfOp::create(ib, loc, g.key),
+              LLVM::AddressOfOp::create(ib, loc, g.candidates),
               LLVM::ConstantOp::create(
                   ib, loc, ib.getI32Type(),
                   ib.getI32IntegerAttr(int32_t(site.kernels.size()))),
-              ArrayRef<int64_t>{2});
-          entry = LLVM::InsertValueOp::create(
-              ib, loc, entry, LLVM::AddressOfOp::create(ib, loc, g.kernels),
-              ArrayRef<int64_t>{3});
-          values.push_back(entry);
+              LLVM::AddressOfOp::create(ib, loc, g.kernels)};
+          values.push_back(host::structValue(ib, loc, siteType, fields));
         }
         return values;
       });

@@ -103,6 +103,14 @@ void constantTable(OpBuilder &b, Location loc, StringRef name,
   LLVM::ReturnOp::create(b, loc, table);
 }
 
+Value structValue(OpBuilder &b, Location loc, Type type, ValueRange fields) {
+  Value value = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, field] : llvm::enumerate(fields))
+    value = LLVM::InsertValueOp::create(b, loc, value, field,
+                                        ArrayRef<int64_t>{int64_t(i)});
+  return value;
+}
+
 void constantCount(OpBuilder &b, Location loc, StringRef name, uint32_t value) {
   LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true,
                          LLVM::Linkage::External, name,

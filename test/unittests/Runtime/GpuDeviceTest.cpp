@@ -128,13 +128,14 @@ int32_t fakeTunedRun(const tc_gpu_env_v3 *env, void *const *inputs,
                      const int64_t *inputDims, void **allocations, void **data,
                      int64_t *outputDims) {
   int64_t n = inputDims[0];
-  void *out = env->alloc(env->runtime, n * 4);
+  void *out = env->v2.alloc(env->v2.runtime, n * 4);
   if (!out)
     return TC_RUN_OUT_OF_MEMORY;
   uint32_t dims[6] = {1, 1, 1, 32, 1, 1};
   void *in = inputs[0];
   void *params[3] = {&in, &out, &n};
-  env->launch(env->runtime, env->choices[0] == 0 ? 1 : 0, dims, params, 3);
+  env->v2.launch(env->v2.runtime, env->choices[0] == 0 ? 1 : 0, dims, params,
+                 3);
   allocations[0] = data[0] = out;
   outputDims[0] = n;
   return TC_RUN_OK;

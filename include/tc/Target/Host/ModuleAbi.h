@@ -77,6 +77,9 @@ void constantTable(OpBuilder &b, Location loc, StringRef name,
                    Type elementType, size_t count,
                    function_ref<SmallVector<Value>(OpBuilder &)> fill);
 
+/// A value of the LLVM struct `type` whose fields are `fields`, in order.
+Value structValue(OpBuilder &b, Location loc, Type type, ValueRange fields);
+
 /// An exported constant `uint32_t name = value`.
 void constantCount(OpBuilder &b, Location loc, StringRef name, uint32_t value);
 
