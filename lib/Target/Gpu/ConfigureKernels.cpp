@@ -34,6 +34,27 @@ int64_t sharedBytes(int64_t registerTile, int64_t factorBytes) {
   return 2 * 2 * tile * factorBytes;
 }
 
+/// The bytes of one factor of `shape`: its matrix-core element's, else an
+/// f32's.
+int64_t factorBytes(const TiledContractionShape &shape) {
+  return shape.matrixElement
+             ? std::max<int64_t>(
+                   1, shape.matrixElement.getIntOrFloatBitWidth() / 8)
+             : 4;
+}
+
+/// Whether every target of `targets` gives a block of the tiled
+/// contraction with `registerTile` its shared memory and its threads.
+bool fitsEveryTarget(ArrayRef<GpuTarget> targets, int64_t registerTile,
+                     int64_t factorBytes) {
+  int64_t bytes = sharedBytes(registerTile, factorBytes);
+  return llvm::all_of(targets, [&](const GpuTarget &target) {
+    GpuTargetInfo info = target.backend->targetInfo(target.chip);
+    return bytes <= info.sharedMemoryBytes &&
+           kMatmulTile * kMatmulTile <= info.maxThreadsPerBlock;
+  });
+}
+
 /// The alternatives buildTiledContraction can build `shape`'s kernel in on
 /// every target of `targets`, at most `count`, largest tile first: each
 /// register tile whose threads hold the accumulators the targets' matrix
@@ -49,21 +70,10 @@ SmallVector<Attribute> tileCandidates(MLIRContext *ctx,
   if (shape.matrixElement)
     registerTiles.push_back(kMatmulLargeRegisterTile);
   registerTiles.append({kMatmulWideRegisterTile, kMatmulRegisterTile});
-  int64_t factorBytes =
-      shape.matrixElement
-          ? std::max<int64_t>(1,
-                              shape.matrixElement.getIntOrFloatBitWidth() / 8)
-          : 4;
   SmallVector<Attribute> candidates;
   for (int64_t registerTile : registerTiles) {
-    if (registerTile * registerTile < needed)
-      continue;
-    int64_t bytes = sharedBytes(registerTile, factorBytes);
-    if (llvm::any_of(targets, [&](const GpuTarget &target) {
-          GpuTargetInfo info = target.backend->targetInfo(target.chip);
-          return bytes > info.sharedMemoryBytes ||
-                 kMatmulTile * kMatmulTile > info.maxThreadsPerBlock;
-        }))
+    if (registerTile * registerTile < needed ||
+        !fitsEveryTarget(targets, registerTile, factorBytes(shape)))
       continue;
     int64_t side = kMatmulTile * registerTile;
     SmallVector<int64_t, 2> stageCounts = {2};
@@ -139,16 +149,8 @@ struct GpuConfigureKernelsPass
       int64_t registerTile = takesLargeTile(*shape) ? kMatmulLargeRegisterTile
                                                     : kMatmulWideRegisterTile;
       int64_t side = kMatmulTile * registerTile;
-      int64_t bytes =
-          sharedBytes(registerTile,
-                      std::max<int64_t>(
-                          1, shape->matrixElement.getIntOrFloatBitWidth() / 8));
-      for (const GpuTarget &target : parsed) {
-        GpuTargetInfo info = target.backend->targetInfo(target.chip);
-        if (bytes > info.sharedMemoryBytes ||
-            kMatmulTile * kMatmulTile > info.maxThreadsPerBlock)
-          return;
-      }
+      if (!fitsEveryTarget(parsed, registerTile, factorBytes(*shape)))
+        return;
       op->setAttr(fusion::FusionDialect::kConfigAttr,
                   fusion::KernelConfigAttr::get(ctx, kTiledContractionStrategy,
                                                 {side, side, kMatmulTile},
