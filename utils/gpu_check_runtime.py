@@ -34,7 +34,8 @@ class _ArgInfo(ctypes.Structure):
 
 
 class _Options(ctypes.Structure):
-    _fields_ = [("num_threads", ctypes.c_int32), ("gpu_graphs", ctypes.c_int32)]
+    _fields_ = [("num_threads", ctypes.c_int32), ("gpu_graphs", ctypes.c_int32),
+                ("gpu_tuning", ctypes.c_int32), ("cache_dir", ctypes.c_char_p)]
 
 
 def _library():
@@ -103,7 +104,9 @@ class Model:
         if _lib is None:
             _lib = _library()
         self._runtime, self._device, self._module = (ctypes.c_void_p() for _ in range(3))
-        _check(_lib.tc_runtime_create(ctypes.byref(_Options(threads, 1 if gpu_graphs else 0)),
+        # gpu_tuning -1 (as the module's mode asks), the default cache dir.
+        options = _Options(threads, 1 if gpu_graphs else 0, -1, None)
+        _check(_lib.tc_runtime_create(ctypes.byref(options),
                                       ctypes.byref(self._runtime)))
         _check(_lib.tc_device_create(self._runtime, device.encode(),
                                      ctypes.byref(self._device)))

@@ -107,7 +107,7 @@
  *   const uint32_t          tc_module_gpu_image_count_v1;
  *   const tc_gpu_image_v1   tc_module_gpu_images_v1[];    one per target
  *   const uint32_t          tc_module_gpu_site_count_v1;
- *   const tc_gpu_site_v1    tc_module_gpu_sites_v1[];     tunable kernels
+ *   const tc_gpu_site_v2    tc_module_gpu_sites_v2[];     tunable kernels
  *   int32_t tc_module_gpu_run_v3(const tc_gpu_env_v3 *env, ...);
  *
  * (A module with tc_module_gpu_run_v1, whose environment had no download
@@ -117,11 +117,13 @@
  * fields of the same environment.)
  *
  * Tunable kernels (tc-compile --gpu-candidates): site s of
- * tc_module_gpu_sites_v1 is a kernel built in num_candidates alternative
+ * tc_module_gpu_sites_v2 is a kernel built in num_candidates alternative
  * configurations beside its heuristic one; the host code runs alternative
- * env->choices[s] (its kernel: kernels[env->choices[s]]), or the
- * heuristic kernel for -1. env->choices has one entry per site, each -1 or
- * below num_candidates of its site.
+ * env->choices[s] (its kernel: kernels[env->choices[s]]), or for -1 the
+ * heuristic kernel (one of heuristic_kernels, chosen from the extents).
+ * env->choices has one entry per site, each -1 or below num_candidates of
+ * its site. A site's kernels are launched by that site only, so that a
+ * runtime timing the launches of each kernel times the site's choice.
  *
  * tc_module_gpu_run_v3 takes the arguments of tc_module_run_v1, with device
  * pointers for inputs[i] and output_data[i]; output_allocations[i] are
@@ -220,13 +222,16 @@ typedef struct tc_gpu_env_v3 {
 /* A tunable kernel: `key` names its computation in a tuning table
  * ("gpu-" and 16 hex digits); `candidates` its alternatives'
  * configurations, one per line (#fusion.kernel_config<...>); `kernels` the
- * kernel index (of tc_module_gpu_kernels_v1) each alternative launches. */
-typedef struct tc_gpu_site_v1 {
+ * kernel index (of tc_module_gpu_kernels_v1) each alternative launches;
+ * `heuristic_kernels` those the heuristic alternative may launch. */
+typedef struct tc_gpu_site_v2 {
   const char *key;
   const char *candidates;
   uint32_t num_candidates;
   const uint32_t *kernels;
-} tc_gpu_site_v1;
+  uint32_t num_heuristic_kernels;
+  const uint32_t *heuristic_kernels;
+} tc_gpu_site_v2;
 
 typedef struct tc_gpu_image_v1 {
   const char *target; /* "cuda:sm_90", "rocm:gfx942" */

@@ -163,9 +163,30 @@ typedef struct tc_runtime_options {
    * data, a loop's condition) is never replayed; each recorded shape keeps
    * its device memory (at most 16 shapes per device). */
   int32_t gpu_graphs;
+  /* GPU devices: what the tunable kernels of a module (compiled with
+   * --gpu-candidates, or --mode=max-autotune for a GPU) run.
+   *   0  the heuristic kernels (until tc_device_set_gpu_choice says
+   *      otherwise);
+   *   1  the alternatives the device's tuning table chose (tc-tune, or an
+   *      earlier first run), applied when a module is loaded on the device;
+   *      the heuristic kernel for a kernel the table does not know;
+   *   2  as 1, and a module's first run on the device first tunes the
+   *      kernels the table does not know, on that run's inputs, and adds
+   *      them to the table (tc_module_tune_gpu with its default options);
+   *  -1  (the default) 2 for modules compiled with --mode=max-autotune
+   *      (tc_module_mode), 1 for the others.
+   * The table is the device's file in the cache directory's tuning/
+   * folder (tc_device_gpu_tuning_table). */
+  int32_t gpu_tuning;
+  /* The cache directory of the tuning tables (tc-compile's compile cache,
+   * whose tuning/ folder holds them); NULL or "" for TC_CACHE_DIR, else
+   * $XDG_CACHE_HOME/tc, else $HOME/.cache/tc. Copied by
+   * tc_runtime_create. */
+  const char *cache_dir;
 } tc_runtime_options;
 
-/* Fills `options` with the defaults (num_threads = 0, gpu_graphs = -1). */
+/* Fills `options` with the defaults (num_threads = 0, gpu_graphs = -1,
+ * gpu_tuning = -1, cache_dir = NULL). */
 TC_API void tc_runtime_options_init(tc_runtime_options *options);
 
 /* Creates a runtime; `options` may be NULL for the defaults and is copied.
@@ -306,6 +327,21 @@ TC_API tc_status tc_device_set_gpu_choice(tc_device *device,
                                           const tc_module *module, size_t site,
                                           int32_t choice);
 
+/* The alternative tunable kernel `site` of `module` runs on `device` (for
+ * a module not run there yet, the one the device's tuning table will give
+ * it): -1 for the heuristic kernel, and for a CPU device and a site out of
+ * range. */
+TC_API int32_t tc_device_gpu_choice(tc_device *device, const tc_module *module,
+                                    size_t site);
+
+/* The tuning table `device` reads and writes: a file in the cache
+ * directory's tuning/ folder named after the GPU's model and architecture
+ * (an H200 and an H100, both sm_90, keep their own); "" for a CPU device
+ * or without a cache directory. Owned by the device. Its lines are
+ * "<kernel key> TAB <chosen configuration, or heuristic> TAB <ms> TAB
+ * <heuristic ms>" (docs/autotuning.md). */
+TC_API const char *tc_device_gpu_tuning_table(const tc_device *device);
+
 /* The signature of one input or output. Every pointer is owned by the
  * module and valid until tc_module_release. */
 typedef struct tc_arg_info {
@@ -440,6 +476,73 @@ TC_API tc_status tc_module_run_with_options(
     tc_module *module, tc_device *device, const tc_run_options *options,
     tc_tensor *const *inputs, size_t num_inputs, tc_tensor **outputs,
     size_t num_outputs);
+
+/*===--------------------------- GPU tuning -----------------------------===*/
+
+/* Options of tc_module_tune_gpu. */
+typedef struct tc_gpu_tune_options {
+  /* Timed runs stop once this many seconds have passed since the tuning
+   * began (each kernel key then decides on the rounds it completed). */
+  double budget_seconds;
+  /* Timed rounds: each runs the model once per trial (the heuristic
+   * kernels, then every kernel's alternative 0, 1, ...). */
+  int32_t rounds;
+  /* 1: also time the kernel keys the table already knows. */
+  int32_t retune;
+  /* 1: read the device's tuning table first (its keys are not timed again
+   * unless retune) and write the results to it; 0: neither. */
+  int32_t use_table;
+} tc_gpu_tune_options;
+
+/* Fills `options` with the defaults (budget_seconds = 60, rounds = 5,
+ * retune = 0, use_table = 1). */
+TC_API void tc_gpu_tune_options_init(tc_gpu_tune_options *options);
+
+/* What a tuning did. Times are per run of the model, summed over the
+ * timed kernel keys' kernels, each key's best round. */
+typedef struct tc_gpu_tune_report {
+  int64_t sites;            /* tunable kernels of the module */
+  int64_t keys;             /* distinct kernel keys among them */
+  int64_t keys_from_table;  /* keys whose choice the table gave */
+  int64_t keys_tuned;       /* keys timed now */
+  int64_t keys_changed;     /* of those, keys now running an alternative */
+  int64_t runs;             /* runs of the model made to time them */
+  double heuristic_ms;      /* the timed keys under the heuristic kernels */
+  double tuned_ms;          /* and as chosen */
+  double seconds;           /* the tuning's wall time */
+  int32_t budget_exhausted; /* the budget ended the rounds early */
+} tc_gpu_tune_report;
+
+/* Tunes `module`'s tunable kernels on GPU `device` with `inputs` (checked
+ * as tc_module_run checks them; the outputs are dropped): a warm-up round,
+ * then `rounds` rounds in which the model runs once with every kernel at
+ * its heuristic alternative and once per alternative index c with every
+ * kernel at its c-th; each launch of a tunable kernel is timed with GPU
+ * events. Per kernel key (sites with one key are timed and chosen
+ * together), an alternative replaces the heuristic kernel only if it is
+ * faster by 5 % in every round; of those the fastest by its best round
+ * wins. The choices take effect on the device at once (as
+ * tc_device_set_gpu_choice's do) and, with use_table, go into the
+ * device's tuning table. `options` may be NULL for the defaults;
+ * `out_report` may be NULL. INVALID_ARGUMENT for a CPU device or bad
+ * inputs; UNAVAILABLE where the driver cannot time kernels (no events);
+ * MALFORMED for a tuning table that does not follow the format (its
+ * path and line named); a run's error as tc_module_run gives it (the
+ * choices then stay as they were). A module without tunable kernels is
+ * tuned at once (a report of zeros). */
+TC_API tc_status tc_module_tune_gpu(tc_module *module, tc_device *device,
+                                    tc_tensor *const *inputs, size_t num_inputs,
+                                    const tc_gpu_tune_options *options,
+                                    tc_gpu_tune_report *out_report);
+
+/* The report of `module`'s last tuning on `device` (tc_module_tune_gpu, or
+ * the first run's under gpu_tuning 2), and how that tuning ended: NULL if
+ * it succeeded, else its error (a first run that could not tune runs the
+ * kernels the table chose, else the heuristic ones, and keeps the error
+ * here). NOT_FOUND if the module was not tuned there. */
+TC_API tc_status tc_device_gpu_tune_report(tc_device *device,
+                                           const tc_module *module,
+                                           tc_gpu_tune_report *out_report);
 
 /*===----------------------------- profiles -----------------------------===*/
 

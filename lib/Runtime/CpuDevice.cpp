@@ -2,6 +2,7 @@
 //---------===//
 
 #include "Internal.h"
+#include "TuningTable.h"
 #include "tc/Version.h" // the CMake project version
 
 #include <cstring>
@@ -70,8 +71,14 @@ tc_status createRuntime(const tc_runtime_options *options,
     return makeStatus(TC_STATUS_INVALID_ARGUMENT,
                       "gpu_graphs is " + std::to_string(resolved.gpu_graphs) +
                           " (expected -1 for the module's mode, 0 or 1)");
+  if (resolved.gpu_tuning < -1 || resolved.gpu_tuning > 2)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "gpu_tuning is " + std::to_string(resolved.gpu_tuning) +
+                          " (expected -1 for the module's mode, 0, 1 or 2)");
   keepFreedMemory();
-  tc_runtime *runtime = new (std::nothrow) tc_runtime{resolved};
+  std::string cacheDir = cacheDirectory(resolved.cache_dir);
+  resolved.cache_dir = nullptr; // the caller's string; cacheDir is the copy
+  tc_runtime *runtime = new (std::nothrow) tc_runtime{resolved, cacheDir};
   if (!runtime)
     return makeStatus(TC_STATUS_OUT_OF_MEMORY, "cannot allocate a runtime");
   *out_runtime = runtime;
@@ -128,9 +135,12 @@ tc_status createDevice(tc_runtime *runtime, const char *spec,
   // Released if anything below throws (guarded turns that into a status).
   std::unique_ptr<tc_device> owned(device);
   device->spec = driver ? driver->spec() : "cpu";
-  if (driver)
-    device->gpu = std::make_shared<GpuDevice>(std::move(driver),
-                                              runtime->options.gpu_graphs);
+  if (driver) {
+    GpuTuningPolicy tuning{runtime->options.gpu_tuning,
+                           gpuTablePath(runtime->cacheDir, *driver)};
+    device->gpu = std::make_shared<GpuDevice>(
+        std::move(driver), runtime->options.gpu_graphs, std::move(tuning));
+  }
   if (wantsPool) {
     device->pool = std::make_unique<ThreadPool>(
         resolveThreadCount(runtime->options.num_threads));
@@ -153,6 +163,7 @@ void tc_runtime_options_init(tc_runtime_options *options) {
   if (options) {
     *options = tc_runtime_options{};
     options->gpu_graphs = -1;
+    options->gpu_tuning = -1;
   }
 }
 
@@ -197,6 +208,29 @@ tc_status tc_device_set_gpu_choice(tc_device *device, const tc_module *module,
                       "tunable GPU kernels run on a GPU device, not '" +
                           std::string(tc_device_spec(device)) + "'");
   return device->gpu->setChoice(module, site, choice);
+}
+
+int32_t tc_device_gpu_choice(tc_device *device, const tc_module *module,
+                             size_t site) {
+  if (!device || !module || !device->gpu)
+    return -1;
+  return device->gpu->choice(module, site);
+}
+
+const char *tc_device_gpu_tuning_table(const tc_device *device) {
+  return device && device->gpu ? device->gpu->tuningTable().c_str() : "";
+}
+
+tc_status tc_device_gpu_tune_report(tc_device *device, const tc_module *module,
+                                    tc_gpu_tune_report *out_report) {
+  if (!device || !module || !out_report)
+    return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                      "device, module or out_report is NULL");
+  if (!device->gpu)
+    return makeStatus(TC_STATUS_NOT_FOUND,
+                      "model '" + module->path + "' was not tuned on '" +
+                          device->spec + "' (a CPU device)");
+  return device->gpu->lastTuning(module, *out_report);
 }
 
 } // extern "C"

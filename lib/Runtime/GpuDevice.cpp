@@ -13,6 +13,29 @@ using namespace tc::rt;
 
 namespace {
 
+/// While tuning: which launches to time, and their events.
+struct KernelTimer {
+  const std::vector<int> &keyOfKernel; // per kernel: the key it times, or -1
+  std::vector<void *> &pool;           // the device's events, reused
+  size_t used = 0;
+  struct Span {
+    int key;
+    void *start, *end;
+  };
+  std::vector<Span> spans = {};
+
+  tc_status next(GpuDriver &gpu, void **event) {
+    if (used == pool.size()) {
+      void *created = nullptr;
+      if (tc_status s = gpu.createEvent(&created))
+        return s;
+      pool.push_back(created);
+    }
+    *event = pool[used++];
+    return nullptr;
+  }
+};
+
 /// What the module's environment callbacks reach: the device, the kernels,
 /// the first error (later launches do nothing, module_abi.h).
 struct RunState {
@@ -27,6 +50,7 @@ struct RunState {
   bool recording = false;
   std::vector<void *> touched = {};
   int launches = 0;
+  KernelTimer *timer = nullptr;
 };
 
 void *envAlloc(void *runtime, int64_t bytes) {
@@ -74,12 +98,29 @@ void envLaunch(void *runtime, uint32_t kernel, const uint32_t *dims,
   if (std::find(dims, dims + 6, 0u) != dims + 6)
     return;
   ++state->launches;
-  if (tc_status s = state->device->driver().launch(
-          state->kernels->functions[kernel], dims, params)) {
+  GpuDriver &gpu = state->device->driver();
+  KernelTimer *timer = state->timer;
+  int key = timer && kernel < timer->keyOfKernel.size()
+                ? timer->keyOfKernel[kernel]
+                : -1;
+  void *start = nullptr, *end = nullptr;
+  if (key >= 0) {
+    if ((state->error = timer->next(gpu, &start)) ||
+        (state->error = timer->next(gpu, &end)) ||
+        (state->error = gpu.recordEvent(start)))
+      return;
+  }
+  if (tc_status s =
+          gpu.launch(state->kernels->functions[kernel], dims, params)) {
     state->error = makeStatus(tc_status_code(s),
                               "kernel '" + state->module->gpuKernels[kernel] +
                                   "': " + tc_status_message(s));
     tc_status_free(s);
+    return;
+  }
+  if (key >= 0) {
+    state->error = gpu.recordEvent(end);
+    timer->spans.push_back({key, start, end});
   }
 }
 
@@ -269,11 +310,20 @@ tc_status GpuDriver::unsupportedGraphs() const {
                     "the driver of " + description() + " has no graphs");
 }
 
-GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver, int graphs)
-    : gpu(std::move(driver)), graphs(graphs) {}
+tc_status GpuDriver::unsupportedTiming() const {
+  return makeStatus(TC_STATUS_UNAVAILABLE,
+                    "the driver of " + description() + " has no events");
+}
+
+GpuDevice::GpuDevice(std::unique_ptr<GpuDriver> driver, int graphs,
+                     GpuTuningPolicy tuning)
+    : gpu(std::move(driver)), graphs(graphs), tuning(std::move(tuning)) {}
 
 GpuDevice::~GpuDevice() {
+  tc_status_free(tableError);
   if (gpu->activate() == nullptr) {
+    for (void *event : events)
+      gpu->destroyEvent(event);
     for (auto &[key, recording] : recordings)
       forget(recording);
     for (auto &[id, entry] : loaded) {
@@ -359,15 +409,32 @@ tc_status GpuDevice::setChoice(const tc_module *module, size_t site,
                           std::to_string(tunable.candidates.size() - 1) +
                           ", not " + std::to_string(choice));
   std::lock_guard<std::mutex> lock(mutex);
-  if (tc_status s = gpu->activate())
-    return s;
   Loaded *kernels = nullptr;
-  if (tc_status s = load(module, &kernels))
+  if (tc_status s = activateAndLoad(module, &kernels))
     return s;
   kernels->choices.resize(module->gpuSites.size(), -1);
   if (kernels->choices[site] == choice)
     return nullptr;
   kernels->choices[site] = choice;
+  forgetRecordings(module);
+  return nullptr;
+}
+
+int32_t GpuDevice::choice(const tc_module *module, size_t site) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (site >= module->gpuSites.size())
+    return -1;
+  auto found = loaded.find(module->id);
+  if (found != loaded.end())
+    return site < found->second.choices.size() ? found->second.choices[site]
+                                               : -1;
+  // Not loaded here yet: what loading it will choose.
+  Loaded unloaded;
+  applyTable(module, unloaded);
+  return site < unloaded.choices.size() ? unloaded.choices[site] : -1;
+}
+
+void GpuDevice::forgetRecordings(const tc_module *module) {
   // A graph recorded of the module's runs replays the kernels it captured.
   for (auto it = recordings.begin(); it != recordings.end();) {
     if (it->first.first == module->id) {
@@ -377,7 +444,6 @@ tc_status GpuDevice::setChoice(const tc_module *module, size_t site,
       ++it;
     }
   }
-  return nullptr;
 }
 
 void GpuDevice::releaseBlock(void *block) {
@@ -415,6 +481,12 @@ bool GpuDevice::hasCodeFor(const tc_module *module) const {
                      [&](const TcGpuImage &image) {
                        return image.target.compare(0, prefix.size(), prefix) == 0;
                      });
+}
+
+tc_status GpuDevice::activateAndLoad(const tc_module *module, Loaded **out) {
+  if (tc_status s = gpu->activate())
+    return s;
+  return load(module, out);
 }
 
 tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
@@ -466,6 +538,7 @@ tc_status GpuDevice::load(const tc_module *module, Loaded **out) {
       entry.functions.push_back(function);
     }
     entry.choices = choices;
+    applyTable(module, entry);
     *out = &loaded.emplace(module->id, std::move(entry)).first->second;
     return nullptr;
   }
@@ -705,11 +778,19 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
                          int32_t *moduleCode) {
   std::lock_guard<std::mutex> lock(mutex);
   *moduleCode = TC_RUN_OK;
-  if (tc_status s = gpu->activate())
-    return s;
   Loaded *kernels = nullptr;
-  if (tc_status s = load(module, &kernels))
+  if (tc_status s = activateAndLoad(module, &kernels))
     return s;
+  if (!kernels->firstRunTuned && tunesAtFirstRun(module)) {
+    // Tuning that fails (a driver without events) leaves the heuristic
+    // kernels; its report says what happened.
+    kernels->firstRunTuned = true;
+    tc_gpu_tune_options options;
+    tc_gpu_tune_options_init(&options);
+    tc_gpu_tune_report report;
+    tc_status_free(
+        tuneLoaded(module, kernels, inputs, numInputs, options, report));
+  }
 
   Recording *recording = recordingFor(module, inputs, numInputs);
   if (recording && !recording->graph && recording->clean &&
@@ -761,5 +842,45 @@ tc_status GpuDevice::run(const tc_module *module, tc_tensor *const *inputs,
                         state.live, allocations, outputData)
           : copyOutputs(module, deviceData, outputDims, allocations, outputData);
   releaseAll();
+  return error;
+}
+
+tc_status GpuDevice::timedRun(const tc_module *module, Loaded *kernels,
+                              tc_tensor *const *inputs, size_t numInputs,
+                              const std::vector<int> &keyOfKernel,
+                              std::vector<double> &msPerKey) {
+  KernelTimer timer{keyOfKernel, events};
+  RunState state{this, kernels, module};
+  state.timer = &timer;
+  std::vector<void *> inputData, deviceAllocations, deviceData;
+  std::vector<int64_t> inputDims;
+  tc_status error = placeInputs(state, inputs, numInputs, /*copy=*/true,
+                                inputData, inputDims);
+  if (!error) {
+    size_t outputRanks = 0;
+    for (const ArgSignature &arg : module->signature.outputs)
+      outputRanks += arg.dims.size();
+    std::vector<int64_t> outputDims(outputRanks, -1);
+    int32_t code = callEntry(state, inputData, inputDims, deviceAllocations,
+                             deviceData, outputDims);
+    tc_status syncError = gpu->synchronize();
+    error = state.error ? state.error : syncError;
+    tc_status_free(state.error ? syncError : nullptr);
+    state.error = nullptr;
+    if (!error && code != TC_RUN_OK)
+      error = makeStatus(code == TC_RUN_OUT_OF_MEMORY ? TC_STATUS_OUT_OF_MEMORY
+                                                      : TC_STATUS_INVALID_VALUE,
+                         "the model failed (code " + std::to_string(code) +
+                             ") in a run timing its kernels");
+  }
+  for (const KernelTimer::Span &span : timer.spans) {
+    float ms = 0;
+    if (!error)
+      error = gpu->elapsedMs(span.start, span.end, &ms);
+    if (!error && span.key < static_cast<int>(msPerKey.size()))
+      msPerKey[span.key] += ms;
+  }
+  for (void *pointer : state.live)
+    recycle(pointer);
   return error;
 }

@@ -23,6 +23,7 @@
 #define TC_LIB_RUNTIME_GPUDEVICE_H
 
 #include "GpuDriver.h"
+#include "TuningTable.h"
 
 #include <atomic>
 #include <map>
@@ -35,12 +36,23 @@ struct tc_tensor;
 
 namespace tc::rt {
 
+/// How a GPU device's tunable kernels choose their alternative
+/// (tc_runtime_options.gpu_tuning): `mode` 0 = the heuristic kernels, 1 =
+/// those of the tuning table at `table` ("" for none) when a module is
+/// loaded, 2 = and a module's first run tunes the kernels the table does
+/// not know, -1 = 2 for modules compiled with --mode=max-autotune, else 1.
+struct GpuTuningPolicy {
+  int mode = 0;
+  std::string table;
+};
+
 class GpuDevice {
 public:
   /// `graphs` (tc_runtime_options.gpu_graphs): 1 = replay runs as graphs
   /// where the driver has them, 0 = never, -1 = for modules compiled with
   /// --mode=reduce-overhead.
-  explicit GpuDevice(std::unique_ptr<GpuDriver> driver, int graphs = 0);
+  explicit GpuDevice(std::unique_ptr<GpuDriver> driver, int graphs = 0,
+                     GpuTuningPolicy tuning = {});
   ~GpuDevice();
 
   GpuDriver &driver() { return *gpu; }
@@ -79,6 +91,25 @@ public:
   /// the heuristic kernel) on this device (tc_device_set_gpu_choice).
   tc_status setChoice(const tc_module *module, size_t site, int32_t choice);
 
+  /// The alternative tunable kernel `site` of `module` runs here (-1 for
+  /// the heuristic kernel); for a module not loaded here yet, the one the
+  /// tuning table will give it.
+  int32_t choice(const tc_module *module, size_t site);
+
+  /// Times the alternatives of `module`'s tunable kernels on `inputs` and
+  /// makes each kernel key run its fastest one (tc_module_tune_gpu, whose
+  /// comment says how); the inputs were checked by the caller.
+  tc_status tune(const tc_module *module, tc_tensor *const *inputs,
+                 size_t numInputs, const tc_gpu_tune_options &options,
+                 tc_gpu_tune_report &report);
+
+  /// The report of the module's last tuning here and how it ended (null
+  /// for success); NOT_FOUND if it was not tuned here.
+  tc_status lastTuning(const tc_module *module, tc_gpu_tune_report &report);
+
+  /// The tuning table this device reads and writes ("" for none).
+  const std::string &tuningTable() const { return tuning.table; }
+
   /// Runs that replayed a graph (tc_device_graph_runs).
   int64_t graphRuns() const { return replayedRuns; }
 
@@ -96,6 +127,14 @@ public:
     /// env->choices: the alternative each tunable kernel runs on this
     /// device (-1: the heuristic kernel).
     std::vector<int32_t> choices;
+    /// Whether the module's first run here considered tuning it, and the
+    /// report of its last tuning.
+    bool firstRunTuned = false;
+    bool tuned = false;
+    tc_gpu_tune_report report = {};
+    /// How the last tuning ended: TC_STATUS_OK, or its error.
+    tc_status_code_t tuneCode = TC_STATUS_OK;
+    std::string tuneMessage = {};
   };
 
   /// The runs of one module at one set of input shapes, for graphs.
@@ -110,6 +149,29 @@ public:
 
 private:
   tc_status load(const tc_module *module, Loaded **out);
+  /// Makes the GPU current for this thread, then load() (the caller holds
+  /// the mutex).
+  tc_status activateAndLoad(const tc_module *module, Loaded **out);
+  // Tuning (GpuTune.cpp).
+  tc_status tuneLoaded(const tc_module *module, Loaded *kernels,
+                       tc_tensor *const *inputs, size_t numInputs,
+                       const tc_gpu_tune_options &options,
+                       tc_gpu_tune_report &report);
+  /// The table's choices for the module's sites, in `kernels` (at load).
+  void applyTable(const tc_module *module, Loaded &kernels);
+  /// The table as last read or written (read on first use).
+  GpuTuningTable &table(tc_status *readError = nullptr);
+  bool tunesAtFirstRun(const tc_module *module) const;
+  /// Forgets the graphs recorded of `module`'s runs (its choices changed).
+  void forgetRecordings(const tc_module *module);
+  /// One run of the entry point with the module's current choices, its
+  /// outputs dropped: the launches of each kernel k with keyOfKernel[k] >=
+  /// 0 are timed with events, their milliseconds added to
+  /// msPerKey[keyOfKernel[k]].
+  tc_status timedRun(const tc_module *module, Loaded *kernels,
+                     tc_tensor *const *inputs, size_t numInputs,
+                     const std::vector<int> &keyOfKernel,
+                     std::vector<double> &msPerKey);
   void releaseCache();
   Recording *recordingFor(const tc_module *module, tc_tensor *const *inputs,
                           size_t numInputs);
@@ -141,6 +203,11 @@ private:
 
   std::unique_ptr<GpuDriver> gpu;
   int graphs;
+  GpuTuningPolicy tuning;
+  GpuTuningTable tuningEntries;
+  bool tableRead = false;
+  tc_status tableError = nullptr; // why the table could not be read
+  std::vector<void *> events;     // timedRun's, reused
   bool replaying = false; // allocate() must keep the graphs' memory
   std::atomic<int64_t> replayedRuns{0};
   std::mutex mutex; // one run at a time on a device

@@ -29,8 +29,11 @@ public:
   virtual const std::string &spec() const = 0;
   /// The architecture images are matched against: "sm_90", "gfx942".
   virtual const std::string &arch() const = 0;
-  /// "NVIDIA H200 (sm_90)", for messages.
+  /// "cuda:0 (NVIDIA H200, sm_90)", for messages.
   virtual const std::string &description() const = 0;
+  /// The GPU's product name ("NVIDIA H200"): with arch(), the GPU a tuning
+  /// table is kept for.
+  virtual const std::string &name() const = 0;
   /// The target prefix of this vendor's images ("cuda", "rocm").
   virtual const char *targetPrefix() const = 0;
 
@@ -73,8 +76,25 @@ public:
   virtual tc_status launchGraph(void *) { return unsupportedGraphs(); }
   virtual void destroyGraph(void *) {}
 
+  /// Events (CUDA events, HIP events), for timing kernels when tuning:
+  /// recordEvent marks the device's stream at the point the launches made
+  /// so far reach; elapsedMs waits for `end` and gives the milliseconds
+  /// between two recorded events. A driver library without them says so
+  /// with supportsTiming().
+  virtual bool supportsTiming() const { return false; }
+  virtual tc_status createEvent(void **out_event) {
+    *out_event = nullptr;
+    return unsupportedTiming();
+  }
+  virtual tc_status recordEvent(void *) { return unsupportedTiming(); }
+  virtual tc_status elapsedMs(void *, void *, float *) {
+    return unsupportedTiming();
+  }
+  virtual void destroyEvent(void *) {}
+
 private:
   tc_status unsupportedGraphs() const;
+  tc_status unsupportedTiming() const;
 };
 
 /// The status for a GPU that cannot be opened: `kind` "cuda" or "hip",

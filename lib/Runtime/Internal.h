@@ -28,6 +28,8 @@ struct tc_status_s {
 
 struct tc_runtime {
   tc_runtime_options options;
+  /// options.cache_dir resolved (TC_CACHE_DIR, ...); "" for none.
+  std::string cacheDir;
 };
 
 struct tc_device {
@@ -47,11 +49,13 @@ struct TcGpuImage {
   size_t size = 0;
 };
 
-/// A tunable GPU kernel of the module (tc_gpu_site_v1).
+/// A tunable GPU kernel of the module (tc_gpu_site_v2).
 struct TcGpuSite {
   std::string key;
   std::vector<std::string> candidates;
-  std::vector<uint32_t> kernels;
+  /// The kernel index each alternative launches; those the heuristic one
+  /// may launch.
+  std::vector<uint32_t> kernels, heuristicKernels;
 };
 
 struct tc_module {

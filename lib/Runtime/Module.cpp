@@ -193,8 +193,18 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
       gpuRun = dlsym(handle, "tc_module_gpu_run_v2");
     auto *siteCount = static_cast<const uint32_t *>(
         dlsym(handle, "tc_module_gpu_site_count_v1"));
-    auto *sites = static_cast<const tc_gpu_site_v1 *>(
-        dlsym(handle, "tc_module_gpu_sites_v1"));
+    auto *sites = static_cast<const tc_gpu_site_v2 *>(
+        dlsym(handle, "tc_module_gpu_sites_v2"));
+    // A development version's libraries (tc_module_gpu_sites_v1) did not
+    // name the heuristic kernels: their sites can be chosen, not timed.
+    struct SiteV1 {
+      const char *key, *candidates;
+      uint32_t num_candidates;
+      const uint32_t *kernels;
+    };
+    auto *sitesV1 = sites ? nullptr
+                          : static_cast<const SiteV1 *>(
+                                dlsym(handle, "tc_module_gpu_sites_v1"));
     module->staleGpuEntry =
         !gpuRun && dlsym(handle, "tc_module_gpu_run_v1") != nullptr;
     if (gpuRun && kernelCount && kernelNames && imageCount && images) {
@@ -205,17 +215,29 @@ tc_status tc_module_load(tc_runtime *runtime, const char *path,
         module->gpuImages.push_back({images[i].target, images[i].format,
                                      images[i].data,
                                      static_cast<size_t>(images[i].size)});
-      for (uint32_t s = 0; siteCount && sites && s < *siteCount; ++s) {
+      for (uint32_t s = 0; siteCount && (sites || sitesV1) && s < *siteCount;
+           ++s) {
+        tc_gpu_site_v2 entry = sites ? sites[s]
+                                     : tc_gpu_site_v2{sitesV1[s].key,
+                                                      sitesV1[s].candidates,
+                                                      sitesV1[s].num_candidates,
+                                                      sitesV1[s].kernels,
+                                                      0,
+                                                      nullptr};
         TcGpuSite site;
-        site.key = sites[s].key;
-        std::string text = sites[s].candidates;
+        site.key = entry.key;
+        std::string text = entry.candidates;
         for (size_t begin = 0; begin <= text.size();) {
           size_t end = std::min(text.find('\n', begin), text.size());
           site.candidates.push_back(text.substr(begin, end - begin));
           begin = end + 1;
         }
-        site.kernels.assign(sites[s].kernels,
-                            sites[s].kernels + sites[s].num_candidates);
+        site.kernels.assign(entry.kernels,
+                            entry.kernels + entry.num_candidates);
+        if (entry.heuristic_kernels)
+          site.heuristicKernels.assign(entry.heuristic_kernels,
+                                       entry.heuristic_kernels +
+                                           entry.num_heuristic_kernels);
         module->gpuSites.push_back(std::move(site));
       }
     }

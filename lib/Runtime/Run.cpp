@@ -177,6 +177,38 @@ void tc_run_options_init(tc_run_options *options) {
     *options = tc_run_options{};
 }
 
+tc_status tc_module_tune_gpu(tc_module *module, tc_device *device,
+                             tc_tensor *const *inputs, size_t num_inputs,
+                             const tc_gpu_tune_options *options,
+                             tc_gpu_tune_report *out_report) {
+  return guarded("tc_module_tune_gpu", [&]() -> tc_status {
+    if (!module || !device)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT,
+                        "tc_module_tune_gpu: module or device is NULL");
+    if (!device->gpu || !device->gpu->hasCodeFor(module))
+      return makeStatus(
+          TC_STATUS_INVALID_ARGUMENT,
+          "tuning runs a model's GPU kernels on a GPU device with code for it, "
+          "not on '" +
+              device->spec + "'");
+    if (num_inputs && !inputs)
+      return makeStatus(TC_STATUS_INVALID_ARGUMENT, "inputs is NULL");
+    if (tc_status status = checkInputs(module->signature, inputs, num_inputs))
+      return status;
+    if (tc_status status = checkPlaces(module->signature, inputs, num_inputs,
+                                       device->gpu.get()))
+      return status;
+    tc_gpu_tune_options defaults;
+    tc_gpu_tune_options_init(&defaults);
+    tc_gpu_tune_report report;
+    tc_status status = device->gpu->tune(module, inputs, num_inputs,
+                                         options ? *options : defaults, report);
+    if (out_report)
+      *out_report = report;
+    return status;
+  });
+}
+
 tc_status tc_module_run(tc_module *module, tc_device *device,
                         tc_tensor *const *inputs, size_t num_inputs,
                         tc_tensor **outputs, size_t num_outputs) {

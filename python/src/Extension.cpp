@@ -213,9 +213,9 @@ void releaseTensor(void *tensor) noexcept {
 class Model {
 public:
   /// gpuGraphs: tc_runtime_options.gpu_graphs (-1: as the module's mode
-  /// asks).
+  /// asks); gpuTuning: tc_runtime_options.gpu_tuning (likewise).
   Model(const std::string &path, const std::string &device, int64_t threads,
-        int32_t gpuGraphs) {
+        int32_t gpuGraphs, int32_t gpuTuning) {
     if (threads < 0 || threads > TC_MAX_THREADS)
       throw TcError("threads=" + std::to_string(threads) +
                     ": expected an integer from 0 (all cores) to " +
@@ -224,6 +224,7 @@ public:
     tc_runtime_options_init(&options);
     options.num_threads = static_cast<int32_t>(threads);
     options.gpu_graphs = gpuGraphs;
+    options.gpu_tuning = gpuTuning;
     try {
       check(tc_runtime_create(&options, &runtime));
       check(tc_device_create(runtime, device.c_str(), &this->device));
@@ -241,13 +242,9 @@ public:
   Model &operator=(const Model &) = delete;
   ~Model() { release(); }
 
-  /// Runs on `arrays` (the inputs in order); returns the outputs for
-  /// `framework` ("numpy", "torch" or "dlpack"), or None for each output
-  /// written into the matching array of `out` instead.
-  nb::list run(const std::vector<nb::object> &values,
-               const std::string &framework,
-               const std::optional<std::vector<std::optional<OutArray>>> &out,
-               bool outputsOnDevice) {
+  /// The inputs as arrays, in order: each must have a DLPack or buffer
+  /// view of its memory.
+  std::vector<InArray> inArrays(const std::vector<nb::object> &values) {
     if (values.size() != inputs.size())
       throw TcError(std::to_string(values.size()) + " inputs given but the "
                     "model has " + std::to_string(inputs.size()));
@@ -260,6 +257,78 @@ public:
                           .attr("__name__"))) +
                       " that has no DLPack or buffer-protocol view of its "
                       "memory");
+    return arrays;
+  }
+
+  /// tc_module_tune_gpu on `values`: its report as a dict.
+  nb::dict tuneGpu(const std::vector<nb::object> &values, double budgetSeconds,
+                   int32_t rounds, bool retune, bool useTable) {
+    std::vector<InArray> arrays = inArrays(values);
+    std::vector<tc_tensor *> wrapped(arrays.size(), nullptr);
+    auto cleanup = [&] {
+      for (tc_tensor *tensor : wrapped)
+        tc_tensor_release(tensor);
+    };
+    tc_gpu_tune_report report;
+    try {
+      for (size_t i = 0; i < arrays.size(); ++i)
+        wrapped[i] = wrap(arrays[i], i);
+      tc_gpu_tune_options options;
+      tc_gpu_tune_options_init(&options);
+      options.budget_seconds = budgetSeconds;
+      options.rounds = rounds;
+      options.retune = retune ? 1 : 0;
+      options.use_table = useTable ? 1 : 0;
+      tc_status status;
+      {
+        nb::gil_scoped_release released;
+        status = tc_module_tune_gpu(module, device, wrapped.data(),
+                                    wrapped.size(), &options, &report);
+      }
+      check(status);
+      cleanup();
+    } catch (...) {
+      cleanup();
+      throw;
+    }
+    nb::dict result;
+    result["sites"] = report.sites;
+    result["keys"] = report.keys;
+    result["keys_from_table"] = report.keys_from_table;
+    result["keys_tuned"] = report.keys_tuned;
+    result["keys_changed"] = report.keys_changed;
+    result["runs"] = report.runs;
+    result["heuristic_ms"] = report.heuristic_ms;
+    result["tuned_ms"] = report.tuned_ms;
+    result["seconds"] = report.seconds;
+    result["budget_exhausted"] = report.budget_exhausted != 0;
+    return result;
+  }
+
+  /// The alternative each tunable GPU kernel runs (-1: heuristic).
+  std::vector<int32_t> gpuChoices() const {
+    std::vector<int32_t> choices;
+    for (size_t site = 0, e = tc_module_num_gpu_sites(module); site < e; ++site)
+      choices.push_back(tc_device_gpu_choice(device, module, site));
+    return choices;
+  }
+  std::string gpuTuningTable() const {
+    return tc_device_gpu_tuning_table(device);
+  }
+
+  /// Runs on `arrays` (the inputs in order); returns the outputs for
+  /// `framework` ("numpy", "torch" or "dlpack"), or None for each output
+  /// written into the matching array of `out` instead.
+  nb::list run(const std::vector<nb::object> &values,
+               const std::string &framework,
+               const std::optional<std::vector<std::optional<OutArray>>> &out,
+               bool outputsOnDevice) {
+    if (values.size() != inputs.size())
+      throw TcError(std::to_string(values.size()) +
+                    " inputs given but the "
+                    "model has " +
+                    std::to_string(inputs.size()));
+    std::vector<InArray> arrays = inArrays(values);
     if (out && out->size() != outputs.size())
       throw TcError("out= has " + std::to_string(out->size()) +
                     " entries but the model has " +
@@ -480,10 +549,15 @@ NB_MODULE(_tc, m) {
               "each extent's symbol; equal symbols mean equal extents");
 
   nb::class_<Model>(m, "Model")
-      .def(nb::init<const std::string &, const std::string &, int64_t,
+      .def(nb::init<const std::string &, const std::string &, int64_t, int32_t,
                     int32_t>(),
            nb::arg("path"), nb::arg("device") = "cpu", nb::arg("threads") = 0,
-           nb::arg("gpu_graphs") = -1)
+           nb::arg("gpu_graphs") = -1, nb::arg("gpu_tuning") = -1)
+      .def("tune_gpu", &Model::tuneGpu, nb::arg("inputs"),
+           nb::arg("budget_seconds") = 60.0, nb::arg("rounds") = 5,
+           nb::arg("retune") = false, nb::arg("use_table") = true)
+      .def_prop_ro("gpu_choices", &Model::gpuChoices)
+      .def_prop_ro("gpu_tuning_table", &Model::gpuTuningTable)
       .def_ro("inputs", &Model::inputs)
       .def_ro("outputs", &Model::outputs)
       .def_prop_ro("device", &Model::deviceSpec)

@@ -102,6 +102,7 @@ OutputType = str  # "auto", "numpy", "torch" or "dlpack"
 _OUTPUT_TYPES = ("auto", "numpy", "torch", "dlpack")
 OutputDevice = str  # "auto", "host" or "device"
 _OUTPUT_DEVICES = ("auto", "host", "device")
+_GPU_TUNING = ("off", "table", "tune")  # tc_runtime_options.gpu_tuning 0, 1, 2
 
 
 def _check_choice(name: str, value, choices) -> None:
@@ -121,7 +122,8 @@ class Model:
 
     def __init__(self, path: str, device: str = "cpu", threads: int = 0,
                  gpu_graphs: Optional[bool] = None, output_type: OutputType = "auto",
-                 output_device: OutputDevice = "auto"):
+                 output_device: OutputDevice = "auto",
+                 gpu_tuning: Optional[str] = None):
         """Loads `path` onto `device` ("cpu", "cuda:N", "hip:N" or "auto").
 
         threads: CPU threads of the device, 0 for every core, 1 to run on
@@ -134,7 +136,13 @@ class Model:
         on a GPU. output_device, for a model that runs on a GPU: "host"
         copies the outputs back, "device" leaves them in the GPU's memory,
         "auto" leaves them there when any input was given there (as torch
-        does: CUDA tensors in, CUDA tensors out).
+        does: CUDA tensors in, CUDA tensors out). gpu_tuning, for a model
+        with tunable GPU kernels (compiled with gpu_candidates or
+        mode="max-autotune"): "off" runs the heuristic kernels, "table" the
+        choices of the GPU's tuning table in the cache directory (tc-tune,
+        tune_gpu), "tune" also tunes at the first run the kernels the table
+        lacks; None (the default) is "tune" for a max-autotune model, else
+        "table".
         """
         if isinstance(threads, bool) or not isinstance(threads, int) or \
                 not 0 <= threads <= MAX_THREADS:
@@ -143,7 +151,10 @@ class Model:
         _check_choice("output_type", output_type, _OUTPUT_TYPES)
         _check_choice("output_device", output_device, _OUTPUT_DEVICES)
         graphs = -1 if gpu_graphs is None else int(bool(gpu_graphs))
-        self._model = _tc.Model(str(path), device, threads, graphs)
+        if gpu_tuning is not None:
+            _check_choice("gpu_tuning", gpu_tuning, _GPU_TUNING)
+        tuning = -1 if gpu_tuning is None else _GPU_TUNING.index(gpu_tuning)
+        self._model = _tc.Model(str(path), device, threads, graphs, tuning)
         self.path = str(path)
         self.output_type = output_type
         self.output_device = output_device
@@ -163,6 +174,33 @@ class Model:
     def graph_runs(self) -> int:
         """How many runs replayed a graph (gpu_graphs=True on a GPU)."""
         return self._model.graph_runs
+
+    @property
+    def gpu_choices(self) -> list:
+        """The alternative each tunable GPU kernel runs on the model's device
+        (-1: its heuristic kernel); empty for a model without them."""
+        return list(self._model.gpu_choices)
+
+    @property
+    def gpu_tuning_table(self) -> str:
+        """The tuning table of the model's GPU ("" on the CPU)."""
+        return self._model.gpu_tuning_table
+
+    def tune_gpu(self, *arrays, budget_seconds: float = 60.0, rounds: int = 5,
+                 retune: bool = False, use_table: bool = True, **named) -> dict:
+        """Times the alternatives of the model's tunable GPU kernels on its
+        GPU with these inputs (by position or by name, as a call takes them)
+        and makes each kernel run its fastest (tc_module_tune_gpu):
+        budget_seconds bounds the timing, rounds is the number of timed
+        rounds, retune times the kernels the tuning table already knows, and
+        use_table reads the GPU's table first and writes the winners to it.
+        Returns the report: sites, keys, keys_from_table, keys_tuned,
+        keys_changed, runs, heuristic_ms, tuned_ms (per run, the timed keys'
+        kernels), seconds, budget_exhausted."""
+        inputs = self._bind(arrays, named)
+        values = [_input_array(value, spec) for value, spec in zip(inputs, self.inputs)]
+        return self._model.tune_gpu(values, float(budget_seconds), int(rounds),
+                                    bool(retune), bool(use_table))
 
     @property
     def mode(self) -> str:
@@ -269,7 +307,9 @@ class Model:
 
 def load(path: str, device: str = "cpu", threads: int = 0,
          gpu_graphs: Optional[bool] = None,
-         output_type: OutputType = "auto", output_device: OutputDevice = "auto") -> Model:
+         output_type: OutputType = "auto", output_device: OutputDevice = "auto",
+         gpu_tuning: Optional[str] = None) -> Model:
     """Loads a model.so (see Model). A model.so is code: loading it runs its
     initializers, so load only trusted files."""
-    return Model(path, device, threads, gpu_graphs, output_type, output_device)
+    return Model(path, device, threads, gpu_graphs, output_type, output_device,
+                 gpu_tuning)

@@ -107,3 +107,52 @@ def test_gpu_memory_in_and_out_without_copies():
                             capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("ok")
+
+
+TUNING_SCRIPT = textwrap.dedent("""
+    import ctypes, os, sys
+    import numpy as np
+    fakes = sys.argv[1]
+    ctypes.CDLL(fakes + "/FakeCuda/libcuda.so.1", mode=ctypes.RTLD_GLOBAL)
+    import tc
+    module = fakes + "/fake_gpu_scale_tunable.so"
+    x = np.arange(6, dtype=np.float32)
+
+    # Tuned from Python: the fake GPU's alternative 0 (4 us against the
+    # heuristic kernel's 10) wins, and goes into the GPU's table.
+    gpu = tc.load(module, device="cuda:0")
+    assert gpu.gpu_choices == [-1], gpu.gpu_choices
+    report = gpu.tune_gpu(x, rounds=2)
+    assert report["keys_tuned"] == 1 and report["keys_changed"] == 1, report
+    assert report["runs"] == 9, report
+    assert abs(report["tuned_ms"] - 0.004) < 1e-6, report
+    assert gpu.gpu_choices == [0], gpu.gpu_choices
+    assert gpu.gpu_tuning_table.startswith(os.environ["TC_CACHE_DIR"])
+    np.testing.assert_array_equal(gpu(x)[0], x * 2 + 1)
+
+    # A later load applies the table, unless told not to.
+    assert tc.load(module, device="cuda:1").gpu_choices == [0]
+    assert tc.load(module, device="cuda:1", gpu_tuning="off").gpu_choices == [-1]
+    try:
+        tc.load(module, device="cuda:0", gpu_tuning="always")
+    except tc.TcError as error:
+        assert "gpu_tuning='always'" in str(error), error
+    else:
+        raise AssertionError("no TcError")
+    try:
+        tc.load(module, device="cpu").tune_gpu(x)
+    except tc.TcError as error:
+        assert "not on 'cpu'" in str(error), error
+    else:
+        raise AssertionError("no TcError")
+    print("ok")
+""")
+
+
+def test_gpu_kernels_tuned_from_python(tmp_path):
+    fakes = _runtime_test_dir()
+    env = dict(os.environ, TC_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-c", TUNING_SCRIPT, str(fakes)],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("ok")

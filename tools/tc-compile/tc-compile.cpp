@@ -113,11 +113,15 @@ cl::opt<bool> gpuFpContract(
              "product into one fused multiply-add, rounded once (as nvcc and "
              "hipcc do by default); =false rounds each separately"),
     cl::init(true));
+/// The alternatives per GPU kernel of a --mode=max-autotune build.
+constexpr int64_t kAutotuneGpuCandidates = 3;
 cl::opt<int64_t> gpuCandidates(
     "gpu-candidates", cl::cat(category),
     cl::desc("with GPU targets: build each contraction kernel also in up to "
              "N alternative configurations (tiles and pipeline stages every "
-             "target supports), for a tuner to choose among; 0: none"),
+             "target supports), for a tuner to choose among (tc-tune, or the "
+             "runtime at a max-autotune model's first run); 0: none (the "
+             "default; 3 with --mode=max-autotune)"),
     cl::init(0));
 cl::opt<int64_t> gpuCandidate(
     "gpu-candidate", cl::cat(category),
@@ -181,7 +185,8 @@ cl::opt<std::string> mode(
              "replays GPU runs as graphs; max-autotune: time candidate "
              "configurations of the CPU kernels on this machine and keep the "
              "fastest per kernel, in a tuning table in the compile cache that "
-             "later compiles reuse"),
+             "later compiles reuse; GPU kernels come in 3 configurations "
+             "(--gpu-candidates), timed on the GPU at the first run"),
     cl::value_desc("default|reduce-overhead|max-autotune"));
 cl::opt<std::string> tuningTable(
     "tuning-table", cl::cat(category),
@@ -900,6 +905,11 @@ int main(int argc, char **argv) {
   if (mode != "default" && mode != "reduce-overhead" && !autotune)
     return fail("--mode: unknown mode '" + mode +
                 "'; use default, reduce-overhead or max-autotune");
+  // max-autotune for a GPU this host may lack: the library carries each
+  // contraction kernel's best few configurations, timed on the GPU at the
+  // model's first run there (or ahead of time by tc-tune).
+  if (autotune && !gpuTargets.empty() && gpuCandidates.getNumOccurrences() == 0)
+    gpuCandidates.setValue(kAutotuneGpuCandidates);
   if (autotune && emulation)
     return fail("--mode=max-autotune tunes the CPU's kernels; "
                 "--target=gpu-emulation is a test target without them");
@@ -1196,9 +1206,11 @@ int main(int argc, char **argv) {
       for (const std::string &change : summary.changes)
         llvm::errs() << "tc-compile: max-autotune:   " << change << "\n";
       if (!gpuTargets.empty())
-        llvm::errs()
-            << "tc-compile: note: max-autotune tunes the CPU code; the "
-               "GPU kernels keep the heuristics' configurations\n";
+        llvm::errs() << "tc-compile: note: max-autotune tunes the CPU code "
+                        "here; the GPU kernels carry up to "
+                     << gpuCandidates
+                     << " alternative configurations each, timed on the GPU "
+                        "at the model's first run there (or by tc-tune)\n";
       pipelineOptions.configTable = tuning.table;
       timer.report("autotune");
     }

@@ -50,6 +50,15 @@ const char kUsage[] =
     "                                       runs its alternative C (0 the\n"
     "                                       first; with fewer, its heuristic\n"
     "                                       kernel); -1: the heuristic ones\n"
+    "  --gpu-tuning=off|table|tune          on a GPU, what tunable kernels\n"
+    "                                       run: the heuristic ones, the\n"
+    "                                       device's tuning table's choices\n"
+    "                                       (tc-tune), or the table's after\n"
+    "                                       the first run tuned those it\n"
+    "                                       lacks (default: tune for a model\n"
+    "                                       compiled with "
+    "--mode=max-autotune,\n"
+    "                                       else table)\n"
     "  --benchmark=N [--warmup=N (3)]       time N runs (--output and\n"
     "                                       --compare see the last)\n"
     "  --profile                            time each kernel of the timed\n"
@@ -70,6 +79,7 @@ struct Options {
   std::string device = "auto";
   int32_t gpuGraphs = -1; // tc_runtime_options.gpu_graphs
   std::optional<int32_t> gpuChoice; // --gpu-choice
+  int32_t gpuTuning = -1;           // tc_runtime_options.gpu_tuning
   int64_t benchmark = 0;
   int64_t warmup = 3;
   bool printSignature = false;
@@ -181,6 +191,16 @@ Options parseOptions(int argc, char **argv) {
     } else if (flag == "--gpu-choice") {
       needValue();
       options.gpuChoice = static_cast<int32_t>(parseCount(flag, value, -1));
+    } else if (flag == "--gpu-tuning") {
+      needValue();
+      if (value == "off")
+        options.gpuTuning = 0;
+      else if (value == "table")
+        options.gpuTuning = 1;
+      else if (value == "tune")
+        options.gpuTuning = 2;
+      else
+        usageError("--gpu-tuning=" + value + ": expected off, table or tune");
     } else if (flag == "--profile" && !hasValue) {
       options.profile = true;
     } else if (flag == "--profile-json") {
@@ -432,6 +452,7 @@ int main(int argc, char **argv) {
   tc_runtime_options_init(&runtimeOptions);
   runtimeOptions.num_threads = options.threads;
   runtimeOptions.gpu_graphs = options.gpuGraphs;
+  runtimeOptions.gpu_tuning = options.gpuTuning;
   if (tc_status status =
           tc_runtime_create(&runtimeOptions, &handles.runtime))
     die(takeMessage(status));
@@ -524,6 +545,39 @@ int main(int argc, char **argv) {
   for (const TensorPtr &tensor : inputTensors)
     session.inputs.push_back(tensor.get());
   std::vector<TensorPtr> results = runOnce(session);
+  // The first run may have tuned the GPU kernels (--gpu-tuning=tune, or a
+  // max-autotune model): say what that cost and found.
+  tc_gpu_tune_report tuning;
+  tc_status tuned = tc_device_gpu_tune_report(device, module, &tuning);
+  if (tc_status_code(tuned) == TC_STATUS_NOT_FOUND) {
+    tc_status_free(tuned);
+  } else if (tuned) {
+    std::fprintf(stderr,
+                 "tc-run: warning: the first run could not tune the GPU "
+                 "kernels: %s\n",
+                 takeMessage(tuned).c_str());
+  } else {
+    std::printf("gpu tuning: %lld of %lld kernel keys timed in %lld runs "
+                "(%.2f s%s), %lld changed, %lld from the table %s\n",
+                static_cast<long long>(tuning.keys_tuned),
+                static_cast<long long>(tuning.keys),
+                static_cast<long long>(tuning.runs), tuning.seconds,
+                tuning.budget_exhausted ? ", budget spent" : "",
+                static_cast<long long>(tuning.keys_changed),
+                static_cast<long long>(tuning.keys_from_table),
+                tc_device_gpu_tuning_table(device));
+  }
+  // What the tunable kernels run (the table's choices, the first run's).
+  size_t sites = tc_module_num_gpu_sites(module);
+  if (sites && std::string(tc_device_spec(device)) != "cpu") {
+    size_t alternatives = 0;
+    for (size_t site = 0; site < sites; ++site)
+      alternatives += tc_device_gpu_choice(device, module, site) >= 0;
+    std::string table = tc_device_gpu_tuning_table(device);
+    std::printf("gpu kernels: %zu tunable, %zu running an alternative "
+                "(tuning table %s)\n",
+                sites, alternatives, table.empty() ? "none" : table.c_str());
+  }
   // --output and --compare then see the last timed run.
   if (options.profile && !options.benchmark)
     options.benchmark = 10;

@@ -29,6 +29,7 @@ using CUfunction = void *;
 using CUstream = void *;
 using CUgraph = void *;
 using CUgraphExec = void *;
+using CUevent = void *;
 constexpr int kCaptureModeRelaxed = 2; // CU_STREAM_CAPTURE_MODE_RELAXED
 constexpr int kComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_*
 constexpr int kComputeCapabilityMinor = 76;
@@ -68,6 +69,13 @@ struct CudaApi {
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
   bool hasGraphs = false;
+  // Events, for timing kernels; null where the driver lacks them.
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventDestroy)(CUevent);
+  bool hasEvents = false;
 };
 
 /// The driver API, loaded and initialized once per process.
@@ -127,6 +135,15 @@ const CudaApi &api() {
         lookup(cuda.cuGraphExecDestroy, "cuGraphExecDestroy") +
         lookup(cuda.cuGraphDestroy, "cuGraphDestroy");
     cuda.hasGraphs = graphEntries == 6;
+    // CUDA 12.8 renamed the elapsed time's entry point (same signature).
+    if (!lookup(cuda.cuEventElapsedTime, "cuEventElapsedTime_v2"))
+      lookup(cuda.cuEventElapsedTime, "cuEventElapsedTime");
+    int eventEntries = lookup(cuda.cuEventCreate, "cuEventCreate") +
+                       lookup(cuda.cuEventRecord, "cuEventRecord") +
+                       (cuda.cuEventElapsedTime != nullptr) +
+                       lookup(cuda.cuEventSynchronize, "cuEventSynchronize") +
+                       lookup(cuda.cuEventDestroy, "cuEventDestroy_v2");
+    cuda.hasEvents = eventEntries == 5;
     if (CUresult r = cuda.cuInit(0)) {
       const char *name = nullptr;
       cuda.cuGetErrorName(r, &name);
@@ -203,6 +220,7 @@ public:
     cuda.cuDeviceGetAttribute(&major, kComputeCapabilityMajor, device);
     cuda.cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, device);
     archText = "sm_" + std::to_string(major) + std::to_string(minor);
+    nameText = name;
     descriptionText = specText + " (" + name + ", " + archText + ")";
     if (tc_status s = primaryContext(device, specText, context))
       return s;
@@ -215,6 +233,7 @@ public:
   const std::string &spec() const override { return specText; }
   const std::string &arch() const override { return archText; }
   const std::string &description() const override { return descriptionText; }
+  const std::string &name() const override { return nameText; }
   const char *targetPrefix() const override { return "cuda"; }
 
   tc_status activate() override {
@@ -295,11 +314,32 @@ public:
   }
   void destroyGraph(void *graph) override { api().cuGraphExecDestroy(graph); }
 
+  bool supportsTiming() const override { return api().hasEvents; }
+  tc_status createEvent(void **out) override {
+    *out = nullptr;
+    if (!api().hasEvents)
+      return GpuDriver::createEvent(out);
+    return check(api().cuEventCreate(out, 0), "an event on " + specText);
+  }
+  tc_status recordEvent(void *event) override {
+    return check(api().cuEventRecord(event, stream),
+                 "recording an event on " + specText);
+  }
+  tc_status elapsedMs(void *start, void *end, float *ms) override {
+    const CudaApi &cuda = api();
+    if (tc_status s = check(cuda.cuEventSynchronize(end),
+                            "waiting for an event on " + specText))
+      return s;
+    return check(cuda.cuEventElapsedTime(ms, start, end),
+                 "timing events on " + specText);
+  }
+  void destroyEvent(void *event) override { api().cuEventDestroy(event); }
+
 private:
   CUdevice device = 0;
   CUcontext context = nullptr;
   CUstream stream = nullptr;
-  std::string specText, archText, descriptionText;
+  std::string specText, archText, nameText, descriptionText;
 };
 
 } // namespace

@@ -28,6 +28,7 @@ using hipFunction_t = void *;
 using hipStream_t = void *;
 using hipGraph_t = void *;
 using hipGraphExec_t = void *;
+using hipEvent_t = void *;
 constexpr int kCaptureModeRelaxed = 2; // hipStreamCaptureModeRelaxed
 
 struct HipApi {
@@ -62,6 +63,13 @@ struct HipApi {
   hipError_t (*hipGraphExecDestroy)(hipGraphExec_t);
   hipError_t (*hipGraphDestroy)(hipGraph_t);
   bool hasGraphs = false;
+  // Events, for timing kernels.
+  hipError_t (*hipEventCreate)(hipEvent_t *);
+  hipError_t (*hipEventRecord)(hipEvent_t, hipStream_t);
+  hipError_t (*hipEventElapsedTime)(float *, hipEvent_t, hipEvent_t);
+  hipError_t (*hipEventSynchronize)(hipEvent_t);
+  hipError_t (*hipEventDestroy)(hipEvent_t);
+  bool hasEvents = false;
 };
 
 const HipApi &api() {
@@ -119,6 +127,12 @@ const HipApi &api() {
         lookup(hip.hipGraphExecDestroy, "hipGraphExecDestroy") +
         lookup(hip.hipGraphDestroy, "hipGraphDestroy");
     hip.hasGraphs = graphEntries == 6;
+    int eventEntries = lookup(hip.hipEventCreate, "hipEventCreate") +
+                       lookup(hip.hipEventRecord, "hipEventRecord") +
+                       lookup(hip.hipEventElapsedTime, "hipEventElapsedTime") +
+                       lookup(hip.hipEventSynchronize, "hipEventSynchronize") +
+                       lookup(hip.hipEventDestroy, "hipEventDestroy");
+    hip.hasEvents = eventEntries == 5;
     if (hipError_t r = hip.hipInit(0))
       hip.error = std::string("hipInit failed: ") + hip.hipGetErrorName(r);
   });
@@ -154,6 +168,7 @@ public:
     // The ISA is not asked for: loading the module's images tells which
     // one fits.
     archText = "";
+    nameText = name;
     descriptionText = specText + " (" + name + ")";
     return check(api().hipStreamCreate(&stream),
                  specText + ": cannot create a stream");
@@ -162,6 +177,7 @@ public:
   const std::string &spec() const override { return specText; }
   const std::string &arch() const override { return archText; }
   const std::string &description() const override { return descriptionText; }
+  const std::string &name() const override { return nameText; }
   const char *targetPrefix() const override { return "rocm"; }
 
   tc_status activate() override {
@@ -236,10 +252,31 @@ public:
   }
   void destroyGraph(void *graph) override { api().hipGraphExecDestroy(graph); }
 
+  bool supportsTiming() const override { return api().hasEvents; }
+  tc_status createEvent(void **out) override {
+    *out = nullptr;
+    if (!api().hasEvents)
+      return GpuDriver::createEvent(out);
+    return check(api().hipEventCreate(out), "an event on " + specText);
+  }
+  tc_status recordEvent(void *event) override {
+    return check(api().hipEventRecord(event, stream),
+                 "recording an event on " + specText);
+  }
+  tc_status elapsedMs(void *start, void *end, float *ms) override {
+    const HipApi &hip = api();
+    if (tc_status s = check(hip.hipEventSynchronize(end),
+                            "waiting for an event on " + specText))
+      return s;
+    return check(hip.hipEventElapsedTime(ms, start, end),
+                 "timing events on " + specText);
+  }
+  void destroyEvent(void *event) override { api().hipEventDestroy(event); }
+
 private:
   int ordinal = 0;
   hipStream_t stream = nullptr;
-  std::string specText, archText, descriptionText;
+  std::string specText, archText, nameText, descriptionText;
 };
 
 } // namespace

@@ -253,13 +253,84 @@ bool suitsMatrixCores(linalg::LinalgOp op, const Roles &r) {
   return true;
 }
 
+/// How emitTiledKernel stages `op`'s operands at register tile R: the
+/// operands' staging, the shared tiles' layout, and the pipeline (three
+/// stages where an operand goes by asynchronous copies and three sets of
+/// tiles fit, else two). Also what tells two configurations that build the
+/// same kernel apart (a three-stage configuration whose operands cannot be
+/// copied asynchronously builds the two-stage kernel).
+struct TilePlan {
+  Staging a, b;
+  bool aKInner = false, bKInner = false;
+  MemRefType aTile, bTile;
+  bool aAsync = false, bAsync = false;
+  int64_t stages = 2;
+};
+
+TilePlan planTiles(linalg::LinalgOp op, const Roles &r,
+                   const ContractionFusion &fusion, int64_t R,
+                   bool asyncCopies) {
+  MLIRContext *ctx = op.getContext();
+  const int64_t T = kMatmulTile, E = T * R;
+  TilePlan plan;
+  plan.a = planStaging(op, fusion, r.a, r.m, r.k, R);
+  plan.b = planStaging(op, fusion, r.b, r.n, r.k, R);
+  auto workgroup =
+      mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
+  auto shared = [&](Value operand, int64_t rows, int64_t columns) {
+    return MemRefType::get({rows, columns},
+                           getElementTypeOrSelf(operand.getType()), AffineMap(),
+                           workgroup);
+  };
+  // Shared tiles: A transposed, [T of K][E rows of M, then padding], B
+  // [T of K][E columns of N, then padding]. A thread's R rows are
+  // consecutive in a row of A's tile: one vector read per step of K. The
+  // padding (16 bytes) keeps the rows 16-byte aligned and spreads a
+  // column's elements over the memory banks, for the staging stores and
+  // for matrix loads that read 8 rows at once (ldmatrix).
+  auto padOf = [&](OpOperand *operand) {
+    int64_t bytes = std::max<int64_t>(
+        1, elementBytes(getElementTypeOrSelf(operand->get().getType())));
+    return std::max<int64_t>(1, kVectorBytes / bytes);
+  };
+  // block_mma also reads tiles that keep K along their columns
+  // ([E of the own side][T of K, then padding]): an operand copied in
+  // vectors along K then lands in shared memory as it lies in global
+  // memory, each vector in consecutive elements, and the matrix loads
+  // read it without transposing.
+  const bool matrixCores = suitsMatrixCores(op, r);
+  plan.aKInner = matrixCores && plan.a.lanes > 1 && plan.a.alongK;
+  plan.bKInner = matrixCores && plan.b.lanes > 1 && plan.b.alongK;
+  auto tileType = [&](OpOperand *operand, bool kInner) {
+    int64_t pad = padOf(operand);
+    return kInner ? shared(operand->get(), E, T + pad)
+                  : shared(operand->get(), T, E + pad);
+  };
+  plan.aTile = tileType(r.a, plan.aKInner);
+  plan.bTile = tileType(r.b, plan.bKInner);
+  // Operands staged in vectors that lie in their tile as in memory
+  // (along the tile's rows) go by asynchronous copies where every target
+  // has them; then three sets of A and B tiles, where they fit (else two,
+  // and no asynchronous copies). Otherwise two pairs.
+  plan.aAsync =
+      asyncCopies && plan.a.lanes > 1 && plan.a.alongK == plan.aKInner;
+  plan.bAsync =
+      asyncCopies && plan.b.lanes > 1 && plan.b.alongK == plan.bKInner;
+  if ((plan.aAsync || plan.bAsync) &&
+      3 * (bufferBytes(plan.aTile) + bufferBytes(plan.bTile)) <=
+          kPortableSharedBytes)
+    plan.stages = 3;
+  else
+    plan.aAsync = plan.bAsync = false;
+  return plan;
+}
+
 /// The kernel for `op` with R x R outputs per thread, at the insertion
 /// point (`op` stays).
 void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op,
                      const Roles &r, const ContractionFusion &fusion,
                      ArrayRef<Value> sizes, const Extents &extents, int64_t R,
                      bool asyncCopies) {
-  MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   const int64_t T = kMatmulTile, E = T * R;
   auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
@@ -270,60 +341,20 @@ void emitTiledKernel(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   Value batches = extents.batches;
   Value mSize = extents.m, nSize = extents.n, kSize = extents.k;
-  Staging aStaging = planStaging(op, fusion, r.a, r.m, r.k, R);
-  Staging bStaging = planStaging(op, fusion, r.b, r.n, r.k, R);
-
-  auto workgroup = mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup);
-  auto shared = [&](Value operand, int64_t rows, int64_t columns) {
-    return MemRefType::get({rows, columns}, getElementTypeOrSelf(operand.getType()),
-                           AffineMap(), workgroup);
-  };
-  Value output = op.getDpsInitOperand(0)->get();
-  Type element = getElementTypeOrSelf(output.getType());
-  // Shared tiles: A transposed, [T of K][E rows of M, then padding], B
-  // [T of K][E columns of N, then padding]. A thread's R rows are
-  // consecutive in a row of A's tile: one vector read per step of K. The
-  // padding (16 bytes) keeps the rows 16-byte aligned and spreads a
-  // column's elements over the memory banks, for the staging stores and
-  // for matrix loads that read 8 rows at once (ldmatrix). The accumulators
-  // are the K loop's carried values (registers).
-  auto padOf = [&](OpOperand *operand) {
-    int64_t bytes = std::max<int64_t>(
-        1, elementBytes(getElementTypeOrSelf(operand->get().getType())));
-    return std::max<int64_t>(1, kVectorBytes / bytes);
-  };
-  const int64_t pad = padOf(r.a), bPad = padOf(r.b);
+  TilePlan plan = planTiles(op, r, fusion, R, asyncCopies);
+  const Staging &aStaging = plan.a, &bStaging = plan.b;
+  const bool aKInner = plan.aKInner, bKInner = plan.bKInner;
+  const bool aAsync = plan.aAsync, bAsync = plan.bAsync;
+  const int64_t stages = plan.stages;
+  MemRefType aTileType = plan.aTile, bTileType = plan.bTile;
   // With matrix cores the products accumulate in tc_gpu.block_mma's
   // registers, in the target's layout, and the fused epilogue runs on them
-  // there (tc_gpu.block_mma_for_each).
+  // there (tc_gpu.block_mma_for_each); else the accumulators are the K
+  // loop's carried values (registers).
   const bool matrixCores = suitsMatrixCores(op, r);
-  // block_mma also reads tiles that keep K along their columns
-  // ([E of the own side][T of K, then padding]): an operand copied in
-  // vectors along K then lands in shared memory as it lies in global
-  // memory, each vector in consecutive elements, and the matrix loads
-  // read it without transposing.
-  const bool aKInner = matrixCores && aStaging.lanes > 1 && aStaging.alongK;
-  const bool bKInner = matrixCores && bStaging.lanes > 1 && bStaging.alongK;
-  auto tileType = [&](OpOperand *operand, bool kInner, int64_t operandPad) {
-    return kInner ? shared(operand->get(), E, T + operandPad)
-                  : shared(operand->get(), T, E + operandPad);
-  };
-  MemRefType aTileType = tileType(r.a, aKInner, pad);
-  MemRefType bTileType = tileType(r.b, bKInner, bPad);
-  // Operands staged in vectors that lie in their tile as in memory
-  // (along the tile's rows) go by asynchronous copies where every target
-  // has them; then three sets of A and B tiles, where they fit (else two,
-  // and no asynchronous copies). Otherwise two pairs. The steps of K use
-  // the sets in turn (below).
-  bool aAsync = asyncCopies && aStaging.lanes > 1 && aStaging.alongK == aKInner;
-  bool bAsync = asyncCopies && bStaging.lanes > 1 && bStaging.alongK == bKInner;
-  const int64_t stages = (aAsync || bAsync) && 3 * (bufferBytes(aTileType) +
-                                                    bufferBytes(bTileType)) <=
-                                                   kPortableSharedBytes
-                             ? 3
-                             : 2;
-  if (stages == 2)
-    aAsync = bAsync = false;
+  Value output = op.getDpsInitOperand(0)->get();
+  Type element = getElementTypeOrSelf(output.getType());
+  // The steps of K use the sets of tiles in turn (below).
   SmallVector<Type> sharedTiles;
   for (int64_t set = 0; set < stages; ++set)
     sharedTiles.append({aTileType, bTileType});
@@ -940,6 +971,24 @@ LogicalResult buildTiledContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.eraseOp(op);
     return success();
   }
+  // Each alternative as the kernel it builds: a three-stage configuration
+  // whose operands cannot be copied asynchronously (padded, permuted or
+  // unaligned ones) builds the two-stage kernel, and says so; an
+  // alternative that builds another's kernel is dropped, so that no two
+  // alternatives time the same code.
+  SmallVector<Attribute> distinct;
+  for (Attribute candidate : alternatives) {
+    auto config = cast<fusion::KernelConfigAttr>(candidate);
+    int64_t registerTile = *registerTileOf(op, config, buildAsync);
+    TilePlan plan =
+        planTiles(op, *roles, fusion, registerTile, asyncFor(config));
+    Attribute built = fusion::KernelConfigAttr::get(
+        op->getContext(), config.getStrategy(), config.getTile(),
+        config.getWorkgroups(), plan.stages);
+    if (!llvm::is_contained(distinct, built))
+      distinct.push_back(built);
+  }
+  alternatives = rewriter.getArrayAttr(distinct);
   Value choice = tc_gpu::TunedChoiceOp::create(
       rewriter, loc, rewriter.getIndexType(), key, alternatives,
       /*env=*/Value(), /*site=*/IntegerAttr());

@@ -9,7 +9,7 @@
 // parameters are (allocated pointer, aligned pointer, offset, sizes,
 // strides). A tunable kernel's tc_gpu.tuned_choice gets the environment
 // and its site, and the module describes its sites for the runtime's tuner
-// (tc_module_gpu_sites_v1).
+// (tc_module_gpu_sites_v2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tc::gpu {
 #define GEN_PASS_DEF_GPUPREPAREHOSTPASS
@@ -31,10 +32,11 @@ namespace mlir::tc::gpu {
 namespace {
 
 /// A tunable kernel of the host code: its key, its alternatives'
-/// configurations (one per line) and the kernel each alternative launches.
+/// configurations (one per line), the kernel each alternative launches and
+/// those the heuristic alternative may launch.
 struct Site {
   std::string key, candidates;
-  SmallVector<int32_t> kernels;
+  SmallVector<int32_t> kernels, heuristicKernels;
 };
 
 /// Gives each tc_gpu.tuned_choice of `main` the environment and its site
@@ -68,15 +70,28 @@ FailureOr<SmallVector<Site>> numberSites(func::FuncOp main, Value env) {
                                   "alternative of a tunable kernel");
         site.kernels[i] = static_cast<int32_t>(launches.front().getKernel());
       }
+      tuned.getDefaultRegion().walk([&](tc_gpu::LaunchOp launch) {
+        site.heuristicKernels.push_back(
+            static_cast<int32_t>(launch.getKernel()));
+      });
     }
-    if (llvm::is_contained(site.kernels, -1))
+    if (llvm::is_contained(site.kernels, -1) || site.heuristicKernels.empty())
       return choice.emitError("a tunable kernel's alternative has no launch");
     sites.push_back(std::move(site));
   }
+  // A runtime times a site by its kernels' launches: no kernel may be
+  // launched by two sites (or twice in one).
+  llvm::DenseSet<int32_t> seen;
+  for (auto [site, choice] : llvm::zip(sites, choices))
+    for (int32_t kernel :
+         llvm::concat<int32_t>(site.kernels, site.heuristicKernels))
+      if (!seen.insert(kernel).second)
+        return choice.emitError("a kernel of a tunable kernel is launched by "
+                                "more than one alternative or site");
   return sites;
 }
 
-/// `tc_module_gpu_site_count_v1` and `tc_module_gpu_sites_v1`
+/// `tc_module_gpu_site_count_v1` and `tc_module_gpu_sites_v2`
 /// (include/tc-runtime/module_abi.h).
 void emitSites(ModuleOp module, ArrayRef<Site> sites) {
   MLIRContext *ctx = module.getContext();
@@ -84,40 +99,46 @@ void emitSites(ModuleOp module, ArrayRef<Site> sites) {
   Location loc = module.getLoc();
   host::Emitter e = host::Emitter::at(b, loc);
   struct Globals {
-    LLVM::GlobalOp key, candidates, kernels;
+    LLVM::GlobalOp key, candidates, kernels, heuristicKernels;
+  };
+  auto indexArray = [&](const Twine &name, ArrayRef<int32_t> indices) {
+    auto type = LLVM::LLVMArrayType::get(e.i32, indices.size());
+    return LLVM::GlobalOp::create(
+        b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal, name.str(),
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({int64_t(indices.size())}, e.i32), indices));
   };
   SmallVector<Globals> globals;
   for (auto [i, site] : llvm::enumerate(sites)) {
     std::string suffix = std::to_string(i);
-    auto kernelsType = LLVM::LLVMArrayType::get(e.i32, site.kernels.size());
-    auto kernels = LLVM::GlobalOp::create(
-        b, loc, kernelsType, /*isConstant=*/true, LLVM::Linkage::Internal,
-        "__tc_gpu_site_kernels_" + suffix,
-        DenseIntElementsAttr::get(
-            RankedTensorType::get({int64_t(site.kernels.size())}, e.i32),
-            ArrayRef<int32_t>(site.kernels)));
     globals.push_back(
         {host::constantBytes(b, loc, "__tc_gpu_site_key_" + suffix, site.key,
                              true),
          host::constantBytes(b, loc, "__tc_gpu_site_candidates_" + suffix,
                              site.candidates, true),
-         kernels});
+         indexArray("__tc_gpu_site_kernels_" + suffix, site.kernels),
+         indexArray("__tc_gpu_site_heuristic_kernels_" + suffix,
+                    site.heuristicKernels)});
   }
   host::constantCount(b, loc, "tc_module_gpu_site_count_v1", sites.size());
-  auto siteType =
-      LLVM::LLVMStructType::getLiteral(ctx, {e.ptr, e.ptr, e.i32, e.ptr});
+  auto siteType = LLVM::LLVMStructType::getLiteral(
+      ctx, {e.ptr, e.ptr, e.i32, e.ptr, e.i32, e.ptr});
+  auto count = [&](OpBuilder &ib, size_t n) -> Value {
+    return LLVM::ConstantOp::create(ib, loc, ib.getI32Type(),
+                                    ib.getI32IntegerAttr(int32_t(n)));
+  };
   host::constantTable(
-      b, loc, "tc_module_gpu_sites_v1", siteType, sites.size(),
+      b, loc, "tc_module_gpu_sites_v2", siteType, sites.size(),
       [&](OpBuilder &ib) {
         SmallVector<Value> values;
         for (auto [site, g] : llvm::zip(sites, globals)) {
           Value fields[] = {
               LLVM::AddressOfOp::create(ib, loc, g.key),
               LLVM::AddressOfOp::create(ib, loc, g.candidates),
-              LLVM::ConstantOp::create(
-                  ib, loc, ib.getI32Type(),
-                  ib.getI32IntegerAttr(int32_t(site.kernels.size()))),
-              LLVM::AddressOfOp::create(ib, loc, g.kernels)};
+              count(ib, site.kernels.size()),
+              LLVM::AddressOfOp::create(ib, loc, g.kernels),
+              count(ib, site.heuristicKernels.size()),
+              LLVM::AddressOfOp::create(ib, loc, g.heuristicKernels)};
           values.push_back(host::structValue(ib, loc, siteType, fields));
         }
         return values;

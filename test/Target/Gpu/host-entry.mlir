@@ -63,9 +63,14 @@
 // TUNED1-NEXT: candidate: #fusion.kernel_config<strategy = "tiled-contraction", tile = [128, 128, 16], workgroups = 0, stages = 2>
 // TUNED1-NEXT: candidate: #fusion.kernel_config<strategy = "tiled-contraction", tile = [64, 64, 16], workgroups = 0, stages = 3>
 // TUNED1-NEXT: alternative kernels: {{\[}}[[K0:[0-9]+]], [[K1:[0-9]+]], [[K2:[0-9]+]]{{\]}}
+// The heuristic kernel's tile is chosen from the extents: one kernel per
+// tile, none of them an alternative's.
+// TUNED1-NEXT: heuristic kernels: {{\[}}{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}{{\]}}
 // TUNED1: alternatives launched: {{\[}}[[K1]]{{\]}}
+// TUNED1-NEXT: heuristic kernels launched: 0
 // TUNED1: status: 0
 // TUNED-HEURISTIC: alternatives launched: {{\[\]}}
+// TUNED-HEURISTIC-NEXT: heuristic kernels launched: 1
 // TUNED-HEURISTIC: status: 0
 // tc-run sets the choices on a GPU device (--gpu-choice); the CPU runs the
 // model's CPU code, which has no alternatives.

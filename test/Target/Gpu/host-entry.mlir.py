@@ -35,7 +35,9 @@ class Env(ctypes.Structure):
 class Site(ctypes.Structure):
     _fields_ = [("key", ctypes.c_char_p), ("candidates", ctypes.c_char_p),
                 ("num_candidates", ctypes.c_uint32),
-                ("kernels", ctypes.POINTER(ctypes.c_uint32))]
+                ("kernels", ctypes.POINTER(ctypes.c_uint32)),
+                ("num_heuristic_kernels", ctypes.c_uint32),
+                ("heuristic_kernels", ctypes.POINTER(ctypes.c_uint32))]
 
 
 live, launches, sizes = set(), [], {}
@@ -113,12 +115,15 @@ env = Env(None, alloc, release, launch, constant, download, upload, None)
 site_kernels = []
 if mode == "tuned":
     count = ctypes.c_uint32.in_dll(lib, "tc_module_gpu_site_count_v1").value
-    site = (Site * max(count, 1)).in_dll(lib, "tc_module_gpu_sites_v1")[0]
+    site = (Site * max(count, 1)).in_dll(lib, "tc_module_gpu_sites_v2")[0]
     site_kernels = [site.kernels[i] for i in range(site.num_candidates)]
     print(f"sites: {count}, key: {site.key.decode()}")
     for line in site.candidates.decode().split("\n"):
         print(f"candidate: {line}")
     print(f"alternative kernels: {site_kernels}")
+    heuristic_kernels = [site.heuristic_kernels[i]
+                         for i in range(site.num_heuristic_kernels)]
+    print(f"heuristic kernels: {heuristic_kernels}")
     choices = (ctypes.c_int32 * count)(*([int(sys.argv[3])] * count))
     env.choices = choices
 # A kernel parameter that points into the library's own mapping (its
@@ -167,6 +172,8 @@ if mode == "image" and status == 0:
 kernels = {k for k, _, _, _ in launches}
 if mode == "tuned":
     print(f"alternatives launched: {[k for k in site_kernels if k in kernels]}")
+    print(f"heuristic kernels launched: "
+          f"{len([k for k in heuristic_kernels if k in kernels])}")
 empty = sum(1 for _, g, _, ok in launches if 0 in g or not ok)
 print(f"launches: {len(launches)}, distinct kernels: {len(kernels)}, empty grids: {empty}")
 print(f"output 0 dims: {list(output_dims)}")

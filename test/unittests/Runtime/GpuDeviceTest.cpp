@@ -18,7 +18,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 
 using namespace tc::rt;
 
@@ -26,17 +30,25 @@ namespace {
 
 struct FakeDriver : GpuDriver {
   std::string specText = "cuda:0", archText = "sm_90",
-              descriptionText = "cuda:0 (fake, sm_90)";
+              descriptionText = "cuda:0 (fake, sm_90)", nameText = "fake";
   std::vector<std::string> loadedFormats;
   std::set<void *> live;
   int allocations = 0;
   int launches = 0;
   bool failLaunch = false;
   std::string refuseTarget; // images whose data starts with this fail
+  // Kernels by name: "scale" (y = 2x) or "shift" (y = x + 1), optionally
+  // "_<N>us", what a launch adds to the clock events read (10 us without).
+  std::vector<std::string> functions;
+  double clockUs = 0;
+  bool noEvents = false;
+  std::set<void *> liveEvents;
+  std::map<void *, double> eventTimes;
 
   const std::string &spec() const override { return specText; }
   const std::string &arch() const override { return archText; }
   const std::string &description() const override { return descriptionText; }
+  const std::string &name() const override { return nameText; }
   const char *targetPrefix() const override { return "cuda"; }
   tc_status activate() override { return nullptr; }
   tc_status loadImage(const void *data, size_t size, const std::string &format,
@@ -54,10 +66,12 @@ struct FakeDriver : GpuDriver {
   }
   void unloadImage(void *) override {}
   tc_status getFunction(void *, const char *name, void **out) override {
-    // Kernel "scale" doubles, "shift" adds one: host functions.
-    *out = std::strcmp(name, "scale") == 0 ? reinterpret_cast<void *>(1)
-                                           : reinterpret_cast<void *>(2);
+    functions.push_back(name);
+    *out = reinterpret_cast<void *>(functions.size());
     return nullptr;
+  }
+  const std::string &functionName(void *function) const {
+    return functions[reinterpret_cast<uintptr_t>(function) - 1];
   }
   tc_status alloc(size_t bytes, void **out) override {
     *out = std::malloc(bytes);
@@ -89,14 +103,39 @@ struct FakeDriver : GpuDriver {
       if (dims[i] == 0)
         return makeStatus(TC_STATUS_INTERNAL, "CUDA_ERROR_INVALID_VALUE");
     ++launches;
+    const std::string &name = functionName(function);
+    bool doubles = name.rfind("scale", 0) == 0;
+    clockUs += name.size() > 6 ? std::stod(name.substr(6)) : 10;
     float *in = *static_cast<float **>(params[0]);
     float *out = *static_cast<float **>(params[1]);
     int64_t n = *static_cast<int64_t *>(params[2]);
     for (int64_t i = 0; i < n; ++i)
-      out[i] = function == reinterpret_cast<void *>(1) ? in[i] * 2 : in[i] + 1;
+      out[i] = doubles ? in[i] * 2 : in[i] + 1;
     return nullptr;
   }
   tc_status synchronize() override { return nullptr; }
+
+  bool supportsTiming() const override { return !noEvents; }
+  tc_status createEvent(void **out) override {
+    if (noEvents)
+      return GpuDriver::createEvent(out);
+    *out = std::malloc(1);
+    liveEvents.insert(*out);
+    return nullptr;
+  }
+  tc_status recordEvent(void *event) override {
+    eventTimes[event] = clockUs;
+    return nullptr;
+  }
+  tc_status elapsedMs(void *start, void *end, float *ms) override {
+    *ms =
+        static_cast<float>((eventTimes.at(end) - eventTimes.at(start)) / 1000);
+    return nullptr;
+  }
+  void destroyEvent(void *event) override {
+    liveEvents.erase(event);
+    std::free(event);
+  }
 };
 
 /// y = x * 2 + 1 over a rank-1 f32 input, through a temporary: what a
@@ -136,6 +175,39 @@ int32_t fakeTunedRun(const tc_gpu_env_v3 *env, void *const *inputs,
   void *params[3] = {&in, &out, &n};
   env->v2.launch(env->v2.runtime, env->choices[0] == 0 ? 1 : 0, dims, params,
                  3);
+  allocations[0] = data[0] = out;
+  outputDims[0] = n;
+  return TC_RUN_OK;
+}
+
+/// Three tunable kernels, two of them with one kernel key (A), as a module
+/// compiled with --gpu-candidates runs them: y = 2 (2x + 1). Each site's
+/// kernels take the time their names say (FakeDriver), so that key A's
+/// alternative 0 (4 + 3 us against 10 + 10) is the fastest and key B's
+/// (9.8 us against 10) is not faster by the 5 % tuning asks.
+int32_t fakeThreeSiteRun(const tc_gpu_env_v3 *env, void *const *inputs,
+                         const int64_t *inputDims, void **allocations,
+                         void **data, int64_t *outputDims) {
+  int64_t n = inputDims[0];
+  void *first = env->v2.alloc(env->v2.runtime, n * 4);
+  void *second = env->v2.alloc(env->v2.runtime, n * 4);
+  void *out = env->v2.alloc(env->v2.runtime, n * 4);
+  if (!first || !second || !out)
+    return TC_RUN_OUT_OF_MEMORY;
+  uint32_t dims[6] = {1, 1, 1, 32, 1, 1};
+  auto launch = [&](int site, uint32_t heuristic, uint32_t alternative0,
+                    void *from, void *to) {
+    int32_t choice = env->choices[site];
+    void *params[3] = {&from, &to, &n};
+    env->v2.launch(env->v2.runtime,
+                   choice < 0 ? heuristic : alternative0 + choice, dims, params,
+                   3);
+  };
+  launch(0, 0, 2, inputs[0], first);
+  launch(1, 1, 4, first, second);
+  launch(2, 6, 7, second, out);
+  env->v2.release(env->v2.runtime, first);
+  env->v2.release(env->v2.runtime, second);
   allocations[0] = data[0] = out;
   outputDims[0] = n;
   return TC_RUN_OK;
@@ -223,14 +295,21 @@ struct Fixture {
     arg.dims = {-1};
     module.signature.outputs = {arg};
     module.signature.targets = {"cpu", "cuda:sm_80", "cuda:sm_90"};
-    auto owned = std::make_unique<FakeDriver>();
-    driver = owned.get();
-    device = std::make_unique<GpuDevice>(std::move(owned));
+    useDevice({});
     int64_t dims[1] = {4};
     input = newTensor(TC_DTYPE_F32, dims, 1, 4, values.data(), 16, nullptr,
                       nullptr);
   }
   ~Fixture() { tc_tensor_release(input); }
+
+  /// A new device (a new fake GPU) with the tuning policy `tuning`.
+  void useDevice(GpuTuningPolicy tuning) {
+    device.reset();
+    auto owned = std::make_unique<FakeDriver>();
+    driver = owned.get();
+    device = std::make_unique<GpuDevice>(std::move(owned), /*graphs=*/0,
+                                         std::move(tuning));
+  }
 
   tc_status run(std::vector<void *> &allocations, std::vector<int64_t> &dims) {
     std::vector<void *> data(1, nullptr);
@@ -434,3 +513,213 @@ TEST(GpuDeviceTest, ModulesWithoutThisVendorsCodeAreNotRunHere) {
 }
 
 } // namespace
+
+namespace {
+
+/// The Fixture running fakeThreeSiteRun, its tuning table in a directory of
+/// its own.
+struct TuningFixture : Fixture {
+  std::string table;
+
+  explicit TuningFixture(const std::string &name) {
+    module.gpuRunFn = reinterpret_cast<void *>(fakeThreeSiteRun);
+    module.gpuKernels = {"scale",      "shift",       "scale_4us",
+                         "scale_12us", "shift_9.8us", "shift_20us",
+                         "scale_10us", "scale_3us",   "scale_11us"};
+    module.gpuSites = {{"gpu-aaaaaaaaaaaaaaaa", {"a0", "a1"}, {2, 3}, {0}},
+                       {"gpu-bbbbbbbbbbbbbbbb", {"b0", "b1"}, {4, 5}, {1}},
+                       {"gpu-aaaaaaaaaaaaaaaa", {"a0", "a1"}, {7, 8}, {6}}};
+    std::string directory = testing::TempDir() + "/tc-gpu-tuning-" + name;
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    table = directory + "/gpu.tsv";
+    useDevice({1, table});
+  }
+
+  std::vector<float> outputs() {
+    std::vector<void *> allocations;
+    std::vector<int64_t> dims;
+    EXPECT_EQ(run(allocations, dims), nullptr);
+    std::vector<float> y(static_cast<const float *>(allocations[0]),
+                         static_cast<const float *>(allocations[0]) + 4);
+    std::free(allocations[0]);
+    return y;
+  }
+
+  std::vector<int32_t> choices() {
+    std::vector<int32_t> result;
+    for (size_t s = 0; s < module.gpuSites.size(); ++s)
+      result.push_back(device->choice(&module, s));
+    return result;
+  }
+
+  tc_status tune(tc_gpu_tune_report &report,
+                 void (*adjust)(tc_gpu_tune_options &) = nullptr) {
+    tc_gpu_tune_options options;
+    tc_gpu_tune_options_init(&options);
+    if (adjust)
+      adjust(options);
+    return device->tune(&module, &input, 1, options, report);
+  }
+
+  std::string tableText() {
+    std::ifstream in(table);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+};
+
+} // namespace
+
+TEST(GpuDeviceTest, TuningTimesEveryAlternativeAndKeepsTheFastestPerKey) {
+  TuningFixture f("fastest");
+  const std::vector<float> expected = {6, 10, 14, 18}; // 2 (2x + 1)
+  EXPECT_EQ(f.outputs(), expected);
+  tc_gpu_tune_report report;
+  ASSERT_EQ(f.tune(report), nullptr);
+  EXPECT_EQ(report.sites, 3);
+  EXPECT_EQ(report.keys, 2);
+  EXPECT_EQ(report.keys_from_table, 0);
+  EXPECT_EQ(report.keys_tuned, 2);
+  EXPECT_EQ(report.keys_changed, 1);
+  // A warm-up round and five timed ones, each of three trials (the
+  // heuristic kernels, alternatives 0 and 1).
+  EXPECT_EQ(report.runs, 18);
+  EXPECT_EQ(report.budget_exhausted, 0);
+  EXPECT_NEAR(report.heuristic_ms, 0.030, 1e-6);
+  EXPECT_NEAR(report.tuned_ms, 0.017, 1e-6);
+  // Both sites of key A run alternative 0; B keeps its heuristic kernel.
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{0, -1, 0}));
+  EXPECT_EQ(f.outputs(), expected);
+  tc_gpu_tune_report last;
+  ASSERT_EQ(f.device->lastTuning(&f.module, last), nullptr);
+  EXPECT_EQ(last.runs, 18);
+  // The events are kept for the next tuning, and freed with the device.
+  EXPECT_FALSE(f.driver->liveEvents.empty());
+
+  std::string text = f.tableText();
+  EXPECT_NE(text.find("# tc GPU tuning table, version 1, for fake (sm_90)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("gpu-aaaaaaaaaaaaaaaa\ta0\t0.007\t0.02\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("gpu-bbbbbbbbbbbbbbbb\theuristic\t0.01\t0.01\n"),
+            std::string::npos)
+      << text;
+
+  // The table knows both keys now: nothing is timed again...
+  ASSERT_EQ(f.tune(report), nullptr);
+  EXPECT_EQ(report.keys_from_table, 2);
+  EXPECT_EQ(report.keys_tuned, 0);
+  EXPECT_EQ(report.runs, 0);
+  // ...unless asked to.
+  ASSERT_EQ(f.tune(report, [](tc_gpu_tune_options &o) { o.retune = 1; }),
+            nullptr);
+  EXPECT_EQ(report.keys_tuned, 2);
+}
+
+TEST(GpuDeviceTest, TheTuningTableChoosesWhenAModuleIsLoaded) {
+  TuningFixture f("load");
+  tc_gpu_tune_report report;
+  ASSERT_EQ(f.tune(report), nullptr);
+  // A new device of the same GPU model, reading the table: what it will
+  // choose is known before the first run.
+  f.useDevice({1, f.table});
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{0, -1, 0}));
+  f.outputs();
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{0, -1, 0}));
+  EXPECT_EQ(f.driver->launches, 3); // one run: nothing was timed
+  EXPECT_EQ(failure(f.device->lastTuning(&f.module, report)).first,
+            TC_STATUS_NOT_FOUND);
+  // Off: the heuristic kernels.
+  f.useDevice({0, f.table});
+  f.outputs();
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{-1, -1, -1}));
+  // An entry whose configuration is not one of the site's alternatives (a
+  // table written for another build of the kernel) gives the heuristic one.
+  {
+    std::ofstream out(f.table);
+    out << "gpu-aaaaaaaaaaaaaaaa\tz9\t1\t2\n";
+  }
+  f.useDevice({1, f.table});
+  f.outputs();
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{-1, -1, -1}));
+}
+
+TEST(GpuDeviceTest, FirstRunsTuneUnderModeTwoAndForMaxAutotuneModules) {
+  TuningFixture f("first-run");
+  f.useDevice({2, f.table});
+  const std::vector<float> expected = {6, 10, 14, 18};
+  EXPECT_EQ(f.outputs(), expected);
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{0, -1, 0}));
+  tc_gpu_tune_report report;
+  ASSERT_EQ(f.device->lastTuning(&f.module, report), nullptr);
+  EXPECT_EQ(report.keys_tuned, 2);
+  // 18 timed runs and the run itself; the next run tunes nothing.
+  EXPECT_EQ(f.driver->launches, 19 * 3);
+  EXPECT_EQ(f.outputs(), expected);
+  EXPECT_EQ(f.driver->launches, 20 * 3);
+
+  // -1: only modules compiled with --mode=max-autotune.
+  std::remove(f.table.c_str());
+  f.useDevice({-1, f.table});
+  f.outputs();
+  EXPECT_EQ(failure(f.device->lastTuning(&f.module, report)).first,
+            TC_STATUS_NOT_FOUND);
+  f.module.id = 43; // another load of the module
+  f.module.signature.mode = "max-autotune";
+  f.outputs();
+  ASSERT_EQ(f.device->lastTuning(&f.module, report), nullptr);
+  EXPECT_EQ(report.keys_tuned, 2);
+  // A first run that cannot tune still runs, and keeps why (a device
+  // without a table, so that every key is to be timed).
+  f.useDevice({2, ""});
+  f.driver->noEvents = true;
+  EXPECT_EQ(f.outputs(), expected);
+  auto [code, message] = failure(f.device->lastTuning(&f.module, report));
+  EXPECT_EQ(code, TC_STATUS_UNAVAILABLE);
+  EXPECT_NE(message.find("has no events"), std::string::npos) << message;
+}
+
+TEST(GpuDeviceTest, TuningErrorsNameTheirCause) {
+  TuningFixture f("errors");
+  tc_gpu_tune_report report;
+  // No events.
+  f.driver->noEvents = true;
+  auto [code, message] = failure(f.tune(report));
+  EXPECT_EQ(code, TC_STATUS_UNAVAILABLE);
+  EXPECT_NE(message.find("cannot tune the GPU kernels of 'fake.so' on cuda:0 "
+                         "(fake, sm_90): its driver has no events"),
+            std::string::npos)
+      << message;
+  f.driver->noEvents = false;
+  // A launch that fails: the choices stay as they were.
+  ASSERT_EQ(f.device->setChoice(&f.module, 1, 1), nullptr);
+  f.driver->failLaunch = true;
+  auto [launchCode, launchMessage] = failure(f.tune(report));
+  EXPECT_EQ(launchCode, TC_STATUS_INTERNAL);
+  EXPECT_NE(launchMessage.find("an illegal address"), std::string::npos)
+      << launchMessage;
+  EXPECT_EQ(f.choices(), (std::vector<int32_t>{-1, 1, -1}));
+  f.driver->failLaunch = false;
+  // A budget spent before the first timed run: nothing decided.
+  ASSERT_EQ(
+      f.tune(report, [](tc_gpu_tune_options &o) { o.budget_seconds = -1; }),
+      nullptr);
+  EXPECT_EQ(report.budget_exhausted, 1);
+  EXPECT_EQ(report.keys_tuned, 0);
+  EXPECT_EQ(report.runs, 3);
+  // A malformed table: its file and line.
+  {
+    std::ofstream out(f.table);
+    out << "# comment\ngpu-aaaaaaaaaaaaaaaa\ta0\n";
+  }
+  f.useDevice({1, f.table});
+  auto [tableCode, tableMessage] = failure(f.tune(report));
+  EXPECT_EQ(tableCode, TC_STATUS_MALFORMED);
+  EXPECT_NE(tableMessage.find("gpu.tsv', line 2: expected <key> TAB"),
+            std::string::npos)
+      << tableMessage;
+}

@@ -428,9 +428,10 @@ def GpuPrepareHostPass : Pass<"tc-gpu-prepare-host", "ModuleOp"> {
     --tc-gpu-lower-host-ops lowers both ops. Each `tc_gpu.tuned_choice`
     left (a tunable kernel whose choice the build did not fix) gets the
     environment and its site number, and the module gets
-    `tc_module_gpu_site_count_v1` and `tc_module_gpu_sites_v1`: each site's
+    `tc_module_gpu_site_count_v1` and `tc_module_gpu_sites_v2`: each site's
     kernel key, its alternatives' configurations (one per line) and the
-    kernel each alternative launches.
+    kernel each alternative launches, and the kernels the heuristic one may
+    launch (no kernel launched by two sites).
   }];
   let dependentDialects = ["::mlir::tc_gpu::TcGpuDialect",
                            "::mlir::LLVM::LLVMDialect"];

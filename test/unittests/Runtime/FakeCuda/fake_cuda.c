@@ -35,6 +35,7 @@ enum {
   CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
   CUDA_ERROR_INVALID_HANDLE = 400,
   CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_NOT_READY = 600,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
   CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
@@ -59,10 +60,27 @@ typedef struct module {
 } module;
 #define MODULE_MAGIC 0x6d6f64
 
+/* Kernels are named "scale" (y = x * 2) or "shift" (y = x + 1), each
+ * optionally followed by "_<N>us": the time a launch takes on the fake
+ * clock that events read (10 us without). */
 typedef struct kernel {
-  int doubles; /* "scale": y = x * 2; "shift": y = x + 1 */
+  char name[32];
+  int doubles;
+  double microseconds;
 } kernel;
-static kernel scale_kernel = {1}, shift_kernel = {0};
+#define MAX_KERNELS 32
+static kernel kernels[MAX_KERNELS];
+static int num_kernels;
+
+/* The fake GPU's clock, advanced by each launch run. */
+static double clock_us;
+
+typedef struct event {
+  int magic;
+  int recorded;
+  double time_us;
+} event;
+#define EVENT_MAGIC 0x657674
 
 /* A launch, run now or recorded into a graph. */
 typedef struct launch {
@@ -195,12 +213,28 @@ DRIVER_API int cuModuleGetFunction(void **out, void *handle, const char *name) {
   module *m = handle;
   if (!m || m->magic != MODULE_MAGIC)
     return CUDA_ERROR_INVALID_HANDLE;
-  if (strcmp(name, "scale") == 0)
-    *out = &scale_kernel;
-  else if (strcmp(name, "shift") == 0)
-    *out = &shift_kernel;
-  else
+  int doubles = strncmp(name, "scale", 5) == 0;
+  if (!doubles && strncmp(name, "shift", 5) != 0)
     return CUDA_ERROR_NOT_FOUND;
+  double microseconds = 10;
+  if (name[5]) {
+    char *end = NULL;
+    if (name[5] != '_' || (microseconds = strtod(name + 6, &end)) <= 0 ||
+        strcmp(end, "us") != 0)
+      return CUDA_ERROR_NOT_FOUND;
+  }
+  for (int i = 0; i < num_kernels; ++i)
+    if (strcmp(kernels[i].name, name) == 0) {
+      *out = &kernels[i];
+      return CUDA_SUCCESS;
+    }
+  if (num_kernels == MAX_KERNELS || strlen(name) >= sizeof(kernels[0].name))
+    return CUDA_ERROR_NOT_FOUND;
+  kernel *k = &kernels[num_kernels++];
+  strcpy(k->name, name);
+  k->doubles = doubles;
+  k->microseconds = microseconds;
+  *out = k;
   return CUDA_SUCCESS;
 }
 
@@ -295,6 +329,7 @@ static void run(const launch *l) {
   for (int64_t i = 0; i < l->n; ++i)
     l->out[i] = l->k->doubles ? l->in[i] * 2 : l->in[i] + 1;
   ++state.launches;
+  clock_us += l->k->microseconds;
 }
 
 /* params: float *in, float *out, int64_t n (what the fake GPU module
@@ -399,6 +434,61 @@ DRIVER_API int cuGraphLaunch(void *handle, void *stream_handle) {
   return CUDA_SUCCESS;
 }
 
+/* Events read the fake clock; recording one while capturing is refused
+ * (timed runs are not captured). */
+DRIVER_API int cuEventCreate(void **out, unsigned flags) {
+  int status = need_context();
+  if (status)
+    return status;
+  if (flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  event *e = calloc(1, sizeof(event));
+  e->magic = EVENT_MAGIC;
+  ++state.events_live;
+  *out = e;
+  return CUDA_SUCCESS;
+}
+
+DRIVER_API int cuEventRecord(void *handle, void *stream_handle) {
+  int status = need_context();
+  if (!status)
+    status = refuse_if_capturing(stream_handle);
+  if (status)
+    return status;
+  event *e = handle;
+  if (!e || e->magic != EVENT_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  e->recorded = 1;
+  e->time_us = clock_us;
+  return CUDA_SUCCESS;
+}
+
+DRIVER_API int cuEventSynchronize(void *handle) {
+  event *e = handle;
+  return e && e->magic == EVENT_MAGIC ? CUDA_SUCCESS
+                                      : CUDA_ERROR_INVALID_HANDLE;
+}
+
+DRIVER_API int cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  event *a = start, *b = end;
+  if (!a || !b || a->magic != EVENT_MAGIC || b->magic != EVENT_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!a->recorded || !b->recorded)
+    return CUDA_ERROR_NOT_READY;
+  *ms = (float)((b->time_us - a->time_us) / 1000);
+  return CUDA_SUCCESS;
+}
+
+DRIVER_API int cuEventDestroy_v2(void *handle) {
+  event *e = handle;
+  if (!e || e->magic != EVENT_MAGIC)
+    return CUDA_ERROR_INVALID_HANDLE;
+  e->magic = 0;
+  free(e);
+  --state.events_live;
+  return CUDA_SUCCESS;
+}
+
 __attribute__((unused)) static const char *error_name(int result) {
   switch (result) {
   case CUDA_SUCCESS: return "CUDA_SUCCESS";
@@ -411,6 +501,8 @@ __attribute__((unused)) static const char *error_name(int result) {
   case CUDA_ERROR_NO_BINARY_FOR_GPU: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
   case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
   case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+  case CUDA_ERROR_NOT_READY:
+    return "CUDA_ERROR_NOT_READY";
   case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
   case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED:
     return "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";

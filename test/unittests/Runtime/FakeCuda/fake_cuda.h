@@ -2,7 +2,9 @@
  *
  * FakeCuda/fake_cuda.c is a libcuda.so.1 with the driver API entry points
  * the runtime binds, over host memory: two "Fake H200" devices (sm_90),
- * kernels "scale" (y = x * 2) and "shift" (y = x + 1) run on the host, and
+ * kernels "scale" (y = x * 2) and "shift" (y = x + 1) run on the host (a
+ * name may add "_<N>us", what a launch adds to the fake clock that events
+ * read: 10 us without), and
  * images are text ("FAKECUBIN sm_90"); one for another architecture fails
  * as the real driver does (CUDA_ERROR_NO_BINARY_FOR_GPU). It keeps the
  * driver's rules that the runtime must respect: a primary context exists
@@ -37,6 +39,7 @@ typedef struct fake_cuda_state {
   int copies_to_device; /* host to device copies done */
   int copies_to_host;   /* device to host */
   int copies_on_device; /* device to device */
+  int events_live;      /* events not destroyed */
   /* Steering. */
   size_t memory_limit; /* cuMemAlloc of more fails (out of memory); 0: none */
   int fail_launches;   /* launches fail with CUDA_ERROR_ILLEGAL_ADDRESS */

@@ -115,6 +115,18 @@ EXPORT int hipGraphLaunch(void *exec, void *stream) {
 EXPORT int hipGraphExecDestroy(void *exec) { return cuGraphExecDestroy(exec); }
 EXPORT int hipGraphDestroy(void *graph) { return cuGraphDestroy(graph); }
 
+EXPORT int hipEventCreate(void **event) { return cuEventCreate(event, 0); }
+EXPORT int hipEventRecord(void *event, void *stream) {
+  return cuEventRecord(event, stream);
+}
+EXPORT int hipEventSynchronize(void *event) {
+  return cuEventSynchronize(event);
+}
+EXPORT int hipEventElapsedTime(float *ms, void *start, void *end) {
+  return cuEventElapsedTime_v2(ms, start, end);
+}
+EXPORT int hipEventDestroy(void *event) { return cuEventDestroy_v2(event); }
+
 EXPORT const char *hipGetErrorName(int result) {
   switch (result) {
   case CUDA_SUCCESS: return "hipSuccess";

@@ -443,7 +443,7 @@ def TcGpu_TunedChoiceOp : TcGpu_Op<"tuned_choice",
     kernel's `fusion.kernel_key`, the name a tuning table knows it by.
     `--tc-gpu-lower-tuned-choices` fixes the choice for a build; otherwise
     `--tc-gpu-prepare-host` numbers it (`site`, its entry in the module's
-    `tc_module_gpu_sites_v1`) and gives it the runtime's environment `env`,
+    `tc_module_gpu_sites_v2`) and gives it the runtime's environment `env`,
     and `--tc-gpu-lower-host-ops` reads the choice from `env->choices`.
 
     ```mlir
