@@ -223,13 +223,16 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
     dropUnit.push_back({static_cast<int64_t>(3 + i)});
     splitGroups.push_back({static_cast<int64_t>(3 + i)});
   }
+  // (The input may be narrower than the output: an f16 or bf16 input that
+  // the convolution widens to accumulate in f32, --precision.)
   auto split = [&](Value value) -> Value {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape = {type.getDimSize(0), groups / lanes, lanes};
     llvm::append_range(shape, type.getShape().drop_front(3));
     Value flat = tensor::CollapseShapeOp::create(rewriter, loc, value, dropUnit);
     return tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(shape, element), flat, splitGroups);
+        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+        flat, splitGroups);
   };
   auto blockedShape = [&](RankedTensorType type) {
     SmallVector<int64_t> shape = {type.getDimSize(0), groups / lanes};
@@ -240,10 +243,10 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
   };
   auto pack = [&](Value plainValue) {
     auto type = cast<RankedTensorType>(plainValue.getType());
-    return layoutCopy(
-        rewriter, loc, split(plainValue), plain,
-        tensor::EmptyOp::create(rewriter, loc, blockedShape(type), element, batch),
-        blocked);
+    return layoutCopy(rewriter, loc, split(plainValue), plain,
+                      tensor::EmptyOp::create(rewriter, loc, blockedShape(type),
+                                              type.getElementType(), batch),
+                      blocked);
   };
   // A padded input is packed, then padded: both fuse into the workgroups
   // (a pad before the reshapes of the packing would not).
@@ -264,7 +267,8 @@ void rewrite(RewriterBase &rewriter, Candidate &c) {
     low.push_back(rewriter.getIndexAttr(0));
     high.push_back(rewriter.getIndexAttr(0));
     packed = tensor::PadOp::create(
-        rewriter, loc, RankedTensorType::get(blockedShape(inType), element),
+        rewriter, loc,
+        RankedTensorType::get(blockedShape(inType), inType.getElementType()),
         pack(pad.getSource()), low, high, padValue);
   } else {
     packed = pack(input);

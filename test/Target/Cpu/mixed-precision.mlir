@@ -1,19 +1,21 @@
 // --precision=bf16 and fp16 on the CPU: a packed MatMul weight, a Gemm
 // (transB) with a bias, a channel-blocked 3x3 convolution on a 7x7 image, one
-// with image-width tiles on 16x16, and fused attention, against numpy
+// with image-width tiles on 16x16, a channel-blocked depthwise one on 14x14
+// (its input narrower than its f32 result), and fused attention, against numpy
 // references that round the contractions' operands and results to the
 // 16-bit type (the sums exact). The kernels accumulate in f32, so they
 // match to within a rounding flip of the result; fp32 results differ from
 // these references by up to 2% and fail the comparison.
 // RUN: %pyonnx %s.py %t
 // RUN: tc-compile %t/model.onnx --precision=bf16 -o %t/bf16.so --no-cache
-// RUN: tc-run %t/bf16.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s
+// RUN: tc-run %t/bf16.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=img14=%t/img14.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --compare=dw=%t/dw.bf16.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=fp16 -o %t/fp16.so --no-cache
-// RUN: tc-run %t/fp16.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.fp16.npy --compare=c7=%t/c7.fp16.npy --compare=c16=%t/c16.fp16.npy --compare=att=%t/att.fp16.npy --rtol=2e-3 --atol=1e-4 | FileCheck %s
+// RUN: tc-run %t/fp16.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=img14=%t/img14.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.fp16.npy --compare=c7=%t/c7.fp16.npy --compare=c16=%t/c16.fp16.npy --compare=dw=%t/dw.fp16.npy --compare=att=%t/att.fp16.npy --rtol=2e-3 --atol=1e-4 | FileCheck %s
 // The inputs and outputs keep f32.
 // CHECK-DAG: output 'y': OK: f32[24, 96]
 // CHECK-DAG: output 'c7': OK: f32[1, 64, 7, 7]
 // CHECK-DAG: output 'c16': OK: f32[1, 16, 16, 16]
+// CHECK-DAG: output 'dw': OK: f32[1, 32, 14, 14]
 // CHECK-DAG: output 'att': OK: f32[2, 16, 32]
 //
 // The weights are stored in bf16 in the CPU kernels' layouts: the MatMul
@@ -41,11 +43,12 @@
 // does), so it differs from the reference by up to one bf16 unit at the
 // outputs' magnitude (atol 8e-3; an fp32 compile misses 20 of them).
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation -o %t/emulated.so --no-cache
-// RUN: tc-run %t/emulated.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s --check-prefix=EMULATED
-// RUN: tc-run %t/emulated.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=8e-3 | FileCheck %s --check-prefix=EMULATED-ATT
+// RUN: tc-run %t/emulated.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=img14=%t/img14.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=y=%t/y.bf16.npy --compare=c7=%t/c7.bf16.npy --compare=c16=%t/c16.bf16.npy --compare=dw=%t/dw.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s --check-prefix=EMULATED
+// RUN: tc-run %t/emulated.so --input=x=%t/x.npy --input=img7=%t/img7.npy --input=img16=%t/img16.npy --input=img14=%t/img14.npy --input=q=%t/q.npy --input=k=%t/k.npy --input=v=%t/v.npy --compare=att=%t/att.bf16.npy --rtol=1e-2 --atol=8e-3 | FileCheck %s --check-prefix=EMULATED-ATT
 // EMULATED-DAG: output 'y': OK: f32[24, 96]
 // EMULATED-DAG: output 'c7': OK: f32[1, 64, 7, 7]
 // EMULATED-DAG: output 'c16': OK: f32[1, 16, 16, 16]
+// EMULATED-DAG: output 'dw': OK: f32[1, 32, 14, 14]
 // EMULATED-ATT: output 'att': OK: f32[2, 16, 32]
 // RUN: rm -rf %t/kernels
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=cuda:sm_80,cuda:sm_90,rocm:gfx90a,rocm:gfx942 --emit=gpu-kernels -o %t/kernels | FileCheck %s --check-prefix=GPU
