@@ -143,6 +143,10 @@ TC_API size_t tc_dtype_size(tc_dtype_t dtype);
 
 typedef struct tc_runtime tc_runtime;
 
+/* Fields are added at the end as the runtime grows: fill the struct with
+ * tc_runtime_options_init, then set what you need, and build against the
+ * header of the libTcRuntime you load (its soname's major version changes
+ * with the layout once it reaches 1). */
 typedef struct tc_runtime_options {
   /* Threads of each cpu device created from this runtime, the calling thread
    * included: 0 = all hardware threads, 1 = run everything on the thread

@@ -175,12 +175,21 @@ tc_status GpuDevice::tuneLoaded(const tc_module *module, Loaded *kernels,
   }
   report.keys = static_cast<int64_t>(keys.size());
 
+  auto finish = [&](tc_status status) {
+    forgetRecordings(module);
+    report.seconds = seconds();
+    kernels->tuned = true;
+    kernels->report = report;
+    kernels->tuneCode = tc_status_code(status);
+    kernels->tuneMessage = tc_status_message(status);
+    return status;
+  };
   bool useTable = options.use_table && !tuning.table.empty();
   if (useTable) {
     tc_status readError = nullptr;
     table(&readError);
     if (readError)
-      return readError;
+      return finish(readError);
   }
   std::vector<size_t> timed; // indices into keys
   for (size_t k = 0; k < keys.size(); ++k) {
@@ -195,15 +204,6 @@ tc_status GpuDevice::tuneLoaded(const tc_module *module, Loaded *kernels,
       timed.push_back(k);
     }
   }
-  auto finish = [&](tc_status status) {
-    forgetRecordings(module);
-    report.seconds = seconds();
-    kernels->tuned = true;
-    kernels->report = report;
-    kernels->tuneCode = tc_status_code(status);
-    kernels->tuneMessage = tc_status_message(status);
-    return status;
-  };
   if (timed.empty())
     return finish(nullptr);
   if (!gpu->supportsTiming())
