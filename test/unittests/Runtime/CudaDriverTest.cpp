@@ -11,6 +11,7 @@
 #include "FakeCuda/fake_cuda.h"
 #include "GpuScale.h"
 
+#include <cstdio>
 #include <vector>
 
 using namespace tc::test;
@@ -245,3 +246,67 @@ TEST(CudaDriverTest, AutoPicksTheGpu) {
 }
 
 } // namespace
+
+namespace {
+
+/// Tunes gpu_scale_tunable ("scale" in alternatives of 4 and 12 us against
+/// the heuristic kernel's 10 on the fake clock) on `spec` through the C
+/// API, its tuning table in a directory of its own.
+void tuneThroughTheApi(const char *spec, int &eventsLive) {
+  std::string cache = testing::TempDir() + "/tc-tune-api-" + spec;
+  for (char &c : cache)
+    if (c == ':')
+      c = '-';
+  tc_runtime_options options;
+  tc_runtime_options_init(&options);
+  EXPECT_EQ(options.gpu_tuning, -1);
+  options.num_threads = 1;
+  options.cache_dir = cache.c_str();
+  tc_runtime *raw = nullptr;
+  ASSERT_EQ(describe(tc_runtime_create(&options, &raw)), "");
+  Owned<tc_runtime> runtime(raw);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale_tunable");
+  Owned<tc_device> device = makeDevice(runtime.get(), spec);
+  ASSERT_NE(device, nullptr);
+  std::string table = tc_device_gpu_tuning_table(device.get());
+  TC_EXPECT_CONTAINS(table, cache + "/tuning/gpu-");
+  std::remove(table.c_str());
+  EXPECT_EQ(tc_device_gpu_choice(device.get(), module.get(), 0), -1);
+  int64_t n = 8;
+  std::vector<float> x(n, 1.0f);
+  tc_tensor *input = nullptr;
+  ASSERT_EQ(describe(tc_tensor_create_copy(TC_DTYPE_F32, 1, &n, x.data(),
+                                           x.size() * 4, &input)),
+            "");
+  Owned<tc_tensor> owned(input);
+  tc_gpu_tune_report report;
+  ASSERT_EQ(describe(tc_module_tune_gpu(module.get(), device.get(), &input, 1,
+                                        nullptr, &report)),
+            "");
+  EXPECT_EQ(report.keys_tuned, 1);
+  EXPECT_EQ(report.keys_changed, 1);
+  EXPECT_EQ(report.runs, 18);
+  EXPECT_NEAR(report.heuristic_ms, 0.010, 1e-6);
+  EXPECT_NEAR(report.tuned_ms, 0.004, 1e-6);
+  EXPECT_EQ(tc_device_gpu_choice(device.get(), module.get(), 0), 0);
+  std::vector<float> y;
+  ASSERT_EQ(runScale(device.get(), module.get(), 5, &y), "");
+  expectScaled(y, 5, 0);
+  eventsLive = fake().events_live;
+  // A CPU device cannot tune, and says so.
+  Owned<tc_device> cpu = makeDevice(runtime.get(), "cpu");
+  std::string error = describe(
+      tc_module_tune_gpu(module.get(), cpu.get(), &input, 1, nullptr, &report));
+  TC_EXPECT_CONTAINS(error, "not on 'cpu'");
+}
+
+} // namespace
+
+TEST(CudaDriverTest, TuningTimesTheAlternativesWithTheDriversEvents) {
+  int eventsLive = 0;
+  tuneThroughTheApi("cuda:0", eventsLive);
+  // The device kept its events for the next tuning and destroyed them
+  // with itself.
+  EXPECT_GT(eventsLive, 0);
+  EXPECT_EQ(fake().events_live, 0);
+}

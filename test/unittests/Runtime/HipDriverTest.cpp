@@ -12,6 +12,7 @@
 #include "FakeCuda/fake_cuda.h"
 #include "GpuScale.h"
 
+#include <cstdio>
 #include <vector>
 
 using namespace tc::test;
@@ -104,3 +105,34 @@ TEST(HipDriverTest, AutoPicksTheAmdGpuWhenNoNvidiaOneWorks) {
 }
 
 } // namespace
+
+TEST(HipDriverTest, TuningTimesTheAlternativesWithHipEvents) {
+  tc_runtime_options options;
+  tc_runtime_options_init(&options);
+  options.num_threads = 1;
+  std::string cache = testing::TempDir() + "/tc-tune-api-hip";
+  options.cache_dir = cache.c_str();
+  tc_runtime *raw = nullptr;
+  ASSERT_EQ(describe(tc_runtime_create(&options, &raw)), "");
+  Owned<tc_runtime> runtime(raw);
+  Owned<tc_module> module = loadModule(runtime.get(), "gpu_scale_tunable");
+  Owned<tc_device> device = makeDevice(runtime.get(), "hip:0");
+  ASSERT_NE(device, nullptr);
+  // AMD GPUs keep a table of their own, named after the vendor.
+  std::string table = tc_device_gpu_tuning_table(device.get());
+  TC_EXPECT_CONTAINS(table, cache + "/tuning/gpu-rocm-");
+  std::remove(table.c_str());
+  int64_t n = 8;
+  std::vector<float> x(n, 1.0f);
+  tc_tensor *input = nullptr;
+  ASSERT_EQ(describe(tc_tensor_create_copy(TC_DTYPE_F32, 1, &n, x.data(),
+                                           x.size() * 4, &input)),
+            "");
+  Owned<tc_tensor> owned(input);
+  tc_gpu_tune_report report;
+  ASSERT_EQ(describe(tc_module_tune_gpu(module.get(), device.get(), &input, 1,
+                                        nullptr, &report)),
+            "");
+  EXPECT_EQ(report.keys_changed, 1);
+  EXPECT_EQ(tc_device_gpu_choice(device.get(), module.get(), 0), 0);
+}
