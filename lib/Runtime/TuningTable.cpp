@@ -4,6 +4,7 @@
 #include "GpuDriver.h"
 #include "Internal.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -109,7 +110,11 @@ tc_status tc::rt::writeGpuTable(const std::string &path,
   if (slash != std::string::npos && slash > 0)
     if (tc_status s = makeDirectories(path.substr(0, slash)))
       return s;
-  std::string temporary = path + ".tmp" + std::to_string(getpid());
+  // Unique per process and per write: two devices of one GPU model in one
+  // process may write the table at once (the last rename wins).
+  static std::atomic<uint64_t> writes{0};
+  std::string temporary = path + ".tmp" + std::to_string(getpid()) + "-" +
+                          std::to_string(writes.fetch_add(1));
   {
     std::ofstream out(temporary, std::ios::trunc);
     out << "# tc GPU tuning table, version 1, for " << device << "\n"
