@@ -60,10 +60,20 @@ void buildGpuKernelPipeline(OpPassManager &pm,
   configure.targets = options.targets;
   configure.candidates = options.candidates;
   pm.addNestedPass<func::FuncOp>(createGpuConfigureKernelsPass(configure));
-  GpuMapKernelsPassOptions map;
-  map.blockSize = options.blockSize;
-  map.asyncCopies = copyAsynchronously(options.targets);
-  pm.addNestedPass<func::FuncOp>(createGpuMapKernelsPass(map));
+  // Every linalg op becomes a kernel, in the phases of KernelMapping.h.
+  const bool asyncCopies = copyAsynchronously(options.targets);
+  pm.addNestedPass<func::FuncOp>(createGpuPrepareKernelOpsPass());
+  GpuBuildAttentionKernelsPassOptions attention;
+  attention.asyncCopies = asyncCopies;
+  pm.addNestedPass<func::FuncOp>(createGpuBuildAttentionKernelsPass(attention));
+  GpuBuildReductionKernelsPassOptions reductions;
+  reductions.asyncCopies = asyncCopies;
+  pm.addNestedPass<func::FuncOp>(
+      createGpuBuildReductionKernelsPass(reductions));
+  pm.addNestedPass<func::FuncOp>(createGpuBuildElementwiseKernelsPass());
+  GpuMapKernelLoopsPassOptions loops;
+  loops.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createGpuMapKernelLoopsPass(loops));
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -23,7 +23,7 @@
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation -o %t/sm90.so --no-cache --dump-ir=%t/dump
 // RUN: tc-run %t/sm90.so %{a} %{fp16a} | FileCheck %s --check-prefix=A
 // RUN: tc-run %t/sm90.so %{b} %{fp16b} | FileCheck %s --check-prefix=B
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=KERNELS
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=KERNELS
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation:reverse -o %t/reverse.so --no-cache
 // RUN: tc-run %t/reverse.so %{a} %{bf16a} | FileCheck %s --check-prefix=A
 // RUN: tc-run %t/reverse.so %{b} %{bf16b} | FileCheck %s --check-prefix=B
@@ -44,7 +44,7 @@
 // computes.
 // KERNELS-COUNT-2: tc_gpu.async_wait {pending = 1 : i64}
 // KERNELS-NOT: tc_gpu.attention
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=STORES
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=STORES
 // STORES-COUNT-2: tc_gpu.block_mma_store {{.*}}tile = array<i64: 32, {{32|64}}, 32>
 //
 // Compiled for the GPUs: no spills on NVIDIA, nothing on stderr.

@@ -24,7 +24,7 @@
 // RUN: rm -rf %t/dump
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation -o %t/sm90.so --no-cache --dump-ir=%t/dump
 // RUN: tc-run %t/sm90.so %{inputs} %{fp16} | FileCheck %s
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=KERNELS
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=KERNELS
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation:reverse -o %t/reverse.so --no-cache
 // RUN: tc-run %t/reverse.so %{inputs} %{bf16} | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse --emulate-matrix-cores=rocm:gfx942 -o %t/gfx942.so --no-cache
@@ -42,7 +42,7 @@
 // them merged: no transpose is copied.
 // KERNELS-COUNT-3: tc_gpu.block_mma_store {{.*}}tile = array<i64: 32, {{48|96}}, 32>
 // KERNELS-NOT: tc_gpu.attention
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=VIEWS
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=VIEWS
 // VIEWS-NOT: linalg.transpose
 // VIEWS: memref.subview {{.*}} : memref<1x37x576xf16> to memref<1x37x192xf16, strided<[21312, 576, 1]{{.*}}>>
 //

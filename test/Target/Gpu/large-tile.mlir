@@ -10,7 +10,7 @@
 // RUN: tc-run %t/cpu.so --input=a=%t/a.npy --compare=y=%t/y.fp16.npy --rtol=2e-3 --atol=1e-4 | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation -o %t/sm90.so --no-cache --dump-ir=%t/dump
 // RUN: tc-run %t/sm90.so --input=a=%t/a.npy --compare=y=%t/y.bf16.npy --rtol=1e-2 --atol=1e-3 | FileCheck %s
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=TILE
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=TILE
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse -o %t/reverse.so --no-cache
 // RUN: tc-run %t/reverse.so --input=a=%t/a.npy --compare=y=%t/y.fp16.npy --rtol=2e-3 --atol=1e-4 | FileCheck %s
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx942 -o %t/gfx942.so --no-cache

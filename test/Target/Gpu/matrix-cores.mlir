@@ -35,8 +35,8 @@
 // stores and the epilogue.
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation -o %t/sm90.so --no-cache --dump-ir=%t/dump
 // RUN: tc-run %t/sm90.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=KERNELS
-// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=WIDE
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=KERNELS
+// RUN: cat %t/dump/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=WIDE
 // RUN: cat %t/dump/passes/*/*tc-gpu-emulate-kernels.mlir | FileCheck %s --check-prefix=EMULATED
 // RUN: tc-compile %t/model.onnx --precision=bf16 --target=gpu-emulation --emulate-matrix-cores=rocm:gfx942 -o %t/gfx942.so --no-cache
 // RUN: tc-run %t/gfx942.so %{inputs} %{bf16} --rtol=1e-2 --atol=1e-3 | FileCheck %s
@@ -52,10 +52,10 @@
 // contraction but the small 20 x 50 one, so that WMMA computes them.
 // RUN: tc-compile %t/model.onnx --precision=fp16 --target=gpu-emulation:reverse --emulate-matrix-cores=rocm:gfx1100 -o %t/gfx1100.so --no-cache --dump-ir=%t/dump-gfx1100
 // RUN: tc-run %t/gfx1100.so %{inputs} %{fp16} --rtol=2e-3 --atol=1e-4 | FileCheck %s
-// RUN: cat %t/dump-gfx1100/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=RDNA-TILES
+// RUN: cat %t/dump-gfx1100/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=RDNA-TILES
 // RDNA-TILES-COUNT-5: tc_gpu.block_mma %{{.*}}tile = array<i64: {{64, 64|32, 32}}, 16>
 // RDNA-TILES-NOT: tc_gpu.block_mma %
-// RUN: grep -c "tc_gpu.block_mma %.*tile = array<i64: 64, 64, 16>" %t/dump-gfx1100/passes/*/*/*tc-gpu-map-kernels.mlir | FileCheck %s --check-prefix=RDNA-WIDE
+// RUN: grep -c "tc_gpu.block_mma %.*tile = array<i64: 64, 64, 16>" %t/dump-gfx1100/passes/*/*/*tc-gpu-map-kernel-loops.mlir | FileCheck %s --check-prefix=RDNA-WIDE
 // RDNA-WIDE: 4
 // CHECK-DAG: output 'y1': OK: f32[37, 90]
 // CHECK-DAG: output 'y2': OK: f32[256, 64, 64]

@@ -149,32 +149,23 @@ def GpuConfigureKernelsPass
 def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
   let summary = "Turn every linalg op on buffers into a gpu.launch";
   let description = [{
-    Runs after bufferization on host functions. Every linalg op (and every
-    memref.copy, first rewritten as linalg.copy) becomes one kernel:
-    its parallel loops become one scf.parallel (linalg's parallel-loop
-    lowering; reduction loops stay sequential scf.for inside it), the
-    parallel dimensions are collapsed into one, tiled by `block-size`, and
-    the tile loop is mapped to blocks (x) and the loop within a tile to
-    threads (x), so consecutive threads touch consecutive elements of the
-    innermost dimension. Elementwise ops whose operands are contiguous and
-    aligned along the innermost loop give each thread a vector of up to 16
-    bytes instead of one element (ElementwiseKernel.h). Contractions instead get a kernel that stages
-    16 x 16 tiles of their operands in shared memory, and reductions along
-    one loop of at least `min-block-reduction` elements a block per output
-    element that folds strided shares and combines them in a tree over
-    shared memory (CooperativeKernels.h); the reductions of a
-    normalization or a softmax and the elementwise op after them share one
-    such kernel, a block per row (a row chain). A contraction's kernel also does
+    Runs after bufferization on the functions that are neither declarations
+    nor host functions: every linalg op (and every memref.copy, first
+    rewritten as linalg.copy) becomes one kernel. It runs the phases of
+    KernelMapping.h in order, which the GPU pipeline runs as passes of
+    their own: --tc-gpu-prepare-kernel-ops, --tc-gpu-build-attention-kernels,
+    --tc-gpu-build-reduction-kernels, --tc-gpu-build-elementwise-kernels and
+    --tc-gpu-map-kernel-loops (their descriptions say what each builds).
+    Contractions get a kernel that stages tiles of their operands in shared
+    memory; reductions along one loop of at least `min-block-reduction`
+    elements a block per output element; a contraction's kernel also does
     the work of the op that fills its output just before it and of the
     elementwise op that reads its result just after it (a bias, an
     activation, a residual add; ContractionFusion.h), and reads a padded
-    input's source itself instead of the filled and copied padded buffer
-    (see --tc-gpu-place-input-producers), those ops then making no kernel of
-    their own. Loops and conditionals of the host
-    that access buffer elements outside linalg (scatters lowered to scf,
-    the counts of NonZero) without allocating run in one thread of one
-    block, scalar results handed back through device cells. Upstream's
-    --convert-parallel-loops-to-gpu then builds the gpu.launch ops.
+    input's source itself (see --tc-gpu-place-input-producers). Every other
+    op's parallel loops become one loop, tiled by `block-size` and mapped
+    to blocks and threads; upstream's --convert-parallel-loops-to-gpu then
+    builds the gpu.launch ops.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -187,6 +178,130 @@ def GpuMapKernelsPass : Pass<"tc-gpu-map-kernels", "func::FuncOp"> {
            "Every target of the build copies into shared memory "
            "asynchronously: contraction kernels copy their vector-staged "
            "operands by tc_gpu.async_copy, three steps in flight">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
+}
+
+def GpuPrepareKernelOpsPass : Pass<"tc-gpu-prepare-kernel-ops", "func::FuncOp"> {
+  let summary = "Make every kernel a linalg op; run buffer-touching host loops in one GPU thread";
+  let description = [{
+    The first phase of --tc-gpu-map-kernels (KernelMapping.h), on the
+    functions that are neither declarations nor host functions: a
+    `bufferization.clone` becomes an allocation and a `memref.copy`, each
+    `memref.copy` a `linalg.copy`, and the outermost host loops and
+    conditionals that read or write buffer elements outside linalg
+    (scatters lowered to scf, the counts of NonZero) without allocating run
+    in one thread of one block, their linalg ops as sequential loops and
+    their scalar results handed back through device cells.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
+}
+
+def GpuBuildAttentionKernelsPass : Pass<"tc-gpu-build-attention-kernels", "func::FuncOp"> {
+  let summary = "Build the fused kernel of each tc_gpu.attention";
+  let description = [{
+    The second phase of --tc-gpu-map-kernels: each `tc_gpu.attention`
+    (--tc-gpu-form-attention) becomes one flash-style kernel
+    (AttentionKernel.h).
+  }];
+  let options = [
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
+           "Every target of the build copies into shared memory "
+           "asynchronously: contraction kernels copy their vector-staged "
+           "operands by tc_gpu.async_copy, three steps in flight">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
+}
+
+def GpuBuildReductionKernelsPass : Pass<"tc-gpu-build-reduction-kernels", "func::FuncOp"> {
+  let summary = "Build the kernels of the linalg ops with reduction loops, with the ops they fuse";
+  let description = [{
+    The third phase of --tc-gpu-map-kernels. Each linalg op with reduction
+    loops becomes, with the fill before it and the elementwise op after it
+    (ContractionFusion.h), a tiled contraction (its `fusion.config`, or
+    the heuristics; with `fusion.candidates`, its alternatives beside the
+    heuristic kernel), else a row chain or a block reduction (the
+    reductions of a normalization or a softmax and the elementwise op after
+    them in one kernel, a block per row; CooperativeKernels.h), else the
+    fused ops' loops, one thread per output, marked for
+    --tc-gpu-map-kernel-loops. Ops it cannot build stay for the next phase.
+  }];
+  let options = [
+    Option<"minBlockReduction", "min-block-reduction", "int64_t",
+           /*default=*/"32",
+           "Shortest static reduction that gets a block of threads per output "
+           "element">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
+           "Every target of the build copies into shared memory "
+           "asynchronously: contraction kernels copy their vector-staged "
+           "operands by tc_gpu.async_copy, three steps in flight">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
+}
+
+def GpuBuildElementwiseKernelsPass : Pass<"tc-gpu-build-elementwise-kernels", "func::FuncOp"> {
+  let summary = "Make every remaining linalg op a kernel loop";
+  let description = [{
+    The fourth phase of --tc-gpu-map-kernels: each linalg op the earlier
+    phases left (none inside a kernel) becomes a kernel loop, marked for
+    --tc-gpu-map-kernel-loops: an elementwise op whose operands are
+    contiguous and aligned along the innermost loop gives each thread a
+    vector of up to 16 bytes (ElementwiseKernel.h); any other op's
+    parallel loops, moved outermost, become one scf.parallel with its
+    reduction loops sequential inside.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tc_gpu::TcGpuDialect"];
+}
+
+def GpuMapKernelLoopsPass : Pass<"tc-gpu-map-kernel-loops", "func::FuncOp"> {
+  let summary = "Map the marked kernel loops to GPU blocks and threads";
+  let description = [{
+    The last phase of --tc-gpu-map-kernels: each scf.parallel the kernel
+    phases marked has its parallel dimensions collapsed into one, tiled by
+    `block-size` (fewer threads, in whole warps, for a short static loop),
+    the tile loop mapped to blocks (x) and the loop within a tile to
+    threads (x), so that consecutive threads touch consecutive elements of
+    the innermost dimension. Upstream's --convert-parallel-loops-to-gpu
+    then builds the gpu.launch ops.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
