@@ -86,6 +86,8 @@ LogicalResult mapToBlocksAndThreads(RewriterBase &rewriter,
 } // namespace
 
 LogicalResult mapKernelLoops(func::FuncOp func, int64_t blockSize) {
+  if (blockSize < 1 || blockSize > 1024)
+    return func->emitError("block-size must be between 1 and 1024");
   IRRewriter rewriter(func.getContext());
   SmallVector<scf::ParallelOp> loops;
   func->walk([&](scf::ParallelOp op) {
@@ -108,10 +110,6 @@ struct GpuMapKernelLoopsPass
     func::FuncOp func = getOperation();
     if (!mapsKernelsOf(func))
       return;
-    if (blockSize < 1 || blockSize > 1024) {
-      func->emitError("block-size must be between 1 and 1024");
-      return signalPassFailure();
-    }
     if (failed(mapKernelLoops(func, blockSize)))
       signalPassFailure();
   }

@@ -30,10 +30,6 @@ struct GpuMapKernelsPass : impl::GpuMapKernelsPassBase<GpuMapKernelsPass> {
     func::FuncOp func = getOperation();
     if (!mapsKernelsOf(func))
       return;
-    if (blockSize < 1 || blockSize > 1024) {
-      func->emitError("block-size must be between 1 and 1024");
-      return signalPassFailure();
-    }
     if (failed(prepareKernelOps(func)) ||
         failed(buildAttentionKernels(func, asyncCopies)) ||
         failed(buildReductionKernels(func, asyncCopies, minBlockReduction)) ||

@@ -272,17 +272,8 @@ void tuneThroughTheApi(const char *spec, int &eventsLive) {
   TC_EXPECT_CONTAINS(table, cache + "/tuning/gpu-");
   std::remove(table.c_str());
   EXPECT_EQ(tc_device_gpu_choice(device.get(), module.get(), 0), -1);
-  int64_t n = 8;
-  std::vector<float> x(n, 1.0f);
-  tc_tensor *input = nullptr;
-  ASSERT_EQ(describe(tc_tensor_create_copy(TC_DTYPE_F32, 1, &n, x.data(),
-                                           x.size() * 4, &input)),
-            "");
-  Owned<tc_tensor> owned(input);
   tc_gpu_tune_report report;
-  ASSERT_EQ(describe(tc_module_tune_gpu(module.get(), device.get(), &input, 1,
-                                        nullptr, &report)),
-            "");
+  ASSERT_EQ(tuneScale(device.get(), module.get(), report), "");
   EXPECT_EQ(report.keys_tuned, 1);
   EXPECT_EQ(report.keys_changed, 1);
   EXPECT_EQ(report.runs, 18);
@@ -295,9 +286,8 @@ void tuneThroughTheApi(const char *spec, int &eventsLive) {
   eventsLive = fake().events_live;
   // A CPU device cannot tune, and says so.
   Owned<tc_device> cpu = makeDevice(runtime.get(), "cpu");
-  std::string error = describe(
-      tc_module_tune_gpu(module.get(), cpu.get(), &input, 1, nullptr, &report));
-  TC_EXPECT_CONTAINS(error, "not on 'cpu'");
+  TC_EXPECT_CONTAINS(tuneScale(cpu.get(), module.get(), report),
+                     "not on 'cpu'");
 }
 
 } // namespace

@@ -48,6 +48,22 @@ inline std::string runScale(tc_device *device, tc_module *module, int64_t n,
   return "";
 }
 
+/// Tunes `module`'s GPU kernels on `device` (tc_module_tune_gpu, default
+/// options) with x = 8 ones; "" or the error.
+inline std::string tuneScale(tc_device *device, tc_module *module,
+                             tc_gpu_tune_report &report) {
+  int64_t n = 8;
+  std::vector<float> x(n, 1.0f);
+  tc_tensor *input = nullptr;
+  if (std::string error = describe(tc_tensor_create_copy(
+          TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &input));
+      !error.empty())
+    return error;
+  Owned<tc_tensor> owned(input);
+  return describe(
+      tc_module_tune_gpu(module, device, &input, 1, nullptr, &report));
+}
+
 /// Checks y = x * 2 + 1 for runScale's x.
 inline void expectScaled(const std::vector<float> &y, int64_t n, float start) {
   ASSERT_EQ(static_cast<int64_t>(y.size()), n);

@@ -122,17 +122,8 @@ TEST(HipDriverTest, TuningTimesTheAlternativesWithHipEvents) {
   std::string table = tc_device_gpu_tuning_table(device.get());
   TC_EXPECT_CONTAINS(table, cache + "/tuning/gpu-rocm-");
   std::remove(table.c_str());
-  int64_t n = 8;
-  std::vector<float> x(n, 1.0f);
-  tc_tensor *input = nullptr;
-  ASSERT_EQ(describe(tc_tensor_create_copy(TC_DTYPE_F32, 1, &n, x.data(),
-                                           x.size() * 4, &input)),
-            "");
-  Owned<tc_tensor> owned(input);
   tc_gpu_tune_report report;
-  ASSERT_EQ(describe(tc_module_tune_gpu(module.get(), device.get(), &input, 1,
-                                        nullptr, &report)),
-            "");
+  ASSERT_EQ(tuneScale(device.get(), module.get(), report), "");
   EXPECT_EQ(report.keys_changed, 1);
   EXPECT_EQ(tc_device_gpu_choice(device.get(), module.get(), 0), 0);
 }
