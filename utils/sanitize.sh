@@ -30,7 +30,7 @@ if [ ! -f "$TC_SAN_BUILD/build.ninja" ]; then
 fi
 tc_log "building the sanitized tools and tests ($TC_JOBS jobs)"
 # TcUnitTests: every GoogleTest suite and what they load (test/unittests).
-ninja -C "$TC_SAN_BUILD" -j "$TC_JOBS" tc-opt tc-translate tc-compile tc-run \
+ninja -C "$TC_SAN_BUILD" -j "$TC_JOBS" tc-opt tc-translate tc-compile tc-run tc-tune \
   TcUnitTests 2>&1 | tail -n 3
 
 # halt_on_error: a report fails the test it happens in, with its stack.
