@@ -22,19 +22,27 @@ inline Owned<tc_runtime> makeRuntimeWithGraphs(int32_t graphs) {
   return Owned<tc_runtime>(runtime);
 }
 
+/// gpu_scale's input x = start, start + 1, ..., start + n - 1 in `input`;
+/// "" or the error.
+inline std::string scaleInput(int64_t n, float start, Owned<tc_tensor> &input) {
+  std::vector<float> x(n);
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = start + static_cast<float>(i);
+  tc_tensor *tensor = nullptr;
+  std::string error = describe(tc_tensor_create_copy(
+      TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &tensor));
+  input.reset(tensor);
+  return error;
+}
+
 /// Runs gpu_scale (y = x * 2 + 1) on `device` over x = start, start + 1,
 /// ..., start + n - 1; "" or the error.
 inline std::string runScale(tc_device *device, tc_module *module, int64_t n,
                             std::vector<float> *y = nullptr, float start = 0) {
-  std::vector<float> x(n);
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = start + static_cast<float>(i);
-  tc_tensor *input = nullptr;
-  if (std::string error = describe(tc_tensor_create_copy(
-          TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &input));
-      !error.empty())
+  Owned<tc_tensor> owned;
+  if (std::string error = scaleInput(n, start, owned); !error.empty())
     return error;
-  Owned<tc_tensor> owned(input);
+  tc_tensor *input = owned.get();
   tc_tensor *output = nullptr;
   std::string error =
       describe(tc_module_run(module, device, &input, 1, &output, 1));
@@ -49,17 +57,13 @@ inline std::string runScale(tc_device *device, tc_module *module, int64_t n,
 }
 
 /// Tunes `module`'s GPU kernels on `device` (tc_module_tune_gpu, default
-/// options) with x = 8 ones; "" or the error.
+/// options) on runScale's input of 8; "" or the error.
 inline std::string tuneScale(tc_device *device, tc_module *module,
                              tc_gpu_tune_report &report) {
-  int64_t n = 8;
-  std::vector<float> x(n, 1.0f);
-  tc_tensor *input = nullptr;
-  if (std::string error = describe(tc_tensor_create_copy(
-          TC_DTYPE_F32, 1, &n, x.data(), x.size() * 4, &input));
-      !error.empty())
+  Owned<tc_tensor> owned;
+  if (std::string error = scaleInput(8, 0, owned); !error.empty())
     return error;
-  Owned<tc_tensor> owned(input);
+  tc_tensor *input = owned.get();
   return describe(
       tc_module_tune_gpu(module, device, &input, 1, nullptr, &report));
 }
