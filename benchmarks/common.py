@@ -19,7 +19,8 @@ BLOCK = 5
 SETTLE_S = 0.05
 
 
-def _numbered(directory, prefix):
+def numbered(directory, prefix):
+    """The test data files PREFIX_0.pb, PREFIX_1.pb, ... in DIRECTORY, in order."""
     return sorted(glob.glob(os.path.join(directory, f"{prefix}_*.pb")),
                   key=lambda f: int(f.rsplit("_", 1)[1].split(".")[0]))
 
@@ -32,7 +33,7 @@ def load_inputs(model_dir, model):
     initializers = {i.name for i in model.graph.initializer}
     names = [i.name for i in model.graph.input if i.name not in initializers]
     return {name: numpy_helper.to_array(onnx.load_tensor(f))
-            for name, f in zip(names, _numbered(data, "input"))}
+            for name, f in zip(names, numbered(data, "input"))}
 
 
 def load_outputs(model_dir):
@@ -40,7 +41,7 @@ def load_outputs(model_dir):
     import onnx
     from onnx import numpy_helper
     data = os.path.join(model_dir, "test_data_set_0")
-    return [numpy_helper.to_array(onnx.load_tensor(f)) for f in _numbered(data, "output")]
+    return [numpy_helper.to_array(onnx.load_tensor(f)) for f in numbered(data, "output")]
 
 
 def mismatch(outputs, references, tolerance):

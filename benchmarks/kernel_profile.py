@@ -29,7 +29,7 @@ import tempfile
 import onnx
 import onnxruntime as ort
 
-from common import load_inputs
+from common import load_inputs, numbered
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -42,12 +42,12 @@ def tc_profile(model_dir, workdir, threads, runs):
     subprocess.run([os.environ.get("TC_COMPILE", os.path.join(BIN, "tc-compile")),
                     os.path.join(model_dir, "model.onnx"), "-o", so], check=True)
     data = os.path.join(model_dir, "test_data_set_0")
-    inputs = sorted(f for f in os.listdir(data) if f.startswith("input_"))
+    inputs = numbered(data, "input")
     report = os.path.join(workdir, "profile.json")
     subprocess.run([os.environ.get("TC_RUN", os.path.join(BIN, "tc-run")), so,
                     f"--threads={threads}", f"--benchmark={runs}",
                     f"--profile-json={report}"] +
-                   [f"--input={os.path.join(data, f)}" for f in inputs],
+                   [f"--input={f}" for f in inputs],
                    check=True, stdout=subprocess.DEVNULL,
                    env={**os.environ, "OMP_PROC_BIND": "false"})
     with open(report) as f:

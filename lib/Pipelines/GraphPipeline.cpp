@@ -70,6 +70,7 @@ void registerTcPipelines() {
         cpu::CpuPipelineOptions options;
         options.maxWorkgroups = o.maxWorkgroups;
         options.winograd = o.winograd;
+        options.channelsLast = o.channelsLast;
         options.emitEntry = o.emitEntry;
         cpu::buildCpuPipeline(pm, options);
       });

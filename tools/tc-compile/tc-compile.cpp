@@ -107,6 +107,13 @@ cl::opt<bool> winograd(
              "1e-5 of the output's scale of the direct sum; =false computes "
              "every convolution directly"),
     cl::init(true));
+cl::opt<bool> channelsLast(
+    "channels-last", cl::cat(category),
+    cl::desc("on the CPU, compute the depthwise and pointwise convolutions "
+             "of a model with depthwise ones (MobileNet, EfficientNet, "
+             "ConvNeXt) channels-last (NHWC), the layout kept from kernel "
+             "to kernel; =false keeps every convolution NCHW"),
+    cl::init(true));
 cl::opt<bool> gpuFpContract(
     "gpu-fp-contract", cl::cat(category),
     cl::desc("in GPU kernels, fuse a float multiply and the add of its "
@@ -774,6 +781,7 @@ FailureOr<std::string> computeCacheKey(std::string &error) {
   key.add("cpu", cpu);
   key.add("max-workgroups", std::to_string(maxWorkgroups));
   key.add("winograd", winograd ? "1" : "0");
+  key.add("channels-last", channelsLast ? "1" : "0");
   key.add("gpu-fp-contract", gpuFpContract ? "1" : "0");
   key.add("precision", precision);
   // A calibration's result depends on its samples' bytes.
@@ -1151,6 +1159,7 @@ int main(int argc, char **argv) {
     tc::cpu::CpuPipelineOptions pipelineOptions;
     pipelineOptions.maxWorkgroups = maxWorkgroups;
     pipelineOptions.winograd = winograd;
+    pipelineOptions.channelsLast = channelsLast;
     // The GPU host code shares the imported weights; without it, `module` is
     // the context's only module.
     pipelineOptions.releaseReplacedWeights = !gpuHost;

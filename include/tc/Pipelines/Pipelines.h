@@ -45,6 +45,11 @@ struct CpuPipelineRegistrationOptions
       llvm::cl::desc("compute eligible 3x3 convolutions by Winograd's "
                      "F(4x4, 3x3) or F(2x2, 3x3)"),
       llvm::cl::init(true)};
+  Option<bool> channelsLast{
+      *this, "channels-last",
+      llvm::cl::desc("compute the convolutions of depthwise-separable "
+                     "networks channels-last (--tc-channels-last)"),
+      llvm::cl::init(true)};
   Option<bool> emitEntry{
       *this, "emit-entry",
       llvm::cl::desc("end with --tc-cpu-emit-entry (false: for shape "

@@ -285,21 +285,173 @@ template <typename OpTy> Window readWindow(OpTy op, int64_t spatial) {
 }
 
 /// The accumulator a convolution starts from: `bias` [F] broadcast along
-/// dim 1, or zeros.
+/// dim `channelDim`, or zeros.
 Value biasOrZeros(OpBuilder &b, Location loc, RankedTensorType accTensor,
-                  ValueRange dynamicSizes, Value bias, Type tcType) {
+                  ValueRange dynamicSizes, Value bias, Type tcType,
+                  int64_t channelDim = 1) {
   Type accType = accTensor.getElementType();
   if (!bias)
     return filledTensor(b, loc, accTensor, dynamicSizes,
                         scalarConstant(b, loc, accType, 0));
   MLIRContext *ctx = b.getContext();
   AffineMap biasMap = AffineMap::get(accTensor.getRank(), 0,
-                                     {getAffineDimExpr(1, ctx)}, ctx);
+                                     {getAffineDimExpr(channelDim, ctx)}, ctx);
   return buildParallelGeneric(
       b, loc, accTensor, dynamicSizes, bias, biasMap,
       [&](OpBuilder &nested, Location l, ValueRange args) {
         return castScalar(nested, l, args[0], tcType, accType);
       });
+}
+
+/// A channels_last convolution: input [N, D..., C], result [N, O..., F],
+/// the channels innermost, so that the register tile's lanes are output
+/// channels and every read of an input position is a contiguous vector of
+/// channels. Loops:
+/// - pointwise (1x1, unit strides, no padding): a matmul over the
+///   collapsed image, (n, p, f, c), the filter read as [F, C];
+/// - depthwise (groups = C = F): (n, o..., c, k...), the filter as [C, K...];
+/// - ungrouped: (n, o..., f, c, k...).
+/// --tc-channels-last creates no other form.
+LogicalResult lowerChannelsLast(ConvOp op, ConvOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter,
+                                RankedTensorType resultType, Type tcType) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  auto filterType = cast<RankedTensorType>(adaptor.getFilter().getType());
+  int64_t rank = resultType.getRank(), spatial = rank - 2;
+  int64_t groups = op.getGroups();
+  int64_t channels = filterType.getDimSize(1) * groups;
+  bool depthwise =
+      groups > 1 && groups == channels && filterType.getDimSize(0) == channels;
+  if (groups > 1 && !depthwise)
+    return rewriter.notifyMatchFailure(
+        op, "channels_last with groups other than depthwise");
+  for (int64_t i = 1; i <= spatial; ++i)
+    if (resultType.isDynamicDim(i))
+      return rewriter.notifyMatchFailure(op,
+                                         "channels_last with dynamic spaces");
+  Type accType = accumulatorType(resultType.getElementType());
+  Window window = readWindow(op, spatial);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+
+  SmallVector<Value> dynamicSizes;
+  if (resultType.isDynamicDim(0))
+    dynamicSizes.push_back(dimValue(rewriter, loc, adaptor.getInput(), 0));
+  RankedTensorType accTensor = resultType.clone(accType);
+
+  bool pointwise = !depthwise &&
+                   window.strides == SmallVector<int64_t>(spatial, 1) &&
+                   window.padding == SmallVector<int64_t>(2 * spatial, 0) &&
+                   llvm::all_of(filterType.getShape().drop_front(2),
+                                [](int64_t k) { return k == 1; });
+  // The filter without its window ([F, C]) or its unit channel ([C, K...]).
+  ReassociationIndices tail;
+  for (int64_t i = 1; i < rank; ++i)
+    tail.push_back(i);
+  if (pointwise) {
+    // The bias joins after the sum, as a matmul's does: an init computed
+    // from it would sit behind the reshape that --tc-cpu-pack-weights puts
+    // on the output, outside the kernel's workgroups.
+    // A fill of the collapsed [N, P, F] itself, which --tc-cpu-pack-weights
+    // rebuilds in its panel shape.
+    int64_t pixels = 1;
+    SmallVector<OpFoldResult> outputShape = {
+        resultType.isDynamicDim(0)
+            ? OpFoldResult(dynamicSizes.front())
+            : rewriter.getIndexAttr(resultType.getDimSize(0))};
+    ReassociationIndices space;
+    for (int64_t i = 1; i <= spatial; ++i) {
+      space.push_back(i);
+      pixels *= resultType.getDimSize(i);
+      outputShape.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
+    }
+    outputShape.push_back(
+        rewriter.getIndexAttr(resultType.getDimSize(rank - 1)));
+    SmallVector<ReassociationIndices> flatten = {{0}, space, {rank - 1}};
+    Value flatInit =
+        filledTensor(rewriter, loc,
+                     RankedTensorType::get({resultType.getDimSize(0), pixels,
+                                            resultType.getDimSize(rank - 1)},
+                                           accType),
+                     dynamicSizes, scalarConstant(rewriter, loc, accType, 0));
+    Value input = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                  adaptor.getInput(), flatten);
+    Value filter = tensor::CollapseShapeOp::create(
+        rewriter, loc, adaptor.getFilter(),
+        SmallVector<ReassociationIndices>{{0}, tail});
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(4, 0, {d(0), d(1), d(3)}, ctx),
+        AffineMap::get(4, 0, {d(2), d(3)}, ctx),
+        AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+    SmallVector<utils::IteratorType> iterators = parallelIterators(3);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value acc = contractionGeneric(rewriter, loc, input, filter, flatInit, maps,
+                                   iterators, tcType, op);
+    acc = tensor::ExpandShapeOp::create(rewriter, loc, accTensor, acc, flatten,
+                                        outputShape);
+    if (Value bias = adaptor.getBias()) {
+      AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+      AffineMap channel = AffineMap::get(rank, 0, {d(rank - 1)}, ctx);
+      acc = buildParallelGeneric(
+          rewriter, loc, accTensor, dynamicSizes, ValueRange{acc, bias},
+          {identity, channel},
+          [&](OpBuilder &nested, Location l, ValueRange args) -> Value {
+            Value b = castScalar(nested, l, args[1], tcType, accType);
+            if (isa<FloatType>(accType))
+              return arith::AddFOp::create(nested, l, args[0], b);
+            return arith::AddIOp::create(nested, l, args[0], b);
+          });
+    }
+    rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+    return success();
+  }
+
+  Value init = biasOrZeros(rewriter, loc, accTensor, dynamicSizes,
+                           adaptor.getBias(), tcType, rank - 1);
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  for (int64_t i = 0; i < spatial; ++i) {
+    low[1 + i] = window.padding[i];
+    high[1 + i] = window.padding[spatial + i];
+  }
+  Value input =
+      padTensor(rewriter, loc, adaptor.getInput(), low, high,
+                scalarConstant(rewriter, loc, resultType.getElementType(), 0));
+  Value filter = adaptor.getFilter();
+  // Loops: n, o_1..o_S, [f,] c, k_1..k_S.
+  int64_t o = 1, f = depthwise ? -1 : 1 + spatial;
+  int64_t c = 1 + spatial + (depthwise ? 0 : 1), k = c + 1;
+  int64_t loops = k + spatial;
+  SmallVector<AffineExpr> inputExprs = {d(0)}, filterExprs, outExprs = {d(0)};
+  for (int64_t i = 0; i < spatial; ++i) {
+    inputExprs.push_back(d(o + i) * window.strides[i] +
+                         d(k + i) * window.dilations[i]);
+    outExprs.push_back(d(o + i));
+  }
+  inputExprs.push_back(d(c));
+  if (depthwise) {
+    SmallVector<ReassociationIndices> dropUnit = {{0, 1}};
+    for (int64_t i = 2; i < rank; ++i)
+      dropUnit.push_back({i});
+    filter = tensor::CollapseShapeOp::create(rewriter, loc, filter, dropUnit);
+    filterExprs.push_back(d(c));
+    outExprs.push_back(d(c));
+  } else {
+    filterExprs.append({d(f), d(c)});
+    outExprs.push_back(d(f));
+  }
+  for (int64_t i = 0; i < spatial; ++i)
+    filterExprs.push_back(d(k + i));
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inputExprs, ctx),
+                                 AffineMap::get(loops, 0, filterExprs, ctx),
+                                 AffineMap::get(loops, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators = parallelIterators(c);
+  iterators.append(loops - c, utils::IteratorType::reduction);
+  if (depthwise)
+    iterators[c] = utils::IteratorType::parallel;
+  Value acc = contractionGeneric(rewriter, loc, input, filter, init, maps,
+                                 iterators, tcType, op);
+  rewriter.replaceOp(op, finishAccumulation(rewriter, loc, acc, tcType));
+  return success();
 }
 
 struct ConvPattern : OpConversionPattern<ConvOp> {
@@ -322,6 +474,8 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
     if (filterType.isDynamicDim(0) || filterType.isDynamicDim(1))
       return rewriter.notifyMatchFailure(op, "dynamic filter channels");
     Type tcType = elementTypeOf(op.getInput());
+    if (op.getChannelsLast())
+      return lowerChannelsLast(op, adaptor, rewriter, resultType, tcType);
     Type accType = accumulatorType(resultType.getElementType());
     Window window = readWindow(op, spatial);
     SmallVector<int64_t> &strides = window.strides,

@@ -47,6 +47,11 @@ int64_t loopWork(linalg::LinalgOp op) {
   return work;
 }
 
+/// The fewest output rows of a workgroup that copies its input rows with
+/// a window's halo: 3x3 windows copy 10 input rows for 8 output rows
+/// rather than 4 for 2.
+constexpr int64_t kMinWindowRows = 8;
+
 /// How many iterations of a loop a workgroup should hold a multiple of:
 /// `whole`, or failing an even split, `fallback`.
 struct Granule {
@@ -56,10 +61,54 @@ struct Granule {
   /// windowed input (the halo rows of a convolution split by output rows)
   /// or the whole of it (a convolution split by output channels).
   bool replicates = false;
+  /// The fewest iterations worth a workgroup (kMinWindowRows for the
+  /// output rows of a channels-last depthwise convolution).
+  int64_t least = 1;
   /// The bytes of the kernel's inputs that every workgroup reads whole
   /// when this loop is split (the weights of a matmul split by rows).
   int64_t replicatedBytes = 0;
 };
+
+/// The parallel loop of `op`, a reduction that is not a multiply-add
+/// contraction, that is its output's last dim and the last dim of every
+/// input that reads it; or the same loop of the reduction an elementwise
+/// `op` (identity maps) reads, through up to 4 such ops.
+std::optional<unsigned> reductionLanes(linalg::LinalgOp op) {
+  for (int depth = 0; depth < 4; ++depth) {
+    if (op.getNumDpsInits() != 1)
+      return std::nullopt;
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (op.getNumReductionLoops() == 0) {
+      if (!out.isIdentity())
+        return std::nullopt;
+      linalg::LinalgOp next;
+      for (OpOperand *in : op.getDpsInputOperands())
+        if (auto producer = in->get().getDefiningOp<linalg::LinalgOp>();
+            producer && op.getMatchingIndexingMap(in).isIdentity() &&
+            producer.getNumReductionLoops() > 0)
+          next = producer;
+      if (!next)
+        return std::nullopt;
+      op = next;
+      continue;
+    }
+    if (hasMultiplyAddBody(op) || out.getNumResults() == 0)
+      return std::nullopt;
+    auto dim = dyn_cast<AffineDimExpr>(out.getResults().back());
+    if (!dim || op.getIteratorTypesArray()[dim.getPosition()] !=
+                    utils::IteratorType::parallel)
+      return std::nullopt;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(in);
+      if (map.isFunctionOfDim(dim.getPosition()) &&
+          (map.getNumResults() == 0 || map.getResults().back() != dim))
+        return std::nullopt;
+    }
+    // An epilogue's loops are the output's dims (identity maps).
+    return depth == 0 ? dim.getPosition() : out.getNumResults() - 1;
+  }
+  return std::nullopt;
+}
 
 /// For each loop of `root`, its granule: a register tile's rows or lanes
 /// (--tc-cpu-vectorize-contractions) on the loops that carry them, else 1. The
@@ -72,6 +121,21 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root,
                                    bool &transposed) {
   transposed = false;
   SmallVector<Granule> granules(root.getNumLoops());
+  // A reduction over leading dims whose output's last dim is a parallel
+  // loop that every input reads last too (a channels-last spatial mean,
+  // [N, H, W, C] -> [N, 1, 1, C]), or its elementwise epilogue (the mean's
+  // division): --tc-cpu-vectorize-reductions vectorizes it along that
+  // loop, so workgroups hold whole vectors of it; a workgroup of one
+  // channel would read it one element per row.
+  if (std::optional<unsigned> lane = reductionLanes(root)) {
+    Type element =
+        getElementTypeOrSelf(root.getDpsInitOperand(0)->get().getType());
+    int64_t width =
+        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+    granules[*lane] = {std::max<int64_t>(1, kRegisterLanes * 32 / width),
+                       std::max<int64_t>(1, kVectorLanes * 32 / width)};
+    return granules;
+  }
   linalg::LinalgOp kernel = root;
   std::optional<RegisterTileDims> dims = registerTileDims(root);
   // Root loops -> the dims of `kernel`'s result. An epilogue that writes a
@@ -152,11 +216,19 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root,
           return e.getKind() == AffineExprKind::Add;
         }))
       continue;
+    // A windowed input that reads the lanes plainly has channels in them
+    // (channels-last): each workgroup copies its rows with their halo and
+    // padding, so it takes at least kMinWindowRows output rows.
+    bool channelsInLanes = llvm::is_contained(
+        map.getResults(), getAffineDimExpr(dims->lanes, kernel.getContext()));
     for (unsigned d = 0; d < kernel.getNumLoops(); ++d)
       if (kernel.getIteratorTypesArray()[d] == utils::IteratorType::parallel &&
           (!map.isFunctionOfDim(d) || readsInWindow(map, d)))
-        if (auto r = rootLoop(d); r && *r < granules.size())
+        if (auto r = rootLoop(d); r && *r < granules.size()) {
           granules[*r].replicates = true;
+          if (channelsInLanes && readsInWindow(map, d))
+            granules[*r].least = kMinWindowRows;
+        }
   }
   return granules;
 }
@@ -438,6 +510,7 @@ struct CpuDistributePass
           ShapedType::isDynamic(size) || size <= 1)
         continue;
       int64_t least = llvm::divideCeil(size, bound);
+      least = std::max(least, std::min(size, granules[i].least));
       int64_t c = evenChunk(size, least, granules[i].whole);
       // Lanes that no whole-tile chunk divides (1000 classes) may split in
       // whole vectors instead (40 per workgroup).
@@ -481,12 +554,14 @@ struct CpuDistributePass
     if (!byTiles) {
       SmallVector<unsigned> order = splitOrder(op);
       dim = std::nullopt;
-      if (transposed)
+      // Nor through a vectorized reduction's lanes (a spatial mean over
+      // 32 channels stays one workgroup rather than 32 of one channel).
+      if (transposed || reductionLanes(op))
         dim = evenSplitLoop(
             ranges, iterators,
             llvm::to_vector(llvm::make_filter_range(
                 order, [&](unsigned i) { return granules[i].whole == 1; })));
-      if (!dim)
+      if (!dim && !reductionLanes(op))
         dim = evenSplitLoop(ranges, iterators, order);
     }
     if (!dim)

@@ -2,8 +2,10 @@
 
 #include "tc/Target/Cpu/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::tc::cpu {
@@ -82,32 +84,55 @@ void fillBorderOnly(Operation *fillOp) {
   auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
   if (!interior || interior.getSource() != buffer ||
       interior.getSourceType().getRank() != interior.getType().getRank() ||
-      !interior.hasUnitStride() ||
-      ShapedType::isDynamicShape(interior.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(interior.getStaticSizes()))
+      !interior.hasUnitStride())
     return;
-  ArrayRef<int64_t> offsets = interior.getStaticOffsets();
-  ArrayRef<int64_t> sizes = interior.getStaticSizes();
+  // Offsets and sizes may be dynamic: a channels-last workgroup's rows at
+  // the image's top or bottom start inside the padding.
+  SmallVector<OpFoldResult> offsets = interior.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = interior.getMixedSizes();
   ArrayRef<int64_t> shape = type.getShape();
   IRRewriter rewriter(fillOp);
   Location loc = fillOp->getLoc();
-  auto slab = [&](unsigned d, int64_t begin, int64_t end) {
-    if (begin >= end)
+  auto toValue = [&](OpFoldResult v) -> Value {
+    if (auto attr = dyn_cast<Attribute>(v))
+      return arith::ConstantIndexOp::create(rewriter, loc,
+                                            cast<IntegerAttr>(attr).getInt());
+    return cast<Value>(v);
+  };
+  auto sub = [&](OpFoldResult a, OpFoldResult b) -> OpFoldResult {
+    std::optional<int64_t> x = getConstantIntValue(a),
+                           y = getConstantIntValue(b);
+    if (x && y)
+      return rewriter.getIndexAttr(*x - *y);
+    return arith::SubIOp::create(rewriter, loc, toValue(a), toValue(b))
+        .getResult();
+  };
+  auto add = [&](OpFoldResult a, OpFoldResult b) -> OpFoldResult {
+    std::optional<int64_t> x = getConstantIntValue(a),
+                           y = getConstantIntValue(b);
+    if (x && y)
+      return rewriter.getIndexAttr(*x + *y);
+    return arith::AddIOp::create(rewriter, loc, toValue(a), toValue(b))
+        .getResult();
+  };
+  auto slab = [&](unsigned d, OpFoldResult begin, OpFoldResult end) {
+    OpFoldResult extent = sub(end, begin);
+    if (std::optional<int64_t> e = getConstantIntValue(extent); e && *e <= 0)
       return;
-    SmallVector<int64_t> slabOffsets, slabSizes;
+    SmallVector<OpFoldResult> slabOffsets, slabSizes;
     for (unsigned i = 0; i < shape.size(); ++i) {
       if (i < d) {
         slabOffsets.push_back(offsets[i]);
         slabSizes.push_back(sizes[i]);
       } else if (i == d) {
         slabOffsets.push_back(begin);
-        slabSizes.push_back(end - begin);
+        slabSizes.push_back(extent);
       } else {
-        slabOffsets.push_back(0);
-        slabSizes.push_back(shape[i]);
+        slabOffsets.push_back(rewriter.getIndexAttr(0));
+        slabSizes.push_back(rewriter.getIndexAttr(shape[i]));
       }
     }
-    SmallVector<int64_t> strides(shape.size(), 1);
+    SmallVector<OpFoldResult> strides(shape.size(), rewriter.getIndexAttr(1));
     Value view = memref::SubViewOp::create(rewriter, loc, buffer, slabOffsets,
                                            slabSizes, strides);
     // The same fill on the slab: loops whose rows LLVM turns into memsets.
@@ -117,8 +142,8 @@ void fillBorderOnly(Operation *fillOp) {
     });
   };
   for (unsigned d = 0; d < shape.size(); ++d) {
-    slab(d, 0, offsets[d]);
-    slab(d, offsets[d] + sizes[d], shape[d]);
+    slab(d, rewriter.getIndexAttr(0), offsets[d]);
+    slab(d, add(offsets[d], sizes[d]), rewriter.getIndexAttr(shape[d]));
   }
   rewriter.eraseOp(fillOp);
 }

@@ -46,7 +46,27 @@ struct Candidate {
   unsigned kResult, nResult; // the weight's dims of K and N
   arith::ConstantOp constant; // the weight
   ArrayRef<char> bytes;       // its contents (f32, f16 or bf16)
+  int64_t width;              // the panels' columns
 };
+
+/// The columns of a weight's panels: the register tile's L, or, for a
+/// weight read [N, K] whose N is not a multiple of L, the largest of N
+/// (when N < L), 16 or 8 that divides N, so that no padded panel makes the
+/// output a slice of a wider one (which a channels-last convolution's
+/// consumer would copy back out): 24 output channels are one panel of 24,
+/// 144 are nine of 16.
+/// A tile without rows (a classifier at batch 1) streams its weight
+/// whatever the panels' width, and keeps full-width ones.
+int64_t panelWidth(int64_t n, bool transposed, bool rows) {
+  if (transposed && n < kRegisterLanes)
+    return n;
+  if (n % kRegisterLanes == 0 || !transposed || !rows)
+    return kRegisterLanes;
+  for (int64_t width : {int64_t(16), int64_t(8)})
+    if (n % width == 0)
+      return width;
+  return kRegisterLanes;
+}
 
 std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   if (!op.hasPureTensorSemantics() || !hasMultiplyAddBody(op))
@@ -59,18 +79,6 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
     return std::nullopt;
   unsigned n = dims->lanes;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges[n] <= kRegisterLanes)
-    return std::nullopt;
-  // An N that is not a multiple of L gets a last panel padded with zero
-  // columns (an LM head's 50257), computed into a padded output that is
-  // sliced back; that needs an init that can be rebuilt in the padded shape
-  // (a fill of an empty tensor).
-  if (ranges[n] % kRegisterLanes != 0) {
-    auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-    if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() ||
-        !fill->hasOneUse())
-      return std::nullopt;
-  }
   // Exactly one input reads N: the weight, read as (k, n) or (n, k).
   OpOperand *weight = nullptr;
   for (OpOperand *in : op.getDpsInputOperands()) {
@@ -85,8 +93,7 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   AffineMap map = op.getMatchingIndexingMap(weight);
   auto type = dyn_cast<RankedTensorType>(weight->get().getType());
   if (!map.isProjectedPermutation() || !type || !type.hasStaticShape() ||
-      !type.getElementType().isIntOrFloat() ||
-      type.getNumElements() * type.getElementTypeBitWidth() / 8 < minBytes)
+      !type.getElementType().isIntOrFloat())
     return std::nullopt;
   // Two dims, N and K; any others have extent 1.
   std::optional<unsigned> nResult, kResult;
@@ -102,6 +109,28 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
   }
   if (!nResult || !kResult)
     return std::nullopt;
+  // A weight read [N, K] (a channels-last pointwise convolution's [F, C])
+  // gives a tile's L lanes as L scalars a row apart at every step, however
+  // small it is: it is packed whatever its size. One read [K, N] only
+  // gains once its rows are pages apart.
+  bool transposed = *nResult < *kResult;
+  if (!transposed &&
+      type.getNumElements() * type.getElementTypeBitWidth() / 8 < minBytes)
+    return std::nullopt;
+  // A weight read [K, N] with N <= L is one contiguous row per step already.
+  if (ranges[n] <= kRegisterLanes && !transposed)
+    return std::nullopt;
+  int64_t width = panelWidth(ranges[n], transposed, dims->rows.has_value());
+  // An N that is not a multiple of the width gets a last panel padded with
+  // zero columns (an LM head's 50257), computed into a padded output that
+  // is sliced back; that needs an init that can be rebuilt in the padded
+  // shape (a fill of an empty tensor).
+  if (ranges[n] % width != 0) {
+    auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() ||
+        !fill->hasOneUse())
+      return std::nullopt;
+  }
   unsigned k = cast<AffineDimExpr>(map.getResult(*kResult)).getPosition();
   if (op.getIteratorTypesArray()[k] != utils::IteratorType::reduction)
     return std::nullopt;
@@ -112,7 +141,8 @@ std::optional<Candidate> match(linalg::LinalgOp op, int64_t minBytes) {
       constant ? floatWeightBytes(constant, type) : std::nullopt;
   if (!bytes)
     return std::nullopt;
-  return Candidate{op, n, k, weight, *kResult, *nResult, constant, *bytes};
+  return Candidate{op,       n,        k,      weight, *kResult,
+                   *nResult, constant, *bytes, width};
 }
 
 /// Wp[n / L][k][n % L] from the weight (row-major, N and K at its dims
@@ -126,7 +156,7 @@ DenseResourceElementsAttr packPanels(const Candidate &c, RankedTensorType type,
   int64_t nSize = type.getDimSize(c.nResult), kSize = type.getDimSize(c.kResult);
   int64_t nStride = strides[c.nResult], kStride = strides[c.kResult];
   const char *in = c.bytes.data();
-  int64_t lanes = kRegisterLanes;
+  int64_t lanes = c.width;
   int64_t width = type.getElementTypeBitWidth() / 8;
   return weightResource(packed, "packed", [&](char *out) {
     for (int64_t panel = 0; panel < packed.getDimSize(0); ++panel)
@@ -148,7 +178,7 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   auto weightType = cast<RankedTensorType>(c.weight->get().getType());
-  int64_t lanes = kRegisterLanes;
+  int64_t lanes = c.width;
   int64_t nSize = op.getStaticLoopRanges()[c.lanes];
   int64_t kSize = op.getStaticLoopRanges()[c.reduction];
   int64_t panels = llvm::divideCeil(nSize, lanes);
@@ -240,18 +270,112 @@ void rewrite(RewriterBase &rewriter, const Candidate &c) {
   rewriter.replaceOp(op, collapsed);
 }
 
+/// A constant input of a generic register-tiled kernel that reads N (the
+/// lanes) as other than its last dimension, and that panels do not fit
+/// because another input reads N too (a channels-last depthwise
+/// convolution's filter [C, K...], whose input reads C as well): the
+/// tile's lanes would be L scalars a window apart at every step.
+struct LanesLast {
+  linalg::GenericOp op;
+  OpOperand *weight;
+  arith::ConstantOp constant;
+  ArrayRef<char> bytes;
+  /// The weight's dims in their new order, N's last.
+  SmallVector<int64_t> order;
+};
+
+std::optional<LanesLast> matchLanesLast(linalg::LinalgOp linalgOp) {
+  auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
+  if (!op || !op.hasPureTensorSemantics() || !hasMultiplyAddBody(op))
+    return std::nullopt;
+  std::optional<RegisterTileDims> dims = registerTileDims(op);
+  if (!dims)
+    return std::nullopt;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!type || !type.hasStaticShape() || !map.isProjectedPermutation() ||
+        !map.isFunctionOfDim(dims->lanes) || map.getNumResults() < 2)
+      continue;
+    std::optional<unsigned> position =
+        map.getResultPosition(getAffineDimExpr(dims->lanes, op.getContext()));
+    if (!position || *position == map.getNumResults() - 1)
+      continue;
+    arith::ConstantOp constant = singleUseConstant(in->get());
+    std::optional<ArrayRef<char>> bytes =
+        constant ? floatWeightBytes(constant, type) : std::nullopt;
+    if (!bytes)
+      continue;
+    SmallVector<int64_t> order;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (i != *position)
+        order.push_back(i);
+    order.push_back(*position);
+    return LanesLast{op, in, constant, *bytes, order};
+  }
+  return std::nullopt;
+}
+
+/// Stores the weight with its dims in `c.order` and has the op read it so.
+void rewriteLanesLast(RewriterBase &rewriter, LanesLast &c) {
+  auto type = cast<RankedTensorType>(c.weight->get().getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape, strides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * type.getDimSize(i + 1);
+  for (int64_t d : c.order)
+    shape.push_back(type.getDimSize(d));
+  auto permuted = type.clone(shape);
+  int64_t width = type.getElementTypeBitWidth() / 8;
+  DenseResourceElementsAttr attr =
+      weightResource(permuted, "lanes_last", [&](char *out) {
+        SmallVector<int64_t> index(rank, 0);
+        for (int64_t n = 0; n < permuted.getNumElements(); ++n, out += width) {
+          int64_t offset = 0;
+          for (int64_t i = 0; i < rank; ++i)
+            offset += index[i] * strides[c.order[i]];
+          std::memcpy(out, c.bytes.data() + offset * width, width);
+          for (int64_t i = rank - 1; i >= 0; --i) {
+            if (++index[i] < shape[i])
+              break;
+            index[i] = 0;
+          }
+        }
+      });
+  rewriter.setInsertionPoint(c.op);
+  Value weight = arith::ConstantOp::create(rewriter, c.op.getLoc(), attr);
+  AffineMap map = c.op.getMatchingIndexingMap(c.weight);
+  SmallVector<AffineExpr> results;
+  for (int64_t d : c.order)
+    results.push_back(map.getResult(d));
+  SmallVector<AffineMap> maps = c.op.getIndexingMapsArray();
+  maps[c.weight->getOperandNumber()] =
+      AffineMap::get(map.getNumDims(), 0, results, c.op.getContext());
+  rewriter.modifyOpInPlace(c.op, [&] {
+    c.weight->set(weight);
+    c.op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
 struct CpuPackWeightsPass
     : impl::CpuPackWeightsPassBase<CpuPackWeightsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     SmallVector<Candidate> candidates;
+    SmallVector<LanesLast> lanesLast;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (std::optional<Candidate> c = match(op, minBytes))
         candidates.push_back(*c);
+      else if (std::optional<LanesLast> l = matchLanesLast(op))
+        lanesLast.push_back(*l);
     });
     IRRewriter rewriter(&getContext());
     ReplacedWeights replaced(getOperation(), releaseReplaced);
+    for (LanesLast &l : lanesLast) {
+      rewriteLanesLast(rewriter, l);
+      replaced.release(rewriter, l.constant);
+    }
     for (Candidate &c : candidates) {
       // Named ops (linalg.matmul) carry their region implicitly.
       if (!isa<linalg::GenericOp>(c.op)) {

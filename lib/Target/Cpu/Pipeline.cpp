@@ -20,11 +20,18 @@
 #include "mlir/Transforms/Passes.h"
 #include "tc/Conversion/Passes.h"
 #include "tc/Dialect/Fusion/Transforms/Passes.h"
+#include "tc/Dialect/Tc/Transforms/Passes.h"
 #include "tc/Target/Host/LoweringToLLVM.h"
 
 namespace mlir::tc::cpu {
 
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
+  if (options.channelsLast) {
+    pm.addNestedPass<func::FuncOp>(tc::createTcChannelsLastPass());
+    pm.addPass(createCanonicalizerPass());
+    // The transposed constants of the operands it moved (a layer scale).
+    pm.addNestedPass<func::FuncOp>(tc::createTcFoldConstantsPass());
+  }
   pm.addNestedPass<func::FuncOp>(fusion::createFusionPartitionPass());
   tc::ConvertTcToLinalgPassOptions toLinalg;
   toLinalg.collapseSharedWeightBatch = true;

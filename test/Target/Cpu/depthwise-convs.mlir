@@ -2,9 +2,13 @@
 // sizes in every dimension: 3x3 with bias and ReLU6 on 37 channels of
 // 23x29, stride 2 with asymmetric padding, 5x5 at batch 2, dilation 2 with
 // two outputs per channel, a max pool with stride 2 and an average pool
-// that does not count the padding.
+// that does not count the padding. These are the NCHW kernels
+// (--channels-last=false); channels-last.mlir runs the same cases
+// channels-last, tc-compile's default for a model with depthwise
+// convolutions.
 // RUN: %pyonnx %s.py %t
-// RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache --dump-ir=%t/dump
+// RUN: rm -rf %t/dump
+// RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache --channels-last=false --dump-ir=%t/dump
 // RUN: tc-run %t/model.so --rtol=1e-4 --atol=1e-4 \
 // RUN:   --input=x_dw3=%t/x_dw3.npy --compare=y_dw3=%t/y_dw3.npy \
 // RUN:   --input=x_dw3s2=%t/x_dw3s2.npy --compare=y_dw3s2=%t/y_dw3s2.npy \

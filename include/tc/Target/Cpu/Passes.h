@@ -36,6 +36,9 @@ struct CpuPipelineOptions {
   /// Compute eligible 3x3 convolutions with Winograd's F(4x4, 3x3)
   /// (--tc-cpu-winograd-conv).
   bool winograd = true;
+  /// Compute the convolutions of depthwise-separable networks channels-last
+  /// (--tc-channels-last, before the kernels are formed).
+  bool channelsLast = true;
   /// End with --tc-cpu-emit-entry. Without it the module stays a lowered
   /// @main with its kernels, for shape buckets to merge (ShapeBuckets.h)
   /// before the entry point is emitted.

@@ -133,8 +133,8 @@ def CpuPackWeightsPass : Pass<"tc-cpu-pack-weights"> {
     For a multiply-add contraction on tensors whose N-side input (the one
     read along the output's last loop) is an f32, f16 or bf16 constant with
     two dims
-    (N and K; others of extent 1; through reshapes and view groups) of at least
-    `min-bytes`, read only here (through a fusion.group argument or
+    (N and K; others of extent 1; through reshapes and view groups), read
+    [N, K] or read [K, N] with at least `min-bytes`, read only here (through a fusion.group argument or
     directly): the constant is rewritten at compile time as panels
     Wp[N / L][K][L] (L = the register tile's 32 lanes), and the op as a
     linalg.generic whose N loop is split into a panel loop and a lane loop,

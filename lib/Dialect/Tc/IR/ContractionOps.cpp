@@ -96,7 +96,13 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   int64_t groups = adaptor.getGroups();
   if (groups < 1)
     return emitInferError(loc, name, "groups must be >= 1, got ", groups);
-  int64_t channels = input.getDimSize(1), filters = filter.getDimSize(0);
+  // The input's channel and first spatial dimension: [N, C, D...], or
+  // [N, D..., C] with channels_last.
+  bool channelsLast = adaptor.getChannelsLast();
+  int64_t channelDim = channelsLast ? spatial + 1 : 1;
+  int64_t firstSpatial = channelsLast ? 1 : 2;
+  int64_t channels = input.getDimSize(channelDim),
+          filters = filter.getDimSize(0);
   if (!ShapedType::isDynamic(channels) && channels % groups != 0)
     return emitInferError(loc, name, "input channels (", channels,
                           ") are not divisible by groups (", groups, ")");
@@ -121,7 +127,9 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                             input.getElementType());
   }
 
-  SmallVector<int64_t> shape = {input.getDimSize(0), filters};
+  SmallVector<int64_t> shape = {input.getDimSize(0)};
+  if (!channelsLast)
+    shape.push_back(filters);
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t window = filter.getDimSize(2 + i);
     if (ShapedType::isDynamic(window)) {
@@ -129,16 +137,17 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
       continue;
     }
     std::optional<int64_t> size = getWindowedOutputSize(
-        input.getDimSize(2 + i), window, strides[i], dilations[i], padding[i],
-        padding[spatial + i], /*ceilMode=*/false);
+        input.getDimSize(firstSpatial + i), window, strides[i], dilations[i],
+        padding[i], padding[spatial + i], /*ceilMode=*/false);
     if (!size)
-      return emitInferError(loc, name, "kernel of size ", window,
-                            " (dilation ", dilations[i],
-                            ") does not fit spatial dimension ", i,
-                            " of size ", input.getDimSize(2 + i),
+      return emitInferError(loc, name, "kernel of size ", window, " (dilation ",
+                            dilations[i], ") does not fit spatial dimension ",
+                            i, " of size ", input.getDimSize(firstSpatial + i),
                             " with its padding");
     shape.push_back(*size);
   }
+  if (channelsLast)
+    shape.push_back(filters);
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }

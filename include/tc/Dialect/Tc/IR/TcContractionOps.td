@@ -48,6 +48,12 @@ def Tc_ConvOp : Tc_Op<"conv", [Tc_InferResultType,
     order). Each output size is
     `floor((D + pad_begin + pad_end - dilation * (K - 1) - 1) / stride) + 1`.
     `groups` divides both C and F; depthwise convolution is `groups = C`.
+
+    With `channels_last` the input is `[N, D1..DS, C]` and the result
+    `[N, O1..OS, F]` (NHWC); the filter keeps its `[F, C / groups, K...]`
+    layout. The CPU pipeline gives this form to the convolutions of
+    depthwise-separable networks (`--tc-channels-last`), whose kernels put
+    channels in vector lanes; the importer never produces it.
   }], [{%r = tc.conv %x, %w, %b {strides = array<i64: 2, 2>,
        padding = array<i64: 1, 1, 1, 1>}
      : (tensor<1x3x224x224xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>)
@@ -57,7 +63,8 @@ def Tc_ConvOp : Tc_Op<"conv", [Tc_InferResultType,
                        OptionalAttr<DenseI64ArrayAttr>:$strides,
                        OptionalAttr<DenseI64ArrayAttr>:$padding,
                        OptionalAttr<DenseI64ArrayAttr>:$dilations,
-                       DefaultValuedAttr<I64Attr, "1">:$groups);
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       UnitAttr:$channels_last);
   let results = (outs Tc_Tensor:$result);
   let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
                        "functional-type(operands, results)";
@@ -65,6 +72,11 @@ def Tc_ConvOp : Tc_Op<"conv", [Tc_InferResultType,
     /// Number of spatial dimensions.
     int64_t getSpatialRank() {
       return getInput().getType().getRank() - 2;
+    }
+    /// The input's and result's channel dimension: 1, or the last with
+    /// `channels_last`.
+    int64_t getChannelDim() {
+      return getChannelsLast() ? getInput().getType().getRank() - 1 : 1;
     }
   }];
 }

@@ -60,6 +60,29 @@ def TcFoldConstantsPass : Pass<"tc-fold-constants", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
 
+def TcChannelsLastPass : Pass<"tc-channels-last", "func::FuncOp"> {
+  let summary = "Compute the convolutions of depthwise-separable networks "
+                "channels-last";
+  let description = [{
+    In a function with a depthwise convolution (channel multiplier 1), gives
+    every depthwise and every pointwise (1x1, unit strides, no padding)
+    convolution with static sizes the `channels_last` form between two
+    transposes (NCHW -> NHWC -> NCHW), then sinks the transposes after the
+    convolutions through elementwise ops and keepdims spatial means (the
+    other operands must be rank 0, transposed the same way, constants or
+    of at most one extent > 1), turns transposes that keep the order of
+    their extents > 1 into reshapes, and composes transposes, so that
+    consecutive convolutions exchange NHWC tensors. Dense KxK convolutions
+    keep NCHW. `force` converts without a depthwise convolution.
+  }];
+  let options = [
+    Option<"force", "force", "bool", /*default=*/"false",
+           "convert the pointwise convolutions of a function without "
+           "depthwise ones too">,
+  ];
+  let dependentDialects = ["::mlir::tc::TcDialect"];
+}
+
 def TcFuseGeluPass : Pass<"tc-fuse-gelu", "func::FuncOp"> {
   let summary = "Fold exporters' elementwise GELU chains into tc.gelu";
   let description = [{
