@@ -409,12 +409,29 @@ std::optional<RegisterTiling> chooseTiling(linalg::GenericOp op, int64_t rows,
     // Rows that divide the image (7 of a 7x7 one) leave no partial tile:
     // its accesses after the full tiles' would keep the full tiles'
     // accumulators from being hoisted out of the window loops.
+    // Channels in the lanes (a channels-last depthwise convolution, whose
+    // image also reads N): each row costs a load of the image per window
+    // step against the one of the filter all rows share, so the most rows
+    // that divide the image, down to kWindowRows.
+    bool channelsInLanes = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+      AffineMap map = op.getMatchingIndexingMap(in);
+      return readsInWindow(map, *r) &&
+             llvm::is_contained(map.getResults(), getAffineDimExpr(n, op.getContext()));
+    });
     int64_t range = ranges[*r], size = std::min(range, kWindowRows);
-    for (int64_t candidate = kWindowRows; candidate <= 2 * kWindowRows; ++candidate)
-      if (range % candidate == 0) {
-        size = candidate;
-        break;
-      }
+    if (channelsInLanes) {
+      for (int64_t candidate = 2 * kWindowRows; candidate >= kWindowRows; --candidate)
+        if (range % candidate == 0) {
+          size = candidate;
+          break;
+        }
+    } else {
+      for (int64_t candidate = kWindowRows; candidate <= 2 * kWindowRows; ++candidate)
+        if (range % candidate == 0) {
+          size = candidate;
+          break;
+        }
+    }
     t.tileSizes[*r] = size;
     t.peeled.push_back(*r);
   }
