@@ -3,7 +3,8 @@
 // numpy's results: MobileNetV2's inverted residual on 20 -> 120 channels,
 // its strided form (144 channels, stride 2, asymmetric padding), an
 // EfficientNet block with squeeze-excitation at batch 2, and a dilated
-// depthwise convolution before a classifier.
+// depthwise convolution before a classifier; and (dyn/) a block exported
+// with a dynamic batch axis, run at batch 3.
 // RUN: %pyonnx %s.py %t
 // RUN: rm -rf %t/dump
 // RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache --dump-ir=%t/dump
@@ -44,3 +45,11 @@
 // RUN:   --input=x_stride=%t/x_stride.npy --compare=y_stride=%t/y_stride.npy \
 // RUN:   --input=x_se=%t/x_se.npy --compare=y_se=%t/y_se.npy \
 // RUN:   --input=x_head=%t/x_head.npy --compare=y_head=%t/y_head.npy | FileCheck %s
+
+// The dynamic batch: its three convolutions channels-last, batch 3 right.
+// RUN: tc-compile %t/dyn/model.onnx -o %t/dyn.so --no-cache --dump-ir=%t/dyn/dump
+// RUN: tc-run %t/dyn.so --rtol=1e-4 --atol=1e-4 \
+// RUN:   --input=x_dyn=%t/dyn/x_dyn.npy --compare=y_dyn=%t/dyn/y_dyn.npy | FileCheck %s --check-prefix=DYN
+// DYN: output 'y_dyn': OK: f32[3, 24, 9, 10]
+// RUN: FileCheck %s --check-prefix=DYNLAYOUT < %t/dyn/dump/passes/builtin_module_no-symbol-name/func_func_main/0_0_tc-channels-last.mlir
+// DYNLAYOUT-COUNT-3: channels_last{{.*}} -> tensor<?x

@@ -137,3 +137,28 @@ refs["y_head"] = (pv.mean(axis=(2, 3)) @ w.T.astype(np.float64)).astype(np.float
 
 save_cases(out, "channels_last", nodes, feeds, refs, inits)
 print(" ".join(f"{n}:{list(v.shape)}" for n, v in refs.items()))
+
+# OUT/dyn: an export with a dynamic batch axis (run at batch 3), whose
+# convolutions are channels-last too: an inverted residual with a
+# squeeze-excitation scale.
+inits, nodes, feeds, refs = [], [], {}, {}
+x, xv = case("dyn", (3, 24, 9, 10))
+e, ev = unary("Relu6", *conv(x, xv, 48))
+d, dv = silu(*conv(e, ev, 48, kernel=3, pads=(1, 1, 1, 1), group=48))
+m = fresh("m")
+nodes.append(helper.make_node("GlobalAveragePool", [d], [m], name=m))
+s, sv = unary("Sigmoid", *conv(m, dv.mean(axis=(2, 3), keepdims=True), 48))
+sc, scv = binary("Mul", d, dv, s, sv)
+p, pv = conv(sc, scv, 24)
+output("dyn", *binary("Add", p, pv, x, xv))
+
+
+def batch_axis(name, value):
+    """Value info with a symbolic batch."""
+    from onnx import TensorProto
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT,
+                                         ["batch", *value.shape[1:]])
+
+
+save_cases(os.path.join(out, "dyn"), "channels_last_dynamic_batch", nodes,
+           feeds, refs, inits, info=batch_axis)

@@ -66,12 +66,18 @@ bool isPointwise(ConvOp conv) {
          (!conv.getPadding() || llvm::all_of(*conv.getPadding(), isZero));
 }
 
-/// Whether `conv` gets the channels_last form.
+/// Whether all of `type`'s dims but the batch (dim 0) are static.
+bool staticButBatch(RankedTensorType type) {
+  return llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+}
+
+/// Whether `conv` gets the channels_last form: static sizes, the batch
+/// aside (an export with a dynamic batch axis).
 bool convertible(ConvOp conv) {
   auto input = cast<RankedTensorType>(conv.getInput().getType());
   auto result = cast<RankedTensorType>(conv.getType());
   if (conv.getChannelsLast() || conv.getSpatialRank() < 1 ||
-      !input.hasStaticShape() || !result.hasStaticShape())
+      !staticButBatch(input) || !staticButBatch(result))
     return false;
   return isDepthwise(conv) || isPointwise(conv);
 }
@@ -137,12 +143,22 @@ bool cheapToTranspose(Value value, RankedTensorType result = {}) {
   if (matchPattern(value, m_Constant()))
     return true;
   auto type = cast<RankedTensorType>(value.getType());
-  if (!type.hasStaticShape())
-    return false;
-  if (llvm::count_if(type.getShape(), [](int64_t s) { return s != 1; }) <= 1)
+  if (type.hasStaticShape() &&
+      llvm::count_if(type.getShape(), [](int64_t s) { return s != 1; }) <= 1)
     return true;
-  return result && result.hasStaticShape() &&
-         type.getNumElements() * 16 <= result.getNumElements();
+  if (!result || result.getRank() != type.getRank())
+    return false;
+  // The static extents, a dynamic batch that both share aside.
+  int64_t small = 1, large = 1;
+  for (auto [v, r] : llvm::zip(type.getShape(), result.getShape())) {
+    if (ShapedType::isDynamic(v) != ShapedType::isDynamic(r))
+      return false;
+    if (!ShapedType::isDynamic(v)) {
+      small *= v;
+      large *= r;
+    }
+  }
+  return small * 16 <= large;
 }
 
 /// A transpose of `value` by `perm` in `user`'s block, before it.

@@ -82,13 +82,29 @@ func.func @no_depthwise(%x: tensor<1x4x6x6xf32>, %r: tensor<1x8x6x6xf32>) -> ten
 
 // -----
 
-// A channel multiplier of 2 and dynamic sizes keep NCHW.
+// A channel multiplier of 2 and a dynamic image keep NCHW.
 // CHECK-LABEL: func @not_converted
 // CHECK-NOT: channels_last
-func.func @not_converted(%x: tensor<1x4x6x6xf32>, %y: tensor<?x4x6x6xf32>) -> (tensor<1x8x6x6xf32>, tensor<?x4x6x6xf32>) {
+func.func @not_converted(%x: tensor<1x4x6x6xf32>, %y: tensor<1x4x?x6xf32>) -> (tensor<1x8x6x6xf32>, tensor<1x4x?x6xf32>) {
   %w = tc.constant dense<1.0> : tensor<8x1x3x3xf32>
   %wd = tc.constant dense<1.0> : tensor<4x1x3x3xf32>
   %0 = tc.conv %x, %w {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x6x6xf32>
-  %1 = tc.conv %y, %wd {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<?x4x6x6xf32>
-  return %0, %1 : tensor<1x8x6x6xf32>, tensor<?x4x6x6xf32>
+  %1 = tc.conv %y, %wd {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x?x6xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x?x6xf32>
+  return %0, %1 : tensor<1x8x6x6xf32>, tensor<1x4x?x6xf32>
+}
+
+// -----
+
+// A dynamic batch (an export's batch axis) converts, and the scale of a
+// squeeze-excitation [?, C, 1, 1] still counts as small beside the image.
+// CHECK-LABEL: func @dynamic_batch
+// CHECK: %[[D:.*]] = tc.conv %{{.*}} {channels_last, groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x6x6x4xf32>, tensor<4x1x3x3xf32>) -> tensor<?x6x6x4xf32>
+// CHECK: tc.mul %[[D]], %{{.*}} : (tensor<?x6x6x4xf32>, tensor<?x1x1x4xf32>) -> tensor<?x6x6x4xf32>
+func.func @dynamic_batch(%x: tensor<?x4x6x6xf32>) -> tensor<?x4x6x6xf32> {
+  %wd = tc.constant dense<1.0> : tensor<4x1x3x3xf32>
+  %0 = tc.conv %x, %wd {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<?x4x6x6xf32>
+  %1 = tc.reduce_mean %0 {axes = array<i64: 2, 3>, keepdims} : (tensor<?x4x6x6xf32>) -> tensor<?x4x1x1xf32>
+  %2 = tc.sigmoid %1 : tensor<?x4x1x1xf32>
+  %3 = tc.mul %0, %2 : (tensor<?x4x6x6xf32>, tensor<?x4x1x1xf32>) -> tensor<?x4x6x6xf32>
+  return %3 : tensor<?x4x6x6xf32>
 }
