@@ -91,7 +91,10 @@ void fillBorderOnly(Operation *fillOp) {
   SmallVector<OpFoldResult> offsets = interior.getMixedOffsets();
   SmallVector<OpFoldResult> sizes = interior.getMixedSizes();
   ArrayRef<int64_t> shape = type.getShape();
-  IRRewriter rewriter(fillOp);
+  // The border fills go just before the copy, where the interior's
+  // dynamic offsets and sizes are defined (only memory-effect-free ops lie
+  // between the fill and the copy).
+  IRRewriter rewriter(copy);
   Location loc = fillOp->getLoc();
   auto toValue = [&](OpFoldResult v) -> Value {
     if (auto attr = dyn_cast<Attribute>(v))
@@ -104,6 +107,8 @@ void fillBorderOnly(Operation *fillOp) {
                            y = getConstantIntValue(b);
     if (x && y)
       return rewriter.getIndexAttr(*x - *y);
+    if (y == 0)
+      return a;
     return arith::SubIOp::create(rewriter, loc, toValue(a), toValue(b))
         .getResult();
   };

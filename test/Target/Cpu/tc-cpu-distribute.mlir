@@ -564,3 +564,33 @@ func.func @blocked_conv_transposed_epilogue(%img: tensor<1x16x18x18xf32>, %w: te
   } -> tensor<1x1x32x8x8xf32>
   return %r : tensor<1x1x32x8x8xf32>
 }
+
+// -----
+
+// A channels-last spatial mean at batch 1, [1, 6, 6, 32] -> [1, 32], and
+// its division: vectorized along the channels, which stay whole, so it
+// stays one workgroup rather than 32 of one channel each.
+// CHECK-LABEL: func.func @channels_last_mean
+// CHECK-NOT: scf.forall (
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x6x6x32xf32>)
+// CHECK-NOT: scf.forall (
+// CHECK: return
+func.func @channels_last_mean(%x: tensor<1x6x6x32xf32>) -> tensor<1x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 36.0 : f32
+  %e = tensor.empty() : tensor<1x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, c)>], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+      ins(%x : tensor<1x6x6x32xf32>) outs(%f : tensor<1x32xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %a = arith.addf %v, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<1x32xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(n, c) -> (n, c)>, affine_map<(n, c) -> (n, c)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<1x32xf32>) outs(%e : tensor<1x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %d = arith.divf %v, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<1x32xf32>
+  return %m : tensor<1x32xf32>
+}
