@@ -122,6 +122,13 @@ s, sv = unary("Sigmoid", *conv(r, rv, 16))
 sc, scv = binary("Mul", d, dv, s, sv)
 output("se", *conv(sc, scv, 24))
 
+# A stem on the image's 3 channels (channels-last too): 3x3 stride 2 with
+# asymmetric padding on 21x22, ReLU6, a depthwise and a pointwise one.
+x, xv = case("stem", (1, 3, 21, 22))
+st, stv = unary("Relu6", *conv(x, xv, 16, kernel=3, stride=2, pads=(1, 1, 0, 1)))
+d, dv = unary("Relu6", *conv(st, stv, 16, kernel=3, pads=(1, 1, 1, 1), group=16))
+output("stem", *conv(d, dv, 24))
+
 # Dilation 2 on 37 channels of 11x12, then a classifier: mean, flatten,
 # Gemm (the transposes at the region's end are reshapes).
 x, xv = case("head", (1, 37, 11, 12))

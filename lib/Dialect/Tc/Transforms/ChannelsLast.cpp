@@ -13,18 +13,19 @@
 // decides it for the graph:
 //
 // 1. In a function with a depthwise convolution (MobileNet, EfficientNet,
-//    ConvNeXt), every depthwise (channel multiplier 1) and every pointwise
-//    (1x1, unit strides, no padding) convolution with static image sizes
-//    becomes `tc.conv {channels_last}` between two transposes:
-//    NCHW -> NHWC before it, NHWC -> NCHW after. Dense KxK convolutions
-//    keep NCHW, where the CPU has Winograd and blocked kernels for them.
+//    ConvNeXt), every depthwise (channel multiplier 1), every pointwise
+//    (1x1, unit strides, no padding) and every stem (at most 4 input
+//    channels) convolution with static image sizes becomes
+//    `tc.conv {channels_last}` between two transposes: NCHW -> NHWC
+//    before it, NHWC -> NCHW after. Other dense convolutions keep NCHW,
+//    where the CPU has Winograd and blocked kernels for them.
 // 2. The transposes after each convolution sink through elementwise ops
 //    (activations, residual adds, squeeze-excitation scales) and spatial
 //    means, and a transpose whose dims of extent > 1 stay in order becomes
 //    a reshape, until the canonicalizer composes each NHWC -> NCHW with the
 //    next convolution's NCHW -> NHWC into nothing. What remains are the
-//    transposes at the region's borders (after the stem, before the
-//    classifier).
+//    transposes at the region's borders (the image's, around other dense
+//    convolutions).
 //
 // The CPU pipeline runs it before kernels are formed; the GPU keeps NCHW.
 //
@@ -66,6 +67,20 @@ bool isPointwise(ConvOp conv) {
          (!conv.getPadding() || llvm::all_of(*conv.getPadding(), isZero));
 }
 
+/// An ungrouped convolution of at most 4 input channels: the stem that
+/// reads the image. Channels-last, it transposes the image (3 channels)
+/// instead of its output (32 to 96), and its tile takes output channels as
+/// lanes: ConvNeXt-Tiny's 4x4 stride-4 stem took 0.33 instead of 1.14 ms
+/// (1 thread, `tc-run --profile-json`, a loaded machine). Other dense
+/// convolutions keep NCHW: ConvNeXt's 2x2 downsampling to 7x7 was slower
+/// channels-last.
+bool isStem(ConvOp conv) {
+  auto filter = cast<RankedTensorType>(conv.getFilter().getType());
+  return conv.getGroups() == 1 &&
+         !ShapedType::isDynamic(filter.getDimSize(1)) &&
+         filter.getDimSize(1) <= 4;
+}
+
 /// Whether all of `type`'s dims but the batch (dim 0) are static.
 bool staticButBatch(RankedTensorType type) {
   return llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
@@ -79,7 +94,7 @@ bool convertible(ConvOp conv) {
   if (conv.getChannelsLast() || conv.getSpatialRank() < 1 ||
       !staticButBatch(input) || !staticButBatch(result))
     return false;
-  return isDepthwise(conv) || isPointwise(conv);
+  return isDepthwise(conv) || isPointwise(conv) || isStem(conv);
 }
 
 /// (0, 2, 3, ..., 1): NC(D...) -> N(D...)C; its inverse (0, r-1, 1, ...).

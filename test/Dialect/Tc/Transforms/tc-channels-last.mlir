@@ -61,23 +61,41 @@ func.func @squeeze_excitation(%x: tensor<2x4x3x3xf32>) -> tensor<2x4xf32> {
 // -----
 
 // Without a depthwise convolution (ResNet) nothing changes, unless forced;
-// a dense 3x3 convolution keeps NCHW even then, and a transpose stays
-// before an operand that is not cheap to transpose (a full-size input).
+// a dense 3x3 convolution over 8 channels keeps NCHW even then, and a
+// transpose stays before an operand that is not cheap to transpose (a
+// full-size input).
 // CHECK-LABEL: func @no_depthwise
 // CHECK-NOT: channels_last
 // CHECK-NOT: tc.transpose
 // FORCE-LABEL: func @no_depthwise
-// FORCE: tc.conv %{{.*}} {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
-// FORCE: %[[P:.*]] = tc.conv %{{.*}} {channels_last} : (tensor<1x6x6x4xf32>, tensor<8x4x1x1xf32>) -> tensor<1x6x6x8xf32>
+// FORCE: tc.conv %{{.*}} {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32>
+// FORCE: %[[P:.*]] = tc.conv %{{.*}} {channels_last} : (tensor<1x6x6x8xf32>, tensor<8x8x1x1xf32>) -> tensor<1x6x6x8xf32>
 // FORCE: %[[T:.*]] = tc.transpose %[[P]] {permutation = array<i64: 0, 3, 1, 2>}
 // FORCE: tc.add %[[T]], %arg1 : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>)
-func.func @no_depthwise(%x: tensor<1x4x6x6xf32>, %r: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
-  %w3 = tc.constant dense<1.0> : tensor<4x4x3x3xf32>
-  %w1 = tc.constant dense<1.0> : tensor<8x4x1x1xf32>
-  %0 = tc.conv %x, %w3 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
-  %1 = tc.conv %0, %w1 : (tensor<1x4x6x6xf32>, tensor<8x4x1x1xf32>) -> tensor<1x8x6x6xf32>
+func.func @no_depthwise(%x: tensor<1x8x6x6xf32>, %r: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %w3 = tc.constant dense<1.0> : tensor<8x8x3x3xf32>
+  %w1 = tc.constant dense<1.0> : tensor<8x8x1x1xf32>
+  %0 = tc.conv %x, %w3 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32>
+  %1 = tc.conv %0, %w1 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
   %2 = tc.add %1, %r : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   return %2 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// The stem (a dense convolution of the image's 3 channels) converts too:
+// the image is transposed instead of the stem's 16-channel output.
+// CHECK-LABEL: func @stem
+// CHECK: %[[X:.*]] = tc.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32>
+// CHECK: %[[S:.*]] = tc.conv %[[X]], %{{.*}} {channels_last, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<16x3x3x3xf32>) -> tensor<1x4x4x16xf32>
+// CHECK: tc.conv %[[S]], %{{.*}} {channels_last, groups = 16 : i64
+// CHECK-NOT: tc.transpose %{{.*}} {permutation = array<i64: 0, 2, 3, 1>}
+func.func @stem(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x4x4xf32> {
+  %ws = tc.constant dense<1.0> : tensor<16x3x3x3xf32>
+  %wd = tc.constant dense<1.0> : tensor<16x1x3x3xf32>
+  %0 = tc.conv %x, %ws {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %1 = tc.conv %0, %wd {groups = 16 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x16x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x4x4xf32>
+  return %1 : tensor<1x16x4x4xf32>
 }
 
 // -----

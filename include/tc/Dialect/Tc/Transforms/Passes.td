@@ -65,15 +65,16 @@ def TcChannelsLastPass : Pass<"tc-channels-last", "func::FuncOp"> {
                 "channels-last";
   let description = [{
     In a function with a depthwise convolution (channel multiplier 1), gives
-    every depthwise and every pointwise (1x1, unit strides, no padding)
-    convolution with static sizes the `channels_last` form between two
+    every depthwise, every pointwise (1x1, unit strides, no padding) and
+    every stem (ungrouped, at most 4 input channels) convolution with
+    static sizes (the batch aside) the `channels_last` form between two
     transposes (NCHW -> NHWC -> NCHW), then sinks the transposes after the
     convolutions through elementwise ops and keepdims spatial means (the
     other operands must be rank 0, transposed the same way, constants or
     of at most one extent > 1), turns transposes that keep the order of
     their extents > 1 into reshapes, and composes transposes, so that
-    consecutive convolutions exchange NHWC tensors. Dense KxK convolutions
-    keep NCHW. `force` converts without a depthwise convolution.
+    consecutive convolutions exchange NHWC tensors. Other dense
+    convolutions keep NCHW. `force` converts without a depthwise convolution.
   }];
   let options = [
     Option<"force", "force", "bool", /*default=*/"false",
