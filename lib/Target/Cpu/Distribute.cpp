@@ -556,12 +556,13 @@ struct CpuDistributePass
       dim = std::nullopt;
       // Nor through a vectorized reduction's lanes (a spatial mean over
       // 32 channels stays one workgroup rather than 32 of one channel).
-      if (transposed || reductionLanes(op))
+      bool vectorizedReduction = reductionLanes(op).has_value();
+      if (transposed || vectorizedReduction)
         dim = evenSplitLoop(
             ranges, iterators,
             llvm::to_vector(llvm::make_filter_range(
                 order, [&](unsigned i) { return granules[i].whole == 1; })));
-      if (!dim && !reductionLanes(op))
+      if (!dim && !vectorizedReduction)
         dim = evenSplitLoop(ranges, iterators, order);
     }
     if (!dim)

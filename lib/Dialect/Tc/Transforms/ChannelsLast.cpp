@@ -112,14 +112,20 @@ SmallVector<int64_t> inverse(ArrayRef<int64_t> perm) {
   return inv;
 }
 
-/// `value` transposed by `perm` (result dim i = value's dim perm[i]).
-Value transpose(PatternRewriter &rewriter, Location loc, Value value,
-                ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
+/// `type` with its dims permuted: dim i is `type`'s dim perm[i].
+RankedTensorType permuted(Type type, ArrayRef<int64_t> perm) {
+  auto ranked = cast<RankedTensorType>(type);
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  return TransposeOp::create(rewriter, loc, type.clone(shape), value, perm);
+    shape.push_back(ranked.getDimSize(p));
+  return ranked.clone(shape);
+}
+
+/// `value` transposed by `perm`.
+Value transpose(PatternRewriter &rewriter, Location loc, Value value,
+                ArrayRef<int64_t> perm) {
+  return TransposeOp::create(rewriter, loc, permuted(value.getType(), perm),
+                             value, perm);
 }
 
 void convert(ConvOp conv) {
@@ -129,14 +135,10 @@ void convert(ConvOp conv) {
   int64_t rank = conv.getSpatialRank() + 2;
   SmallVector<int64_t> perm = toChannelsLast(rank);
   Value input = transpose(rewriter, loc, conv.getInput(), perm);
-  auto resultType = cast<RankedTensorType>(conv.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(resultType.getDimSize(p));
   auto nhwc = cast<ConvOp>(rewriter.clone(*conv));
   nhwc.getInputMutable().assign(input);
   nhwc.setChannelsLast(true);
-  nhwc.getResult().setType(resultType.clone(shape));
+  nhwc.getResult().setType(permuted(conv.getType(), perm));
   rewriter.replaceOp(conv, transpose(rewriter, loc, nhwc, inverse(perm)));
 }
 
@@ -248,12 +250,9 @@ struct SinkThroughElementwise : RewritePattern {
       }
       operand = transpose(rewriter, op->getLoc(), value, inv);
     }
-    SmallVector<int64_t> shape;
-    for (int64_t p : inv)
-      shape.push_back(resultType.getDimSize(p));
     Operation *sunk = rewriter.clone(*op);
     sunk->setOperands(operands);
-    sunk->getResult(0).setType(resultType.clone(shape));
+    sunk->getResult(0).setType(permuted(resultType, inv));
     rewriter.replaceOp(
         op, transpose(rewriter, op->getLoc(), sunk->getResult(0), perm));
     return success();
@@ -278,14 +277,10 @@ struct SinkThroughMean : OpRewritePattern<ReduceMeanOp> {
     for (int64_t axis : op.getAxes())
       axes.push_back(perm[axis < 0 ? axis + rank : axis]);
     llvm::sort(axes);
-    auto resultType = cast<RankedTensorType>(op.getType());
-    SmallVector<int64_t> shape;
-    for (int64_t p : inverse(perm))
-      shape.push_back(resultType.getDimSize(p));
     auto sunk = cast<ReduceMeanOp>(rewriter.clone(*op));
     sunk.getInputMutable().assign(t.getInput());
     sunk.setAxes(axes);
-    sunk.getResult().setType(resultType.clone(shape));
+    sunk.getResult().setType(permuted(op.getType(), inverse(perm)));
     rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), sunk, perm));
     return success();
   }
