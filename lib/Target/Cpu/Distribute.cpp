@@ -1,8 +1,9 @@
 //===- Distribute.cpp - the --tc-cpu-distribute pass ----------------------===//
 //
-// Turns each top-level linalg op into one kernel: its outermost parallel
-// loop is split into workgroups with scf.forall (upstream tile-and-fuse with
-// a thread count), and the producers that only feed this op are computed
+// Turns each top-level linalg op into one kernel: one of its parallel loops
+// is split into workgroups with scf.forall (upstream tile-and-fuse), or two
+// (a register tile's lanes and rows, when the lanes alone split only into
+// partial tiles), and the producers that only feed this op are computed
 // inside the tile. Producers are fused only when the tile reads a proper
 // slice of them; a producer every workgroup would need whole (the input of a
 // convolution split by output channel, say), or a padding or layout copy
@@ -67,6 +68,9 @@ struct Granule {
   /// The bytes of the kernel's inputs that every workgroup reads whole
   /// when this loop is split (the weights of a matmul split by rows).
   int64_t replicatedBytes = 0;
+  /// The loop carries a register tile's lanes, or its rows.
+  bool lanes = false;
+  bool rows = false;
 };
 
 /// The parallel loop of `op`, a reduction that is not a multiply-add
@@ -193,14 +197,17 @@ SmallVector<Granule> splitGranules(linalg::LinalgOp root,
   // that does not divide the loop leaves the last workgroup a dynamic
   // width, which it cannot vectorize.
   int64_t width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
-  if (auto l = rootLoop(dims->lanes); l && *l < granules.size())
+  if (auto l = rootLoop(dims->lanes); l && *l < granules.size()) {
     granules[*l] = {std::max<int64_t>(1, tileLanes * 32 / width),
                     std::max<int64_t>(1, kVectorLanes * 32 / width)};
+    granules[*l].lanes = true;
+  }
   if (dims->rows)
     if (auto r = rootLoop(*dims->rows); r && *r < granules.size()) {
       int64_t rows =
           registerRows(kernel.getStaticLoopRanges()[*dims->rows], tileRows);
       granules[*r] = {rows, rows};
+      granules[*r].rows = true;
     }
   // What each split makes every workgroup read whole.
   for (unsigned d = 0; d < kernel.getNumLoops(); ++d)
@@ -242,6 +249,62 @@ int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
     if (size % c == 0)
       return c;
   return first;
+}
+
+/// The workgroups a kernel split both ways (splitBothWays) aims at: enough
+/// for a few cores, few enough that little is read twice.
+constexpr int64_t kTwoWayWorkgroups = 16;
+
+/// The fewest register tiles of rows in a workgroup split both ways: a
+/// lanes' input packed into panels inside the kernel is shared by at least
+/// that many row tiles (--tc-cpu-vectorize-contractions' kMinPanelRowTiles).
+constexpr int64_t kTwoWayRowTiles = 4;
+
+struct TwoWaySplit {
+  int64_t laneChunk;
+  unsigned rows;
+  int64_t rowChunk;
+};
+
+/// When the even split of a register tile's lanes (loop `dim`, in chunks of
+/// `chunk`) leaves each workgroup no whole tile (a 1x1 convolution in NCHW
+/// on a 28x28 image: 784 lanes = 49 x 16, so tiles of 8 x 16, half of the
+/// accumulators idle, at a third of the core's peak): wider lane chunks
+/// that divide the loop and are at least 3/4 whole tiles (112 = 3 x 32 +
+/// 16), and a second split of the rows, so that the kernel still has about
+/// kTwoWayWorkgroups workgroups. Nothing when no such chunk exists.
+std::optional<TwoWaySplit> splitBothWays(ArrayRef<int64_t> ranges,
+                                         ArrayRef<Granule> granules,
+                                         unsigned dim, int64_t chunk,
+                                         int64_t bound) {
+  const Granule &lanes = granules[dim];
+  if (!lanes.lanes || chunk % lanes.whole == 0)
+    return std::nullopt;
+  std::optional<unsigned> rows;
+  for (auto [i, granule] : llvm::enumerate(granules))
+    if (granule.rows && i != dim && !ShapedType::isDynamic(ranges[i]) &&
+        ranges[i] > 1)
+      rows = i;
+  if (!rows)
+    return std::nullopt;
+  int64_t n = ranges[dim], wide = 0;
+  for (int64_t c = chunk; c <= n; c += lanes.fallback)
+    if (n % c == 0 && 4 * (c - c % lanes.whole) >= 3 * c) {
+      wide = c;
+      break;
+    }
+  if (!wide)
+    return std::nullopt;
+  int64_t m = ranges[*rows], rowGranule = granules[*rows].whole;
+  int64_t least = std::max<int64_t>(
+      llvm::divideCeil(m * (n / wide), std::min(bound, kTwoWayWorkgroups)),
+      kTwoWayRowTiles * rowGranule);
+  int64_t rowChunk = least >= m ? m : evenChunk(m, least, rowGranule);
+  if (m % rowChunk != 0)
+    rowChunk = m;
+  if ((n / wide) * (m / rowChunk) < 2)
+    return std::nullopt;
+  return TwoWaySplit{wide, *rows, rowChunk};
 }
 
 /// Whether `slice` takes the same elements in every workgroup: its
@@ -551,6 +614,16 @@ struct CpuDistributePass
     bool byTiles =
         !transposed && dim.has_value() &&
         llvm::any_of(granules, [](Granule g) { return g.whole > 1; });
+    // Lanes that split evenly only in partial tiles get wider chunks of
+    // mostly whole tiles, and the rows a second split.
+    std::optional<std::pair<unsigned, int64_t>> rowSplit;
+    if (byTiles)
+      if (std::optional<TwoWaySplit> two =
+              splitBothWays(ranges, granules, *dim, chunk, bound)) {
+        chunk = two->laneChunk;
+        if (two->rowChunk < ranges[two->rows])
+          rowSplit = {two->rows, two->rowChunk};
+      }
     if (!byTiles) {
       SmallVector<unsigned> order = splitOrder(op);
       dim = std::nullopt;
@@ -579,6 +652,8 @@ struct CpuDistributePass
     if (byTiles) {
       SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
       sizes[*dim] = rewriter.getIndexAttr(chunk);
+      if (rowSplit)
+        sizes[rowSplit->first] = rewriter.getIndexAttr(rowSplit->second);
       tiling.setTileSizes(sizes);
     } else {
       tiling.setNumThreads(numThreads);

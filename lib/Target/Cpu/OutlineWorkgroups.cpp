@@ -3,7 +3,8 @@
 // Each top-level scf.forall of @main (on buffers, after bufferization) is a
 // kernel: its body becomes `@main_wg<N>(captures..., %workgroup: index)` and
 // the loop becomes `tc_cpu.dispatch @main_wg<N>[%count] %env
-// captures(...)`. Constants and small globals are re-materialized in
+// captures(...)` (a forall over several loops numbers its workgroups
+// row-major over their trip counts). Constants and small globals are re-materialized in
 // the outlined function instead of being passed; weights (globals of more
 // than kRematerializedGlobalBytes) are passed like any buffer, so that the
 // kernels of a model's repeated layers (BERT's twelve) are one function,
@@ -101,6 +102,13 @@ std::string bodyKey(func::FuncOp fn) {
   return key;
 }
 
+/// A forall dimension's trip count: ceildiv(ub - lb, step).
+Value tripCount(OpBuilder &builder, Location loc, Value upper, Value lower,
+                Value step) {
+  Value span = arith::SubIOp::create(builder, loc, upper, lower);
+  return arith::CeilDivSIOp::create(builder, loc, span, step);
+}
+
 struct CpuOutlineWorkgroupsPass
     : impl::CpuOutlineWorkgroupsPassBase<CpuOutlineWorkgroupsPass> {
   void runOnOperation() override {
@@ -138,8 +146,8 @@ struct CpuOutlineWorkgroupsPass
     llvm::StringMap<func::FuncOp> kernels;
     for (Operation *kernelOp : kernelOps) {
       auto loop = dyn_cast<scf::ForallOp>(kernelOp);
-      if (loop && (loop.getRank() != 1 || !loop.getOutputs().empty())) {
-        loop.emitError("expected a one-dimensional forall on buffers");
+      if (loop && !loop.getOutputs().empty()) {
+        loop.emitError("expected a forall on buffers");
         return signalPassFailure();
       }
       std::string site = std::to_string(counter++);
@@ -182,15 +190,26 @@ struct CpuOutlineWorkgroupsPass
             builder, loc, cast<IntegerAttr>(cast<Attribute>(ofr)).getInt());
       };
       if (loop) {
-        // The forall's induction variable runs over [lb, ub) with a step;
-        // the workgroup number w maps to lb + w * step.
+        // Each induction variable i runs over [lb_i, ub_i) with a step;
+        // the workgroup number w, row-major over the loops' trip counts,
+        // gives each its position p_i and the value lb_i + p_i * step_i.
         Value workgroup = body->getArguments().back();
-        Value lower = materialize(loop.getMixedLowerBound()[0]);
-        Value step = materialize(loop.getMixedStep()[0]);
-        Value iv = arith::AddIOp::create(
-            builder, loc, lower,
-            arith::MulIOp::create(builder, loc, workgroup, step));
-        mapping.map(loop.getInductionVars()[0], iv);
+        for (int64_t i = loop.getRank() - 1; i >= 0; --i) {
+          Value lower = materialize(loop.getMixedLowerBound()[i]);
+          Value step = materialize(loop.getMixedStep()[i]);
+          Value position = workgroup;
+          if (i > 0) {
+            Value trips = tripCount(builder, loc,
+                                    materialize(loop.getMixedUpperBound()[i]),
+                                    lower, step);
+            position = arith::RemUIOp::create(builder, loc, workgroup, trips);
+            workgroup = arith::DivUIOp::create(builder, loc, workgroup, trips);
+          }
+          Value iv = arith::AddIOp::create(
+              builder, loc, lower,
+              arith::MulIOp::create(builder, loc, position, step));
+          mapping.map(loop.getInductionVars()[i], iv);
+        }
         for (Operation &op : loop.getBody()->without_terminator())
           builder.clone(op, mapping);
       } else {
@@ -205,7 +224,7 @@ struct CpuOutlineWorkgroupsPass
       }
 
       // The dispatch placeholder and its call with the workgroup count:
-      // ceildiv(ub - lb, step) for a forall, 1 for a linalg op.
+      // the product of the trip counts for a forall, 1 for a linalg op.
       builder.setInsertionPoint(kernelOp);
       auto valueOf = [&](OpFoldResult ofr) -> Value {
         if (auto value = dyn_cast<Value>(ofr))
@@ -215,11 +234,14 @@ struct CpuOutlineWorkgroupsPass
       };
       Value count;
       if (loop) {
-        Value span = arith::SubIOp::create(
-            builder, loc, valueOf(loop.getMixedUpperBound()[0]),
-            valueOf(loop.getMixedLowerBound()[0]));
-        count = arith::CeilDivSIOp::create(builder, loc, span,
-                                           valueOf(loop.getMixedStep()[0]));
+        for (int64_t i = 0; i < loop.getRank(); ++i) {
+          Value trips =
+              tripCount(builder, loc, valueOf(loop.getMixedUpperBound()[i]),
+                        valueOf(loop.getMixedLowerBound()[i]),
+                        valueOf(loop.getMixedStep()[i]));
+          count =
+              count ? arith::MulIOp::create(builder, loc, count, trips) : trips;
+        }
       } else {
         count = arith::ConstantIndexOp::create(builder, loc, 1);
       }

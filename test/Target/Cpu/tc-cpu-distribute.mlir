@@ -594,3 +594,21 @@ func.func @channels_last_mean(%x: tensor<1x6x6x32xf32>) -> tensor<1x32xf32> {
   } -> tensor<1x32xf32>
   return %m : tensor<1x32xf32>
 }
+
+// -----
+
+// Lanes that split evenly only in chunks of 16 (784 = 49 x 16, a 1x1
+// convolution over a 28x28 image) would leave every tile half its
+// accumulators: they split in chunks of 112 (three tiles of 32 and one of
+// 16), and the rows in two, for 14 workgroups.
+// CHECK-LABEL: func.func @two_way_split
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 784) step (128, 112)
+// CHECK: linalg.matmul {{.*}} -> tensor<128x112xf32>
+func.func @two_way_split(%w: tensor<256x512xf32>, %x: tensor<512x784xf32>) -> tensor<256x784xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x784xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x784xf32>) -> tensor<256x784xf32>
+  %m = linalg.matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [8, 32], workgroups = 64>}
+      ins(%w, %x : tensor<256x512xf32>, tensor<512x784xf32>) outs(%f : tensor<256x784xf32>) -> tensor<256x784xf32>
+  return %m : tensor<256x784xf32>
+}

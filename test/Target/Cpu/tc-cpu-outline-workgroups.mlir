@@ -1,5 +1,6 @@
 // RUN: tc-opt %s --tc-cpu-outline-workgroups --split-input-file | FileCheck %s
 // RUN: tc-opt %s --tc-cpu-outline-workgroups --split-input-file | FileCheck %s --check-prefix=SERIAL
+// RUN: tc-opt %s --tc-cpu-outline-workgroups --split-input-file | FileCheck %s --check-prefix=TWO
 
 // The forall body becomes @main_wg0(captures..., %workgroup); constants are
 // recreated there; @main gets the environment and dispatches the function
@@ -51,4 +52,31 @@ func.func @main(%in: memref<8xf32>) -> memref<8xf32> {
     linalg.yield %0 : f32
   } loc("neg_1"("Neg"))
   return %out : memref<8xf32>
+}
+
+// -----
+
+// A forall over two loops (a kernel split by rows and lanes) is one
+// dispatch over the product of their trip counts; the workgroup number,
+// row-major, gives each loop its position.
+// TWO: func.func private @main_wg0(%{{.*}}: memref<8x96xf32>, %{{.*}}: memref<8x96xf32>, %[[WG:.*]]: index)
+// TWO: %[[LANES:.*]] = arith.ceildivsi
+// TWO: %[[J:.*]] = arith.remui %[[WG]], %[[LANES]]
+// TWO: %[[I:.*]] = arith.divui %[[WG]], %[[LANES]]
+// TWO: arith.muli %[[J]], %{{.*}}
+// TWO: arith.muli %[[I]], %{{.*}}
+// TWO: memref.subview %{{.*}}[%[[ROW:.*]], %[[COL:.*]]] [4, 32]
+// TWO: func.func @main
+// TWO: %[[ROWS:.*]] = arith.ceildivsi
+// TWO: %[[LANES:.*]] = arith.ceildivsi
+// TWO: %[[COUNT:.*]] = arith.muli %[[ROWS]], %[[LANES]]
+// TWO: tc_cpu.dispatch @main_wg0[%[[COUNT]] : index]
+func.func @main(%in: memref<8x96xf32>) -> memref<8x96xf32> {
+  %out = memref.alloc() : memref<8x96xf32>
+  scf.forall (%i, %j) = (0, 0) to (8, 96) step (4, 32) {
+    %a = memref.subview %in[%i, %j] [4, 32] [1, 1] : memref<8x96xf32> to memref<4x32xf32, strided<[96, 1], offset: ?>>
+    %b = memref.subview %out[%i, %j] [4, 32] [1, 1] : memref<8x96xf32> to memref<4x32xf32, strided<[96, 1], offset: ?>>
+    memref.copy %a, %b : memref<4x32xf32, strided<[96, 1], offset: ?>> to memref<4x32xf32, strided<[96, 1], offset: ?>>
+  }
+  return %out : memref<8x96xf32>
 }
