@@ -405,6 +405,37 @@ GraphImporter::convertValueType(const ::onnx::ValueInfoProto &info,
   return Type(RankedTensorType::get(shape, element));
 }
 
+FailureOr<Type>
+GraphImporter::undeclaredOutputType(const ::onnx::ValueInfoProto &info,
+                                    RankedTensorType computed,
+                                    SmallVectorImpl<std::string> &dimNames) {
+  bool untyped = !info.has_type() ||
+                 info.type().value_case() == ::onnx::TypeProto::VALUE_NOT_SET;
+  bool unshaped =
+      info.type().has_tensor_type() && !info.type().tensor_type().has_shape();
+  if (!untyped && !unshaped)
+    return Type();
+  // The element type, when declared, must be the computed one.
+  if (!untyped && info.type().tensor_type().elem_type() != 0) {
+    std::string why;
+    Type element =
+        convertElementType(context, info.type().tensor_type().elem_type(), why);
+    if (!element) {
+      result.issues.push_back({info.name(), "graph input/output", why});
+      return failure();
+    }
+    if (element != computed.getElementType()) {
+      result.issues.push_back(
+          {info.name(), "graph output",
+           llvm::formatv("declared as {0} but computed as {1}", element,
+                         computed.getElementType())});
+      return failure();
+    }
+  }
+  dimNames.assign(computed.getRank(), "");
+  return Type(computed);
+}
+
 void GraphImporter::importNode(const ::onnx::NodeProto &node, int index) {
   currentNode = &node;
   currentNodeName = node.name().empty()
@@ -682,11 +713,13 @@ void GraphImporter::importGraph(::onnx::GraphProto &graph, func::FuncOp func) {
     if (!v)
       continue; // its producer was reported
     SmallVector<std::string> dims;
-    FailureOr<Type> declared = convertValueType(output, dims);
+    auto actual = cast<RankedTensorType>(v.getType());
+    FailureOr<Type> declared = undeclaredOutputType(output, actual, dims);
+    if (succeeded(declared) && !*declared)
+      declared = convertValueType(output, dims);
     if (failed(declared))
       continue;
     auto declaredType = cast<RankedTensorType>(*declared);
-    auto actual = cast<RankedTensorType>(v.getType());
     if (declaredType.getElementType() != actual.getElementType() ||
         declaredType.getRank() != actual.getRank()) {
       result.issues.push_back(

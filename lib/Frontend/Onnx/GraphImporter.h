@@ -46,6 +46,13 @@ private:
   void importNode(const ::onnx::NodeProto &node, int index);
   FailureOr<Type> convertValueType(const ::onnx::ValueInfoProto &info,
                                    SmallVectorImpl<std::string> &dimNames);
+  /// A graph output declared without a type or without a shape (which the
+  /// ONNX spec allows) takes the type it is computed with; a declared
+  /// element type must match it. A null type when the output declares its
+  /// shape (convertValueType reads it then).
+  FailureOr<Type> undeclaredOutputType(const ::onnx::ValueInfoProto &info,
+                                       RankedTensorType computed,
+                                       SmallVectorImpl<std::string> &dimNames);
   Location nodeLocation(const ::onnx::NodeProto &node, int index);
 
   MLIRContext *context;

@@ -74,3 +74,4 @@
 // MALFORMED-NEXT: huge_grid (AffineGrid): it would need a constant of more than the limit of 16777216 elements
 // MALFORMED-NEXT: flat_key (Attention): invalid node: input #1 (x) must be 3-D, it is 2-D
 // MALFORMED-NEXT: split_many (Split): invalid node: num_outputs is 1000000000000000000 but the node has 2 outputs
+

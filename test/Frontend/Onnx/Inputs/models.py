@@ -295,6 +295,23 @@ def string_input():
                  [vi("x", TensorProto.STRING, [2])], [vi("y", TensorProto.STRING, [2])])
 
 
+def undeclared_outputs():
+    # Outputs declared without a shape and without a type.
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu"),
+             helper.make_node("Neg", ["x"], ["z"], name="neg")]
+    untyped = onnx.ValueInfoProto()
+    untyped.name = "z"
+    return model(nodes, [vi("x", F, ["n", 3])],
+                 [helper.make_tensor_value_info("y", F, None), untyped])
+
+
+def undeclared_shape_wrong_type():
+    # An output without a shape whose declared element type is not the
+    # computed one.
+    return model([helper.make_node("Shape", ["x"], ["s"], name="shape")],
+                 [vi("x", F, [2, 3])], [helper.make_tensor_value_info("s", F, None)])
+
+
 def shape_mismatch():
     nodes = [helper.make_node("MatMul", ["a", "b"], ["y"], name="bad_matmul")]
     return model(nodes, [vi("a", F, [2, 3]), vi("b", F, [4, 5])], [vi("y", F, [2, 5])])
@@ -331,7 +348,8 @@ BUILDERS = ["signal", "einsum_rotary", "qlinear", "elementwise", "clip_opset6", 
             "dynamic_batch", "dynamic_axes_ops", "weights", "unsupported", "cycle", "missing_value",
             "duplicate_output", "bad_tensor_size", "escaping_external",
             "missing_external", "negative_dim", "future_opset", "string_input",
-            "shape_mismatch", "legacy_broadcast", "layout", "composites",
+            "shape_mismatch", "undeclared_outputs", "undeclared_shape_wrong_type",
+            "legacy_broadcast", "layout", "composites",
             "attention", "losses_and_quant", "subbyte", "if_else", "loop_scan", "nonzero",
             "more_composites", "indexing", "integer_quant", "float8_casts",
             "float8_round_mode", "recurrent", "recurrent_long", "layout_extras",
