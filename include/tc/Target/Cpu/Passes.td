@@ -184,7 +184,11 @@ def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
     tanh, erf, exp, expm1, log, log1p, log2, sin, cos and atan on f32 (and
     f16/bf16 through f32) become MLIR's polynomial approximations: plain
     arithmetic that LLVM vectorizes, instead of one libm call per element.
-    Other functions and f64 keep their libm calls.
+    Other functions and f64 keep their libm calls. A sigmoid's
+    `1 / (1 + exp(y))` on f32 vectors divides by the denominator clamped to
+    at most 2^100 with fast-math `arcp` and `ninf`, which LLVM computes as a
+    reciprocal estimate and a Newton step (about an ulp from the division,
+    several times cheaper).
   }];
   let dependentDialects = ["::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",
