@@ -612,3 +612,25 @@ func.func @two_way_split(%w: tensor<256x512xf32>, %x: tensor<512x784xf32>) -> te
       ins(%w, %x : tensor<256x512xf32>, tensor<512x784xf32>) outs(%f : tensor<256x784xf32>) -> tensor<256x784xf32>
   return %m : tensor<256x784xf32>
 }
+
+// -----
+
+// A transposition from NHWC to NCHW splits by rows, neither by its input's
+// last dim (channels: each workgroup would read one float in 32) nor by its
+// output's (columns): --tc-cpu-vectorize-transposes moves 16 x 16 squares
+// of the two.
+// CHECK-LABEL: func.func @transpose_to_nchw
+// CHECK: scf.forall (%[[H:.*]]) in (8)
+// CHECK: tensor.extract_slice %arg0[0, %[[H]], 0, 0] [1, 1, 16, 32]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[H]], 0] [1, 32, 1, 16]
+#nhwc = affine_map<(n, c, h, w) -> (n, h, w, c)>
+#nchw = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @transpose_to_nchw(%x: tensor<1x8x16x32xf32>) -> tensor<1x32x8x16xf32> {
+  %e = tensor.empty() : tensor<1x32x8x16xf32>
+  %t = linalg.generic {indexing_maps = [#nhwc, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x16x32xf32>) outs(%e : tensor<1x32x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x32x8x16xf32>
+  return %t : tensor<1x32x8x16xf32>
+}
