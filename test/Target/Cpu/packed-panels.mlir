@@ -5,7 +5,8 @@
 // tile, and a matmul of two activations with partial tiles in rows and
 // lanes.
 // RUN: %pyonnx %s.py %t
-// RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache --dump-ir=%t/dump
+// RUN: rm -rf %t/dump
+// RUN: tc-compile %t/model.onnx -o %t/model.so --no-cache --channels-last=false --dump-ir=%t/dump
 // RUN: tc-run %t/model.so --rtol=1e-4 --atol=1e-4 \
 // RUN:   --input=x_pw=%t/x_pw.npy --input=x_pw2=%t/x_pw2.npy \
 // RUN:   --input=x_a=%t/x_a.npy --input=x_b=%t/x_b.npy --input=x_pw3=%t/x_pw3.npy \

@@ -60,7 +60,8 @@ func.func @squeeze_excitation(%x: tensor<2x4x3x3xf32>) -> tensor<2x4xf32> {
 
 // -----
 
-// Without a depthwise convolution (ResNet) nothing changes, unless forced;
+// Without a depthwise convolution, and with 10 % of the multiply-adds in
+// pointwise convolutions (ResNet-18's few), nothing changes, unless forced;
 // a dense 3x3 convolution over 8 channels keeps NCHW even then, and a
 // transpose stays before an operand that is not cheap to transpose (a
 // full-size input).
@@ -79,6 +80,30 @@ func.func @no_depthwise(%x: tensor<1x8x6x6xf32>, %r: tensor<1x8x6x6xf32>) -> ten
   %1 = tc.conv %0, %w1 : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32>
   %2 = tc.add %1, %r : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   return %2 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// A bottleneck without depthwise convolutions whose 1x1 convolutions have
+// 47 % of its multiply-adds (ResNet-50's): they convert, the 3x3 one keeps
+// NCHW between transposes.
+// CHECK-LABEL: func @bottleneck
+// CHECK: %[[X:.*]] = tc.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>}
+// CHECK: %[[A:.*]] = tc.conv %[[X]], %{{.*}} {channels_last} : (tensor<1x6x6x32xf32>, tensor<8x32x1x1xf32>) -> tensor<1x6x6x8xf32>
+// CHECK: %[[B:.*]] = tc.transpose %{{.*}} {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK: %[[C:.*]] = tc.conv %[[B]], %{{.*}} {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32>
+// CHECK: tc.conv %{{.*}}, %{{.*}} {channels_last} : (tensor<1x6x6x8xf32>, tensor<32x8x1x1xf32>) -> tensor<1x6x6x32xf32>
+func.func @bottleneck(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
+  %wa = tc.constant dense<1.0> : tensor<8x32x1x1xf32>
+  %wb = tc.constant dense<1.0> : tensor<8x8x3x3xf32>
+  %wc = tc.constant dense<1.0> : tensor<32x8x1x1xf32>
+  %0 = tc.conv %x, %wa : (tensor<1x32x6x6xf32>, tensor<8x32x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %1 = tc.relu %0 : tensor<1x8x6x6xf32>
+  %2 = tc.conv %1, %wb {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32>
+  %3 = tc.relu %2 : tensor<1x8x6x6xf32>
+  %4 = tc.conv %3, %wc : (tensor<1x8x6x6xf32>, tensor<32x8x1x1xf32>) -> tensor<1x32x6x6xf32>
+  %5 = tc.add %4, %x : (tensor<1x32x6x6xf32>, tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32>
+  return %5 : tensor<1x32x6x6xf32>
 }
 
 // -----

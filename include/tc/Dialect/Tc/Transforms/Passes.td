@@ -61,10 +61,12 @@ def TcFoldConstantsPass : Pass<"tc-fold-constants", "func::FuncOp"> {
 }
 
 def TcChannelsLastPass : Pass<"tc-channels-last", "func::FuncOp"> {
-  let summary = "Compute the convolutions of depthwise-separable networks "
-                "channels-last";
+  let summary = "Compute the convolutions of depthwise-separable and "
+                "bottleneck networks channels-last";
   let description = [{
-    In a function with a depthwise convolution (channel multiplier 1), gives
+    In a function with a depthwise convolution (channel multiplier 1), or
+    with at least 40 % of its convolution multiply-adds in pointwise ones
+    (ResNet-50's bottlenecks), gives
     every depthwise, every pointwise (1x1, unit strides, no padding) and
     every stem (ungrouped, at most 4 input channels) convolution with
     static sizes (the batch aside) the `channels_last` form between two
@@ -74,12 +76,12 @@ def TcChannelsLastPass : Pass<"tc-channels-last", "func::FuncOp"> {
     of at most one extent > 1), turns transposes that keep the order of
     their extents > 1 into reshapes, and composes transposes, so that
     consecutive convolutions exchange NHWC tensors. Other dense
-    convolutions keep NCHW. `force` converts without a depthwise convolution.
+    convolutions keep NCHW. `force` converts in any function.
   }];
   let options = [
     Option<"force", "force", "bool", /*default=*/"false",
-           "convert the pointwise convolutions of a function without "
-           "depthwise ones too">,
+           "convert in a function with neither depthwise convolutions nor "
+           "mostly pointwise ones too">,
   ];
   let dependentDialects = ["::mlir::tc::TcDialect"];
 }
