@@ -111,8 +111,9 @@ cl::opt<bool> channelsLast(
     "channels-last", cl::cat(category),
     cl::desc("on the CPU, compute the depthwise and pointwise convolutions "
              "of a model with depthwise ones (MobileNet, EfficientNet, "
-             "ConvNeXt) channels-last (NHWC), the layout kept from kernel "
-             "to kernel; =false keeps every convolution NCHW"),
+             "ConvNeXt) or mostly pointwise ones (ResNet-50) channels-last "
+             "(NHWC), the layout kept from kernel to kernel; =false keeps "
+             "every convolution NCHW"),
     cl::init(true));
 cl::opt<bool> gpuFpContract(
     "gpu-fp-contract", cl::cat(category),
