@@ -14,18 +14,26 @@ out = sys.argv[1]
 rng = np.random.default_rng(5)
 inits, nodes, feeds, refs = [], [], {}, {}
 
-# A 1x1 convolution in NCHW on a 32x48 image (rows of 1536 positions, 6 KB
-# apart), 512 -> 40 channels (five row tiles), bias and ReLU.
-x = rng.standard_normal((1, 512, 32, 48)).astype(np.float32)
-w = (rng.standard_normal((40, 512, 1, 1)) / 22).astype(np.float32)
-b = rng.standard_normal(40).astype(np.float32)
-inits += [numpy_helper.from_array(w, "pw_w"), numpy_helper.from_array(b, "pw_b")]
-nodes += [helper.make_node("Conv", ["x_pw", "pw_w", "pw_b"], ["c_pw"], name="pw"),
-          helper.make_node("Relu", ["c_pw"], ["y_pw"], name="pw_relu")]
-feeds["x_pw"] = x
-refs["y_pw"] = np.maximum(
-    np.einsum("nchw,fc->nfhw", x.astype(np.float64), w[:, :, 0, 0]) + b.reshape(1, -1, 1, 1),
-    0).astype(np.float32)
+
+def pointwise_relu(name, shape, features):
+    """A 1x1 convolution in NCHW of an input of `shape` to `features`
+    channels, with bias and ReLU."""
+    channels = shape[1]
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = (rng.standard_normal((features, channels, 1, 1)) / np.sqrt(channels)).astype(np.float32)
+    b = rng.standard_normal(features).astype(np.float32)
+    inits.extend([numpy_helper.from_array(w, f"{name}_w"), numpy_helper.from_array(b, f"{name}_b")])
+    nodes.extend([helper.make_node("Conv", [f"x_{name}", f"{name}_w", f"{name}_b"], [f"c_{name}"], name=name),
+                  helper.make_node("Relu", [f"c_{name}"], [f"y_{name}"], name=f"{name}_relu")])
+    feeds[f"x_{name}"] = x
+    refs[f"y_{name}"] = np.maximum(
+        np.einsum("nchw,fc->nfhw", x.astype(np.float64), w[:, :, 0, 0]) + b.reshape(1, -1, 1, 1),
+        0).astype(np.float32)
+
+
+# On a 32x48 image (rows of 1536 positions, 6 KB apart), 512 -> 40
+# channels (five row tiles).
+pointwise_relu("pw", (1, 512, 32, 48), 40)
 
 # The same at batch 2 on a 24x32 image (768 positions), 192 -> 52 channels
 # (six full row tiles and a partial one of 4), no bias.
@@ -45,18 +53,9 @@ nodes.append(helper.make_node("MatMul", ["x_a", "x_b"], ["y_mm"], name="mm"))
 feeds["x_a"], feeds["x_b"] = a, bm
 refs["y_mm"] = (a.astype(np.float64) @ bm).astype(np.float32)
 
-# A 1x1 convolution in NCHW on a 28x28 image, 128 -> 96 channels, bias and
-# ReLU: 784 positions split evenly only in chunks of 16, so its workgroups
-# take 112 positions (tiles of 32 and one of 16) and half of the channels.
-x = rng.standard_normal((1, 128, 28, 28)).astype(np.float32)
-w = (rng.standard_normal((96, 128, 1, 1)) / 11).astype(np.float32)
-b = rng.standard_normal(96).astype(np.float32)
-inits += [numpy_helper.from_array(w, "pw3_w"), numpy_helper.from_array(b, "pw3_b")]
-nodes += [helper.make_node("Conv", ["x_pw3", "pw3_w", "pw3_b"], ["c_pw3"], name="pw3"),
-          helper.make_node("Relu", ["c_pw3"], ["y_pw3"], name="pw3_relu")]
-feeds["x_pw3"] = x
-refs["y_pw3"] = np.maximum(
-    np.einsum("nchw,fc->nfhw", x.astype(np.float64), w[:, :, 0, 0]) + b.reshape(1, -1, 1, 1),
-    0).astype(np.float32)
+# On a 28x28 image, 128 -> 96 channels: 784 positions split evenly only in
+# chunks of 16, so its workgroups take 112 positions (tiles of 32 and one
+# of 16) and half of the channels.
+pointwise_relu("pw3", (1, 128, 28, 28), 96)
 
 save_cases(out, "panels", nodes, feeds, refs, inits)
