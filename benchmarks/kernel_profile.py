@@ -15,8 +15,19 @@ difference, largest loss first, and what ONNX Runtime spends on nodes no tc
 kernel matches (layout reorders). Both profilers add their own overhead:
 compare the columns with each other, not with cpu_performance.py's times.
 
+With --by-contraction the script instead compares per Conv, Gemm or
+MatMul node, over --rounds alternating rounds of both profiles (minima):
+each tc kernel counts for the first such node it computes (a Winograd
+convolution's transforms and products for their convolution), each ONNX
+Runtime node for the contraction it follows through its first input (its
+Conv+Relu named after the Relu, an activation of its own such as
+QuickGelu), and so does a tc kernel without one (a max pool after its
+convolution), so that the columns compare whole convolutions with what
+follows them, whichever layout or kernel split each side chose.
+
   .venv/bin/python benchmarks/kernel_profile.py [--models DIR]
       [--names mobilenet_v2,resnet50] [--threads 1] [--runs 30] [--top 15]
+      [--by-contraction [--rounds 3]]
 """
 import argparse
 import collections
@@ -149,6 +160,58 @@ def compare(name, model_dir, threads, runs, top):
             print(f"{'':8} {ms:8.3f}           {what}")
 
 
+CONTRACTIONS = ("Conv", "Gemm", "MatMul")
+
+
+def by_contraction(name, model_dir, threads, runs, top, rounds):
+    """tc against ONNX Runtime per contraction node, minima over rounds."""
+    model = onnx.load(os.path.join(model_dir, "model.onnx"), load_external_data=False)
+    nodes = {n.name: n for n in model.graph.node}
+    producers = {out: n.name for n in model.graph.node for out in n.output}
+
+    def contraction_of(node):
+        # Up to four producers back along first inputs (Relu after Add
+        # after Conv), the first contraction met.
+        for _ in range(4):
+            if node is None or node not in nodes:
+                return node
+            if nodes[node].op_type in CONTRACTIONS:
+                return node
+            node = producers.get(nodes[node].input[0]) if nodes[node].input else None
+        return node
+
+    tc_best, ort_best = {}, {}
+    with tempfile.TemporaryDirectory() as workdir:
+        for _ in range(rounds):
+            per = collections.Counter()
+            for kernel in tc_profile(model_dir, workdir, threads, runs)["kernels"]:
+                first = next((n for n in kernel["nodes"]
+                              if n in nodes and nodes[n].op_type in CONTRACTIONS),
+                             contraction_of(kernel["nodes"][0]) if kernel["nodes"] else None)
+                per[first or "(no node)"] += kernel["ms_per_run"]
+            for key, ms in per.items():
+                tc_best[key] = min(tc_best.get(key, float("inf")), ms)
+            times, _ = ort_profile(model_dir, workdir, threads, runs)
+            per = collections.Counter()
+            for ort_node, ms in times.items():
+                node = contraction_of(original_node(ort_node, set(nodes), producers))
+                per[node or "(no node)"] += ms
+            for key, ms in per.items():
+                ort_best[key] = min(ort_best.get(key, float("inf")), ms)
+    keys = sorted(set(tc_best) | set(ort_best),
+                  key=lambda k: -(tc_best.get(k, 0.0) - ort_best.get(k, 0.0)))
+    print(f"== {name}, {threads} thread(s), minima of {rounds} alternating rounds: "
+          f"tc {sum(tc_best.values()):.2f} ms, ONNX Runtime {sum(ort_best.values()):.2f} ms")
+    print(f"{'tc ms':>8} {'ORT ms':>8} {'tc/ORT':>7}  node")
+    for key in keys[:top] + (["..."] if len(keys) > top else []):
+        if key == "...":
+            print("     ...")
+            continue
+        t, o = tc_best.get(key, 0.0), ort_best.get(key, 0.0)
+        ratio = f"{t / o:7.2f}" if o else "      -"
+        print(f"{t:8.3f} {o:8.3f} {ratio}  {key}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", default="/work/bench", help="benchmarks/models.py's output")
@@ -156,13 +219,20 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--by-contraction", action="store_true",
+                    help="compare per Conv/Gemm/MatMul node, activations included")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="alternating rounds of both profiles (--by-contraction)")
     args = ap.parse_args()
     for name in args.names.split(","):
         model_dir = os.path.join(args.models, name)
         if not os.path.exists(os.path.join(model_dir, "model.onnx")):
             sys.exit(f"kernel_profile.py: no {name} in {args.models}: build it with "
                      f"/usr/bin/python3 benchmarks/models.py {args.models} {name}")
-        compare(name, model_dir, args.threads, args.runs, args.top)
+        if args.by_contraction:
+            by_contraction(name, model_dir, args.threads, args.runs, args.top, args.rounds)
+        else:
+            compare(name, model_dir, args.threads, args.runs, args.top)
 
 
 if __name__ == "__main__":
