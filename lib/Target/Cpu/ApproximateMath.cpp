@@ -43,10 +43,10 @@ constexpr double kLargestSigmoidDenominator = 0x1p100;
 /// A sigmoid's 1 / (1 + exp(y)) on f32 vectors (SiLU's, EfficientNet's
 /// every activation): the denominator, clamped to at most 2^100, is finite
 /// and at least 1, so the division may be a reciprocal estimate refined by
-/// a Newton step (fast-math arcp and ninf: on AVX-512, vrcp14ps and three
-/// FMAs, where vdivps alone takes about 10 cycles per vector, more than the
-/// multiply-adds of the 1x1 convolution whose output it activates). The
-/// result is within about an ulp of the division's.
+/// a Newton step (fast-math arcp and ninf: on AVX-512, vrcp14ps and a few
+/// multiply-adds, where vdivps alone takes about 10 cycles per vector, more
+/// than the multiply-adds of the 1x1 convolution whose output it
+/// activates). The result is within about an ulp of the division's.
 struct SigmoidReciprocal : OpRewritePattern<arith::DivFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::DivFOp op,
@@ -54,12 +54,11 @@ struct SigmoidReciprocal : OpRewritePattern<arith::DivFOp> {
     auto type = dyn_cast<VectorType>(op.getType());
     if (!type || !type.getElementType().isF32() || !isOne(op.getLhs()))
       return failure();
+    // The denominator: 1 + exp(...), in either order.
     auto add = op.getRhs().getDefiningOp<arith::AddFOp>();
-    if (!add)
+    if (!add || (!isOne(add.getLhs()) && !isOne(add.getRhs())))
       return failure();
     Value other = isOne(add.getLhs()) ? add.getRhs() : add.getLhs();
-    if (!isOne(add.getLhs()) && !isOne(add.getRhs()))
-      return failure();
     if (!other.getDefiningOp<math::ExpOp>())
       return failure();
     auto wanted = arith::FastMathFlags::arcp | arith::FastMathFlags::ninf |

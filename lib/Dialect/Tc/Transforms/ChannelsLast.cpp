@@ -116,10 +116,11 @@ int64_t multiplyAdds(ConvOp conv) {
 /// The least share of a function's convolution multiply-adds in its
 /// pointwise convolutions for which a function without depthwise ones goes
 /// channels-last: ResNet-50's bottlenecks have about half of theirs in 1x1
-/// convolutions, which run as matmuls over the pixels channels-last (0.8 of
-/// their NCHW time in the model, the transposes around its 3x3
-/// convolutions included: 0.96 of the kernels' time at 1 thread, 0.92 of
-/// the run at 2); ResNet-18 has 1 % (its downsampling) and stays NCHW.
+/// convolutions, which run as matmuls over the pixels channels-last, 15-30 %
+/// faster per kernel than NCHW in the model (with the transposes around its
+/// NCHW 3x3 convolutions, the kernels took 0.95 of their NCHW time at 1
+/// thread and whole runs 0.92-0.94 at 2, in most runs on a drifting
+/// machine); ResNet-18 has 1 % (its downsampling) and stays NCHW.
 constexpr double kPointwiseShare = 0.4;
 
 /// (0, 2, 3, ..., 1): NC(D...) -> N(D...)C; its inverse (0, r-1, 1, ...).
