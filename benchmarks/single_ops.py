@@ -14,7 +14,8 @@ weights and input, fixed seed, batch 1, fp32).
     into panels inside each workgroup;
   - matmuls with constant weights: ViT-B/16's MLP at 197 tokens and
     ConvNeXt-Tiny's over its first and last stages' positions;
-  - MobileNetV2's depthwise 3x3 convolutions, unit-stride and stride 2.
+  - MobileNetV2's depthwise 3x3 convolutions, unit-stride and stride 2;
+  - a transpose from NHWC back to NCHW (112x112x64).
     Alone, ONNX Runtime runs them in NCHW; in the model it runs them in its
     channel-blocked layout (NCHWc) and is faster, so their ORT column is
     not the in-model figure (benchmarks/kernel_profile.py gives that).
@@ -89,6 +90,17 @@ def matmul_model(m, k, n):
     return graph, rng.standard_normal((m, k)).astype(np.float32)
 
 
+def transpose_model(h, w, c):
+    """An NHWC image returned to NCHW: the transpose a channels-last
+    region leaves before an NCHW operator (ResNet-50's max pool)."""
+    rng = np.random.default_rng(0)
+    node = helper.make_node("Transpose", ["x"], ["y"], perm=[0, 3, 1, 2])
+    graph = helper.make_graph(
+        [node], "transpose", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, h, w, c])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, h, w])])
+    return graph, rng.standard_normal((1, h, w, c)).astype(np.float32)
+
+
 # name, model builder, whether --winograd=false is a second tc variant.
 CASES = [
     ("conv3x3 64->64 56x56", lambda: conv_model(64, 64, 56, 3, 1, 1), True),
@@ -130,6 +142,7 @@ CASES = [
     ("dw3x3/2 144 56->28", lambda: conv_model(144, 144, 56, 3, 2, 1, group=144), False),
     ("dw3x3/2 192 28->14", lambda: conv_model(192, 192, 28, 3, 2, 1, group=192), False),
     ("dw3x3/2 576 14->7", lambda: conv_model(576, 576, 14, 3, 2, 1, group=576), False),
+    ("transpose NHWC->NCHW 112x112x64", lambda: transpose_model(112, 112, 64), False),
 ]
 
 

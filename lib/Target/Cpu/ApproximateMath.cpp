@@ -25,20 +25,13 @@ bool isApproximated(StringRef name) {
                             name);
 }
 
-/// Whether `value` is the constant 1.0, a scalar or a splat.
-bool isOne(Value value) {
-  FloatAttr scalar;
-  if (matchPattern(value, m_Constant(&scalar)))
-    return scalar.getValue().isExactlyValue(1.0);
-  DenseFPElementsAttr splat;
-  return matchPattern(value, m_Constant(&splat)) && splat.isSplat() &&
-         splat.getSplatValue<APFloat>().isExactlyValue(1.0);
-}
-
 /// The largest denominator a sigmoid's reciprocal sees: exp overflows to
 /// infinity below x = -88.7, and a reciprocal estimate of infinity is not
 /// 0; 1 / 2^100 is 0 to every purpose of a sigmoid.
 constexpr double kLargestSigmoidDenominator = 0x1p100;
+
+/// Whether `value` is the constant 1.0, a scalar or a splat.
+bool isOne(Value value) { return matchPattern(value, m_OneFloat()); }
 
 /// A sigmoid's 1 / (1 + exp(y)) on f32 vectors (SiLU's, EfficientNet's
 /// every activation): the denominator, clamped to at most 2^100, is finite

@@ -344,9 +344,10 @@ struct ChannelsLastPass : tc::impl::TcChannelsLastPassBase<ChannelsLastPass> {
       depthwise |= isDepthwise(conv);
       int64_t work = multiplyAdds(conv);
       all += work;
-      if (convertible(conv))
-        convs.push_back(conv);
-      if (convertible(conv) && isPointwise(conv))
+      if (!convertible(conv))
+        return;
+      convs.push_back(conv);
+      if (isPointwise(conv))
         pointwise += work;
     });
     bool pointwiseBound = all > 0 && pointwise >= kPointwiseShare * all;
