@@ -113,6 +113,7 @@ void buildCpuLoweringTail(OpPassManager &pm, bool emitEntry) {
   functions.addPass(createCpuVectorizeTransformsPass());
   functions.addPass(createCpuVectorizeContractionsPass());
   functions.addPass(createCpuFuseIntoRegisterTilesPass());
+  functions.addPass(createCpuPrefetchPanelsPass());
   functions.addPass(createCpuVectorizeReductionsPass());
   functions.addPass(createCpuVectorizeTransposesPass());
   functions.addPass(createCpuVectorizeElementwisePass());

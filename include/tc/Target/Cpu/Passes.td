@@ -195,6 +195,26 @@ def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def CpuPrefetchPanelsPass : Pass<"tc-cpu-prefetch-panels"> {
+  let summary = "Prefetch the next packed weight panel while a panel computes";
+  let description = [{
+    For each register tile's reduction loop (vector accumulators, k from 0
+    to K by 1) that reads a row of a packed weight panel, `W[p, k, 0 ..
+    lanes)` of a static `[panels, K, lanes]` buffer larger than a core's
+    own cache, with p the same for all the row tiles of the loop around
+    it: each row tile t of T prefetches its share of panel p + 1 (the last
+    panel itself) into the second-level cache, at step k the line holding
+    element `floor((t * K + k) * lanes / T)`, and more lines per step where
+    one does not cover the panel. A partial row tile without a loop
+    prefetches only when it is the panel's one reader. Weights that came
+    from memory (a transformer's, larger than the last-level cache) then
+    arrive while the previous panel computes from cache instead of stalling
+    the first row tile of each panel.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CpuConfigureKernelsPass : Pass<"tc-cpu-configure-kernels", "ModuleOp"> {
   let summary = "Choose each register-tiled kernel's #fusion.kernel_config";
   let description = [{
