@@ -255,6 +255,10 @@ int64_t evenChunk(int64_t size, int64_t least, int64_t granule) {
 /// for a few cores, few enough that little is read twice.
 constexpr int64_t kTwoWayWorkgroups = 16;
 
+/// The fewest workgroups of a split that partitions every input (by heads
+/// or batch) for it to win over splits that re-read an input.
+constexpr int64_t kMinPartitionWorkgroups = 8;
+
 /// The fewest register tiles of rows in a workgroup split both ways: a
 /// lanes' input packed into panels inside the kernel is shared by at least
 /// that many row tiles (--tc-cpu-vectorize-contractions' kMinPanelRowTiles).
@@ -583,6 +587,7 @@ struct CpuDistributePass
         config ? config->workgroups : static_cast<int64_t>(maxWorkgroups);
     std::optional<unsigned> dim;
     int64_t chunk = 0, best = 0, leastTraffic = INT64_MAX;
+    bool bestPartitions = false;
     for (auto [i, size] : llvm::enumerate(ranges)) {
       if (iterators[i] != utils::IteratorType::parallel ||
           ShapedType::isDynamic(size) || size <= 1)
@@ -612,12 +617,22 @@ struct CpuDistributePass
       int64_t traffic = granules[i].replicatedBytes > kPrivateCacheBytes
                             ? count * granules[i].replicatedBytes
                             : 0;
-      if (count > 1 && (traffic < leastTraffic ||
-                        (traffic == leastTraffic && score > best))) {
+      // A loop that every input reads (attention's heads, a batch)
+      // partitions them all, and wins over splits that make workgroups
+      // read an input again when it gives enough workgroups: ViT's QK^T
+      // split into 25 row workgroups had each read all 12 heads' keys
+      // (600 KB), and took twice as long as split by heads.
+      bool partitions = count >= kMinPartitionWorkgroups &&
+                        granules[i].replicatedBytes == 0 &&
+                        !granules[i].replicates;
+      bool better = partitions != bestPartitions ? partitions : score > best;
+      if (count > 1 &&
+          (traffic < leastTraffic || (traffic == leastTraffic && better))) {
         dim = i;
         chunk = c;
         best = score;
         leastTraffic = traffic;
+        bestPartitions = partitions;
       }
     }
     // An epilogue that writes a channel-blocked kernel's output back in

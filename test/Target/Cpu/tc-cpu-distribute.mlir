@@ -634,3 +634,21 @@ func.func @transpose_to_nchw(%x: tensor<1x8x16x32xf32>) -> tensor<1x32x8x16xf32>
   } -> tensor<1x32x8x16xf32>
   return %t : tensor<1x32x8x16xf32>
 }
+
+// -----
+
+// Attention's scores, Q K^T over 8 heads of 197 x 64: split by rows (25
+// workgroups of 8), every workgroup would read all heads' keys; split by
+// heads, each reads its own, and 8 workgroups are enough.
+// CHECK-LABEL: func.func @attention_scores_by_heads
+// CHECK: scf.forall (%[[HEAD:.*]]) in (8)
+// CHECK: tensor.extract_slice %arg0[%[[HEAD]], 0, 0] [1, 197, 64]
+// CHECK: tensor.extract_slice %arg1[%[[HEAD]], 0, 0] [1, 64, 197]
+func.func @attention_scores_by_heads(%q: tensor<8x197x64xf32>, %kt: tensor<8x64x197xf32>) -> tensor<8x197x197xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x197x197xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x197x197xf32>) -> tensor<8x197x197xf32>
+  %s = linalg.batch_matmul {fusion.config = #fusion.kernel_config<strategy = "register-tile", tile = [8, 32], workgroups = 64>}
+      ins(%q, %kt : tensor<8x197x64xf32>, tensor<8x64x197xf32>) outs(%f : tensor<8x197x197xf32>) -> tensor<8x197x197xf32>
+  return %s : tensor<8x197x197xf32>
+}
