@@ -196,20 +196,28 @@ def CpuApproximateMathPass : Pass<"tc-cpu-approximate-math"> {
 }
 
 def CpuPrefetchPanelsPass : Pass<"tc-cpu-prefetch-panels"> {
-  let summary = "Prefetch the next packed weight panel while a panel computes";
+  let summary = "Prefetch the next block of packed weights while a block computes";
   let description = [{
-    For each register tile's reduction loop (vector accumulators, k from 0
-    to K by 1) that reads a row of a packed weight panel, `W[p, k, 0 ..
-    lanes)` of a static `[panels, K, lanes]` buffer larger than a core's
-    own cache, with p the same for all the row tiles of the loop around
-    it: each row tile t of T prefetches its share of panel p + 1 (the last
-    panel itself) into the second-level cache, at step k the line holding
-    element `floor((t * K + k) * lanes / T)`, and more lines per step where
-    one does not cover the panel. A partial row tile without a loop
-    prefetches only when it is the panel's one reader. Weights that came
-    from memory (a transformer's, larger than the last-level cache) then
-    arrive while the previous panel computes from cache instead of stalling
-    the first row tile of each panel.
+    For each register tile whose reduction loops (vector accumulators,
+    from 0 by 1) read one row of packed weights per step, `W[i..., 0 ..
+    lanes)` of a static contiguous buffer larger than a core's own cache
+    whose last dim is the tile's lanes, where the loops sweep a contiguous
+    block of those rows (each sets one index, the last dims before the
+    lanes in order, all but the outermost over the whole dim: a matmul's
+    K for a panel, a convolution's block of input channels times its
+    window): each of the T row tiles that read the block (the loops
+    around it that the indices do not depend on) prefetches its share of
+    the next block into the second-level cache, at step s of tile t the
+    line holding element `floor((t * S + s) * lanes / T)` of it, and more
+    lines per step where one does not cover the block. The next block is
+    the one after in memory (after a panel's last block, the next panel's
+    first), or further by the panels a workgroup steps through inside its
+    row loop; past the end, the weights' last element. A partial row tile
+    without a loop prefetches only when it is the weights' one reader.
+    Weights that came from memory (a transformer's, larger than the last-
+    level cache; ResNet's deep 3x3 convolutions, 9.4 MB each) then arrive
+    while the previous block computes from cache instead of stalling the
+    first row tile of each block.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect"];
