@@ -1,13 +1,14 @@
 // RUN: tc-opt %s --convert-tc-to-linalg --split-input-file | FileCheck %s
 
-// Softmax: row max, shifted exponentials summed, then one division.
+// Softmax: row max, shifted exponentials summed, then one division, by a
+// sum of at least 1, which may multiply by its reciprocal (arcp).
 // CHECK-LABEL: func.func @softmax
 // CHECK: arith.maximumf
 // CHECK: arith.subf
 // CHECK: math.exp
 // CHECK: arith.addf
 // CHECK: math.exp
-// CHECK: arith.divf
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : f32
 func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = tc.softmax %x {axis = 1 : i64} : tensor<2x8xf32>
   return %0 : tensor<2x8xf32>

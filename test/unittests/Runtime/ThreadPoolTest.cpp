@@ -47,6 +47,28 @@ bool sleepsExceed(const ThreadPool &pool, int64_t than) {
   return false;
 }
 
+// Counts each index of the range into the std::atomic<int> array `args`.
+void countRange(void *args, int64_t begin, int64_t end) {
+  auto *counts = static_cast<std::atomic<int> *>(args);
+  for (int64_t i = begin; i < end; ++i)
+    counts[i].fetch_add(1);
+}
+
+// However the indices split into chunks and the chunks among the threads,
+// every index runs once.
+TEST(ThreadPoolTest, EveryIndexRunsOnceWhateverTheChunks) {
+  for (int threads = 1; threads <= 4; ++threads) {
+    ThreadPool pool(threads);
+    for (int64_t count : {1, 2, 3, 5, 7, 8, 15, 16, 17, 33, 1000}) {
+      std::vector<std::atomic<int>> counts(count);
+      pool.parallelFor(countRange, counts.data(), count);
+      for (int64_t i = 0; i < count; ++i)
+        ASSERT_EQ(counts[i].load(), 1)
+            << threads << " threads, " << count << " indices, index " << i;
+    }
+  }
+}
+
 TEST(ThreadPoolTest, IdleWorkersSleep) {
   ThreadPool pool(3);
   ASSERT_EQ(parallelSum(pool, 1000), 999 * 1000 / 2);
