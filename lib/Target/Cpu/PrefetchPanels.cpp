@@ -136,20 +136,28 @@ std::optional<PanelRead> matchPanelRead(vector::TransferReadOp read) {
   SmallVector<scf::ForOp> outside;
   for (; op && !isa<FunctionOpInterface>(op); op = op->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(op);
-    if (!loop || !tripCount(loop))
+    if (!loop)
       return std::nullopt;
     outside.insert(outside.begin(), loop);
   }
+  // A loop over blocks outside the row loops may run any number of times
+  // (a workgroup's share of the LM head's 1571 panels); the others need
+  // their trip counts.
   for (scf::ForOp loop : outside) {
     bool stepsWeights = llvm::any_of(read.getIndices(), [&](Value index) {
       return dependsOn(index, loop.getInductionVar());
     });
+    std::optional<int64_t> trips = tripCount(loop);
     if (!stepsWeights) {
+      if (!trips)
+        return std::nullopt;
       found.rowLoops.push_back(loop);
-      found.rowTiles *= *tripCount(loop);
+      found.rowTiles *= *trips;
     } else if (!found.rowLoops.empty()) {
       // Inside a row loop: its blocks are read by each row tile in turn.
-      found.blockStride *= *tripCount(loop);
+      if (!trips)
+        return std::nullopt;
+      found.blockStride *= *trips;
     }
   }
   return found;

@@ -191,3 +191,39 @@ func.func @conv_blocks(%w: memref<16x512x3x3x32xf32>, %x: memref<512x9x9xf32>,
   }
   return
 }
+
+// -----
+
+// A workgroup's share of panels of any number (the LM head's 1571 panels
+// in 63 workgroups) loops over them outside its row loop: each panel's row
+// tiles prefetch the next panel as before.
+// CHECK-LABEL: func.func @panels_of_any_number
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NEXT: affine.min
+// CHECK-NEXT: memref.prefetch
+#lanes6 = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @panels_of_any_number(%w: memref<64x1024x32xf32>, %x: memref<32x1024xf32>,
+                                %out: memref<32x64x32xf32>, %first: index, %count: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c1024 = arith.constant 1024 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<8x32xf32>
+  scf.for %j = %c0 to %count step %c1 {
+    %p = arith.addi %first, %j : index
+    scf.for %r = %c0 to %c32 step %c8 {
+      %acc = scf.for %k = %c0 to %c1024 step %c1 iter_args(%a = %zero) -> (vector<8x32xf32>) {
+        %b = vector.transfer_read %w[%p, %k, %c0], %pad {in_bounds = [true, true], permutation_map = #lanes6} : memref<64x1024x32xf32>, vector<1x32xf32>
+        %x0 = vector.transfer_read %x[%r, %k], %pad {in_bounds = [true, true]} : memref<32x1024xf32>, vector<8x1xf32>
+        %c = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %x0, %b, %a : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+        scf.yield %c : vector<8x32xf32>
+      }
+      vector.transfer_write %acc, %out[%r, %p, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<32x64x32xf32>
+    }
+  }
+  return
+}

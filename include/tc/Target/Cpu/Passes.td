@@ -212,8 +212,11 @@ def CpuPrefetchPanelsPass : Pass<"tc-cpu-prefetch-panels"> {
     lines per step where one does not cover the block. The next block is
     the one after in memory (after a panel's last block, the next panel's
     first), or further by the panels a workgroup steps through inside its
-    row loop; past the end, the weights' last element. A partial row tile
-    without a loop prefetches only when it is the weights' one reader.
+    row loop; past the end, the weights' last element. A loop over blocks
+    outside the row loops may have any trip count (a workgroup's share of
+    panels); the row loops, and block loops inside them, need static ones.
+    A partial row tile without a loop prefetches only when it is the
+    weights' one reader.
     Weights that came from memory (a transformer's, larger than the last-
     level cache; ResNet's deep 3x3 convolutions, 9.4 MB each) then arrive
     while the previous block computes from cache instead of stalling the
