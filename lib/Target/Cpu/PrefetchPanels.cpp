@@ -216,8 +216,8 @@ void prefetchNextBlock(PanelRead p, Value flat) {
   // The block's first row, then the next block's, then the tile's share.
   AffineExpr first = element - step * lanes + steps * lanes * p.blockStride +
                      ((tile * steps + step) * lanes).floorDiv(tiles);
-  OpBuilder b(ctx);
-  b.setInsertionPointToStart(p.steps.back().getBody());
+  // Just before the read, where all of its indices are defined.
+  OpBuilder b(p.read);
   Location loc = p.read.getLoc();
   AffineExpr last = getAffineConstantExpr(type.getNumElements() - 1, ctx);
   for (int64_t line = 0; line < lines; ++line) {

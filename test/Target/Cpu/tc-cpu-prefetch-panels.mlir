@@ -146,16 +146,17 @@ func.func @small_weights(%w: memref<4x512x32xf32>, %x: memref<64x512xf32>,
 // (%r) sweeps a block's 16 x 3 x 3 rows of weights (4608 floats). The tiles
 // prefetch the next block (after the panel's last, the next panel's
 // first), a seventh each: at step s = (c * 3 + kh) * 3 + kw of tile r,
-// element floor((r * 144 + s) * 32 / 7) of it.
+// element floor((r * 144 + s) * 32 / 7) of it. The prefetch goes just
+// before the read, after the channel index it computes from.
 // CHECK-DAG: #[[BLOCK:.*]] = affine_map<(d0, d1, d2, d3, d4)[s0] -> (d0 * 288 - d3 * 288 + s0 * 147456 + (d1 * 96 + d2 * 32 + d3 * 288 + d4 * 4608) floordiv 7 + 4608, 2359295)>
 // CHECK-LABEL: func.func @conv_blocks
 // CHECK: memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2, 3, 4]] : memref<16x512x3x3x32xf32> into memref<2359296xf32>
 // CHECK: scf.for %[[CB:[a-z0-9]+]] =
 // CHECK: scf.for %[[R:[a-z0-9]+]] =
 // CHECK: scf.for %[[C:[a-z0-9]+]] =
-// CHECK: %[[CH:.*]] = arith.addi %[[CB]], %[[C]]
 // CHECK: scf.for %[[KH:[a-z0-9]+]] =
 // CHECK: scf.for %[[KW:[a-z0-9]+]] =
+// CHECK-NEXT: %[[CH:.*]] = arith.addi %[[CB]], %[[C]]
 // CHECK-NEXT: %[[I:.*]] = affine.min #[[BLOCK]](%[[CH]], %[[KH]], %[[KW]], %[[C]], %[[R]])
 // CHECK-NEXT: memref.prefetch %{{.*}}[%[[I]]]
 // CHECK-NOT: memref.prefetch
@@ -173,10 +174,10 @@ func.func @conv_blocks(%w: memref<16x512x3x3x32xf32>, %x: memref<512x9x9xf32>,
     scf.for %r = %c0 to %c7 step %c1 {
       %init = vector.transfer_read %out[%r, %c0, %c0], %pad {in_bounds = [true, true]} : memref<7x7x32xf32>, vector<7x32xf32>
       %acc = scf.for %c = %c0 to %c16 step %c1 iter_args(%a0 = %init) -> (vector<7x32xf32>) {
-        %ch = arith.addi %cb, %c : index
         %a1 = scf.for %kh = %c0 to %c3 step %c1 iter_args(%a2 = %a0) -> (vector<7x32xf32>) {
           %row = arith.addi %r, %kh : index
           %a3 = scf.for %kw = %c0 to %c3 step %c1 iter_args(%a4 = %a2) -> (vector<7x32xf32>) {
+            %ch = arith.addi %cb, %c : index
             %b = vector.transfer_read %w[%p, %ch, %kh, %kw, %c0], %pad {in_bounds = [true, true], permutation_map = #lanes5} : memref<16x512x3x3x32xf32>, vector<1x32xf32>
             %xs = vector.transfer_read %x[%ch, %row, %kw], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1, d2) -> (d2, d1)>} : memref<512x9x9xf32>, vector<7x1xf32>
             %s = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xs, %b, %a4 : vector<7x1xf32>, vector<1x32xf32> into vector<7x32xf32>
