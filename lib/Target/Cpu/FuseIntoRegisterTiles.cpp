@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tc/Target/Cpu/Passes.h"
+#include "tc/Target/Cpu/RegisterTiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -54,24 +55,6 @@ struct TileAccess {
   vector::TransferReadOp read;
   vector::TransferWriteOp write;
 };
-
-/// Whether `value` depends on `iv` (through the ops of the function; a block
-/// argument other than `iv` ends a path).
-bool dependsOn(Value value, Value iv) {
-  SmallVector<Value> worklist = {value};
-  DenseSet<Value> seen;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (v == iv)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    if (Operation *def = v.getDefiningOp())
-      if (def->getNumRegions() == 0)
-        llvm::append_range(worklist, def->getOperands());
-  }
-  return false;
-}
 
 /// Whether `read` runs once per block of the buffer: every loop around it
 /// (up to `top`'s block) moves its indices. A read left inside a reduction

@@ -50,18 +50,6 @@ std::optional<int64_t> tripCount(scf::ForOp loop) {
   return trips->getSExtValue();
 }
 
-/// Whether `value` is computed from `iv` (through at most a few ops).
-bool dependsOn(Value value, Value iv, int depth = 8) {
-  if (value == iv)
-    return true;
-  Operation *def = value.getDefiningOp();
-  if (!def || depth == 0)
-    return false;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return dependsOn(operand, iv, depth - 1);
-  });
-}
-
 /// A register tile's reduction step reading one row of packed weights,
 /// `weights`[i..., 0 .. lanes) of a static, contiguous buffer whose last dim
 /// is the tile's lanes. The reduction loops around it (`steps`, those that

@@ -734,4 +734,20 @@ LogicalResult canonicalizeTiles(Operation *root) {
   return applyPatternsGreedily(root, std::move(patterns));
 }
 
+bool dependsOn(Value value, Value iv) {
+  SmallVector<Value> worklist = {value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == iv)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    if (Operation *def = v.getDefiningOp())
+      if (def->getNumRegions() == 0)
+        llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
 } // namespace mlir::tc::cpu

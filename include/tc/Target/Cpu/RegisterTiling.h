@@ -142,6 +142,10 @@ void rewriteWeightCandidates(Operation *root, bool release, Match match,
 Value layoutCopy(OpBuilder &b, Location loc, Value from, AffineMap fromMap,
                  Value into, AffineMap intoMap);
 
+/// Whether `value` depends on `iv` (through the ops of the function; a block
+/// argument other than `iv` ends a path): which loops a tile's index reads.
+bool dependsOn(Value value, Value iv);
+
 /// acc + a * b (possibly through casts), for floats or integers.
 bool hasMultiplyAddBody(linalg::LinalgOp op);
 
